@@ -1,0 +1,51 @@
+//===- Types.h - Element types, shapes and tensor specs ---------*- C++ -*-===//
+//
+// The vocabulary shared by the tracer, the compiler and the runtime: a
+// tensor's element type and static shape. No MLIR or LLVM types.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TORUS_TYPES_H
+#define TORUS_TYPES_H
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace torus {
+
+/// Element types. Names follow HLO (`f32`, `s32` is spelled `i32` as in MLIR).
+enum class DType : int32_t { F32, F64, F16, BF16, I1, I32, I64 };
+
+/// Bytes one element occupies in a dense host or device buffer (i1 uses 1).
+size_t byteWidth(DType dtype);
+/// `f32`, `f64`, `f16`, `bf16`, `i1`, `i32`, `i64`.
+std::string_view dtypeName(DType dtype);
+/// Inverse of dtypeName; nullopt for an unknown name.
+std::optional<DType> parseDType(std::string_view name);
+bool isFloat(DType dtype);
+
+/// A static shape, outermost dimension first (row-major).
+using Shape = std::vector<int64_t>;
+
+int64_t numElements(const Shape &shape);
+/// `[2,3]`, or `[]` for a scalar.
+std::string shapeToString(const Shape &shape);
+
+/// The type of one tensor argument or result: dtype plus static shape.
+struct TensorSpec {
+  DType dtype = DType::F32;
+  Shape shape;
+
+  int64_t numElements() const { return torus::numElements(shape); }
+  size_t sizeInBytes() const { return numElements() * byteWidth(dtype); }
+  /// `f32[2,3]`, the HLO spelling.
+  std::string toString() const;
+  friend bool operator==(const TensorSpec &, const TensorSpec &) = default;
+};
+
+} // namespace torus
+
+#endif // TORUS_TYPES_H

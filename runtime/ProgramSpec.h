@@ -1,0 +1,55 @@
+//===- ProgramSpec.h - What the compiler tells the runtime ------*- C++ -*-===//
+//
+// The contract between generated code and the runtime. The compiler produces,
+// next to the machine code of one SPMD program, a ProgramSpec: the entry
+// point's buffers and a table of the collectives the code calls. Generated
+// code never synchronizes itself; it calls the C ABI in RuntimeAbi.h with an
+// index into that table (XLA's thunk design, with the descriptor kept out of
+// the code).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TORUS_RUNTIME_PROGRAMSPEC_H
+#define TORUS_RUNTIME_PROGRAMSPEC_H
+
+#include "torus/Types.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace torus::rt {
+
+enum class ReduceKind : int32_t { Sum, Product, Max, Min };
+std::string_view reduceKindName(ReduceKind kind);
+
+enum class CollectiveKind : int32_t { AllReduce };
+std::string_view collectiveKindName(CollectiveKind kind);
+
+/// One collective call site in a program.
+struct CollectiveSpec {
+  CollectiveKind kind = CollectiveKind::AllReduce;
+  ReduceKind reduce = ReduceKind::Sum;
+  /// Type of the operand (and, for all_reduce, of the result).
+  TensorSpec operand;
+  /// HLO replica groups; empty means one group holding every replica.
+  std::vector<std::vector<int64_t>> replicaGroups;
+  /// Where the op came from (`file:line:col`), for error messages.
+  std::string location;
+};
+
+/// Entry point signature: `buffers` holds one pointer per input, then one per
+/// output, each to a dense row-major buffer of its TensorSpec. Inputs are
+/// read-only; outputs are written completely.
+using EntryFn = void (*)(void **buffers);
+
+struct ProgramSpec {
+  std::string name;
+  int64_t numReplicas = 1;
+  std::vector<TensorSpec> inputs;
+  std::vector<TensorSpec> outputs;
+  std::vector<CollectiveSpec> collectives;
+};
+
+} // namespace torus::rt
+
+#endif // TORUS_RUNTIME_PROGRAMSPEC_H

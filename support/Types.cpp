@@ -1,0 +1,75 @@
+//===- Types.cpp - Element types, shapes and tensor specs -----------------===//
+
+#include "torus/Types.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+namespace torus {
+
+size_t byteWidth(DType dtype) {
+  switch (dtype) {
+  case DType::F64:
+  case DType::I64:
+    return 8;
+  case DType::F32:
+  case DType::I32:
+    return 4;
+  case DType::F16:
+  case DType::BF16:
+    return 2;
+  case DType::I1:
+    return 1;
+  }
+  return 0;
+}
+
+std::string_view dtypeName(DType dtype) {
+  switch (dtype) {
+  case DType::F32:
+    return "f32";
+  case DType::F64:
+    return "f64";
+  case DType::F16:
+    return "f16";
+  case DType::BF16:
+    return "bf16";
+  case DType::I1:
+    return "i1";
+  case DType::I32:
+    return "i32";
+  case DType::I64:
+    return "i64";
+  }
+  return "?";
+}
+
+std::optional<DType> parseDType(std::string_view name) {
+  for (DType d : {DType::F32, DType::F64, DType::F16, DType::BF16, DType::I1,
+                  DType::I32, DType::I64})
+    if (dtypeName(d) == name)
+      return d;
+  return std::nullopt;
+}
+
+bool isFloat(DType dtype) {
+  return dtype == DType::F32 || dtype == DType::F64 || dtype == DType::F16 ||
+         dtype == DType::BF16;
+}
+
+int64_t numElements(const Shape &shape) {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  return n;
+}
+
+std::string shapeToString(const Shape &shape) {
+  return fmt::format("[{}]", fmt::join(shape, ","));
+}
+
+std::string TensorSpec::toString() const {
+  return fmt::format("{}{}", dtypeName(dtype), shapeToString(shape));
+}
+
+} // namespace torus
