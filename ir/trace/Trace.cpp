@@ -1,0 +1,236 @@
+//===- Trace.cpp - Tracing C++ functions into the torus IR ----------------===//
+
+#include "ir/DiagnosticCollector.h"
+#include "ir/TorusOps.h"
+#include "ir/trace/TraceContext.h"
+#include "ir/trace/TracedFunctionImpl.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <fmt/format.h>
+
+namespace torus {
+
+using mlir::torus::DiagnosticCollector;
+
+std::unique_ptr<mlir::MLIRContext> createTorusContext() {
+  mlir::DialectRegistry registry;
+  registry.insert<mlir::torus::TorusDialect, mlir::func::FuncDialect>();
+  auto ctx = std::make_unique<mlir::MLIRContext>(
+      registry, mlir::MLIRContext::Threading::DISABLED);
+  ctx->loadAllAvailableDialects();
+  return ctx;
+}
+
+mlir::Type toMlirElementType(mlir::MLIRContext *ctx, DType dtype) {
+  mlir::Builder b(ctx);
+  switch (dtype) {
+  case DType::F32:
+    return b.getF32Type();
+  case DType::F64:
+    return b.getF64Type();
+  case DType::F16:
+    return b.getF16Type();
+  case DType::BF16:
+    return b.getBF16Type();
+  case DType::I1:
+    return b.getI1Type();
+  case DType::I32:
+    return b.getI32Type();
+  case DType::I64:
+    return b.getI64Type();
+  }
+  return {};
+}
+
+mlir::RankedTensorType toMlirType(mlir::MLIRContext *ctx,
+                                  const TensorSpec &spec) {
+  return mlir::RankedTensorType::get(spec.shape,
+                                     toMlirElementType(ctx, spec.dtype));
+}
+
+std::optional<TensorSpec> fromMlirType(mlir::Type type) {
+  auto tensor = mlir::dyn_cast<mlir::RankedTensorType>(type);
+  if (!tensor || !tensor.hasStaticShape())
+    return std::nullopt;
+  mlir::Type et = tensor.getElementType();
+  std::optional<DType> dtype;
+  if (et.isF32())
+    dtype = DType::F32;
+  else if (et.isF64())
+    dtype = DType::F64;
+  else if (et.isF16())
+    dtype = DType::F16;
+  else if (et.isBF16())
+    dtype = DType::BF16;
+  else if (et.isSignlessInteger(1))
+    dtype = DType::I1;
+  else if (et.isSignlessInteger(32))
+    dtype = DType::I32;
+  else if (et.isSignlessInteger(64))
+    dtype = DType::I64;
+  if (!dtype)
+    return std::nullopt;
+  return TensorSpec{*dtype, Shape(tensor.getShape().begin(),
+                                  tensor.getShape().end())};
+}
+
+namespace {
+/// The single public function of `module`, or an error.
+absl::StatusOr<mlir::func::FuncOp> entryFunction(mlir::ModuleOp module) {
+  mlir::func::FuncOp entry;
+  for (auto fn : module.getOps<mlir::func::FuncOp>()) {
+    if (!fn.isPublic() || fn.isExternal())
+      continue;
+    if (entry)
+      return absl::InvalidArgumentError(fmt::format(
+          "module has more than one public function (@{} and @{}); mark "
+          "helpers private",
+          entry.getName().str(), fn.getName().str()));
+    entry = fn;
+  }
+  if (!entry)
+    return absl::InvalidArgumentError(
+        "module has no public function with a body to compile");
+  return entry;
+}
+
+absl::StatusOr<std::vector<TensorSpec>>
+specsOf(mlir::TypeRange types, mlir::func::FuncOp fn, const char *what) {
+  std::vector<TensorSpec> specs;
+  for (auto [i, type] : llvm::enumerate(types)) {
+    auto spec = fromMlirType(type);
+    if (!spec) {
+      std::string typeText;
+      llvm::raw_string_ostream(typeText) << type;
+      return absl::InvalidArgumentError(fmt::format(
+          "@{}: {} {} has type {}; entry functions take and return statically "
+          "shaped tensors of f32, f64, f16, bf16, i1, i32 or i64",
+          fn.getName().str(), what, i, typeText));
+    }
+    specs.push_back(*spec);
+  }
+  return specs;
+}
+} // namespace
+
+absl::StatusOr<TracedFunction>
+makeTracedFunction(std::unique_ptr<mlir::MLIRContext> context,
+                   mlir::OwningOpRef<mlir::ModuleOp> module) {
+  {
+    DiagnosticCollector diags(context.get());
+    if (mlir::failed(mlir::verify(*module)))
+      return absl::InvalidArgumentError(diags.take());
+  }
+  TORUS_ASSIGN_OR_RETURN(mlir::func::FuncOp entry, entryFunction(*module));
+  auto impl = std::make_unique<TracedFunction::Impl>();
+  impl->name = entry.getName().str();
+  TORUS_ASSIGN_OR_RETURN(impl->inputs,
+                         specsOf(entry.getArgumentTypes(), entry, "argument"));
+  TORUS_ASSIGN_OR_RETURN(impl->outputs,
+                         specsOf(entry.getResultTypes(), entry, "result"));
+  impl->context = std::move(context);
+  impl->module = std::move(module);
+  return TracedFunction(std::move(impl));
+}
+
+TracedFunction::TracedFunction(std::unique_ptr<Impl> impl)
+    : impl_(std::move(impl)) {}
+TracedFunction::TracedFunction(TracedFunction &&) noexcept = default;
+TracedFunction &TracedFunction::operator=(TracedFunction &&) noexcept = default;
+TracedFunction::~TracedFunction() {
+  // The module must die before the context that owns its types.
+  if (impl_)
+    impl_->module = nullptr;
+}
+
+const std::string &TracedFunction::name() const { return impl_->name; }
+const std::vector<TensorSpec> &TracedFunction::inputs() const {
+  return impl_->inputs;
+}
+const std::vector<TensorSpec> &TracedFunction::outputs() const {
+  return impl_->outputs;
+}
+std::string TracedFunction::toString() const {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  impl_->module->print(os);
+  return text;
+}
+
+absl::StatusOr<TracedFunction> trace(const std::string &name,
+                                     const std::vector<TensorSpec> &inputs,
+                                     const TraceFn &fn) {
+  if (name.empty())
+    return absl::InvalidArgumentError("trace: the function needs a name");
+  auto context = createTorusContext();
+  mlir::MLIRContext *ctx = context.get();
+  mlir::OpBuilder builder(ctx);
+  auto loc = mlir::NameLoc::get(builder.getStringAttr(name));
+  mlir::OwningOpRef<mlir::ModuleOp> module = mlir::ModuleOp::create(loc);
+
+  llvm::SmallVector<mlir::Type> argTypes;
+  for (const TensorSpec &spec : inputs) {
+    for (int64_t d : spec.shape)
+      if (d < 0)
+        return absl::InvalidArgumentError(
+            fmt::format("trace '{}': input {} has a negative dimension", name,
+                        spec.toString()));
+    argTypes.push_back(toMlirType(ctx, spec));
+  }
+  builder.setInsertionPointToEnd(module->getBody());
+  auto func = builder.create<mlir::func::FuncOp>(
+      loc, name, builder.getFunctionType(argTypes, {}));
+  mlir::Block *body = func.addEntryBlock();
+  builder.setInsertionPointToEnd(body);
+
+  std::vector<Tensor> outputs;
+  std::optional<std::string> error;
+  llvm::SmallVector<mlir::Value> results;
+  {
+    TraceContext trace(builder, name);
+    std::vector<Tensor> args;
+    for (mlir::Value arg : body->getArguments())
+      args.push_back(trace.wrap(arg));
+    outputs = fn(args);
+    error = trace.error();
+    if (!error) {
+      for (auto [i, out] : llvm::enumerate(outputs)) {
+        if (out.context() != &trace || !out.valid()) {
+          error = fmt::format("while tracing '{}': output {} is not a tensor "
+                              "of this trace",
+                              name, i);
+          break;
+        }
+        results.push_back(trace.value(out));
+      }
+    }
+  }
+  if (error)
+    return absl::InvalidArgumentError(*error);
+  builder.create<mlir::func::ReturnOp>(loc, results);
+  func.setFunctionType(
+      builder.getFunctionType(argTypes, mlir::ValueRange(results).getTypes()));
+  return makeTracedFunction(std::move(context), std::move(module));
+}
+
+absl::StatusOr<TracedFunction> parseModule(const std::string &text,
+                                           const std::string &sourceName) {
+  auto context = createTorusContext();
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(text, sourceName), llvm::SMLoc());
+  DiagnosticCollector diags(context.get());
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, context.get());
+  if (!module)
+    return absl::InvalidArgumentError(diags.take());
+  return makeTracedFunction(std::move(context), std::move(module));
+}
+
+} // namespace torus
