@@ -1,0 +1,70 @@
+//===- LLVMTranslation.cpp - LLVM dialect to an LLVM IR module ------------===//
+
+#include "codegen/LLVMTranslation.h"
+#include "ir/DiagnosticCollector.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <fmt/format.h>
+
+namespace mlir::torus {
+
+std::string packedEntryName(const std::string &name) {
+  return "__torus_entry_" + name;
+}
+
+absl::StatusOr<std::unique_ptr<llvm::Module>>
+translateToLLVMIR(ModuleOp module, llvm::LLVMContext &context,
+                  const std::string &name, unsigned numBuffers) {
+  DialectRegistry registry;
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  module->getContext()->appendDialectRegistry(registry);
+
+  DiagnosticCollector diags(module->getContext());
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, context, name);
+  if (!llvmModule)
+    return absl::InternalError("translation to LLVM IR failed: " +
+                               diags.take());
+
+  llvm::Function *entry = llvmModule->getFunction(name);
+  if (!entry)
+    return absl::InternalError(
+        fmt::format("LLVM IR has no function @{}", name));
+  if (entry->arg_size() != numBuffers)
+    return absl::InternalError(fmt::format(
+        "@{} takes {} arguments after lowering, expected {} buffer pointers",
+        name, entry->arg_size(), numBuffers));
+
+  // void __torus_entry_<name>(ptr %buffers) { call @name(buffers[0], ...) }
+  llvm::IRBuilder<> b(context);
+  auto *ptrTy = b.getPtrTy();
+  auto *packed = llvm::Function::Create(
+      llvm::FunctionType::get(b.getVoidTy(), {ptrTy}, false),
+      llvm::GlobalValue::ExternalLinkage, packedEntryName(name), *llvmModule);
+  b.SetInsertPoint(llvm::BasicBlock::Create(context, "entry", packed));
+  llvm::SmallVector<llvm::Value *> args;
+  for (unsigned i = 0; i < numBuffers; ++i) {
+    llvm::Value *slot =
+        b.CreateConstInBoundsGEP1_64(ptrTy, packed->getArg(0), i);
+    args.push_back(b.CreateLoad(ptrTy, slot));
+  }
+  b.CreateCall(entry, args);
+  b.CreateRetVoid();
+
+  std::string problems;
+  llvm::raw_string_ostream os(problems);
+  if (llvm::verifyModule(*llvmModule, &os))
+    return absl::InternalError("generated LLVM IR is invalid: " + problems);
+  return llvmModule;
+}
+
+} // namespace mlir::torus

@@ -1,0 +1,56 @@
+//===- Compile.h - Compiling traced functions for the emulated TPU -*- C++ -*-===//
+//
+//   TORUS_ASSIGN_OR_RETURN(torus::Executable exe,
+//                          torus::compile(traced, {.numReplicas = 8}));
+//
+// compile() lowers a traced function through linalg and LLVM to host machine
+// code, JIT-loaded into this process. The result is one SPMD program: every
+// replica runs the same code, and replicaId() / allReduce() inside it are
+// calls into the runtime. Run it with EmulatedMesh::run.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TORUS_COMPILE_H
+#define TORUS_COMPILE_H
+
+#include "torus/Status.h"
+#include "torus/Trace.h"
+#include "torus/Types.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace torus {
+
+struct CompileOptions {
+  /// Replicas the program runs on (XLA's replica_count).
+  int64_t numReplicas = 1;
+  /// LLVM optimization level, 0 to 3.
+  int optLevel = 3;
+};
+
+/// A compiled program. Cheap to copy (shared); safe to run from any thread.
+class Executable {
+public:
+  const std::string &name() const;
+  int64_t numReplicas() const;
+  const std::vector<TensorSpec> &inputs() const;
+  const std::vector<TensorSpec> &outputs() const;
+
+  /// Internal: the implementation, for the runtime glue.
+  struct Impl;
+  explicit Executable(std::shared_ptr<const Impl> impl);
+  const Impl &impl() const { return *impl_; }
+
+private:
+  std::shared_ptr<const Impl> impl_;
+};
+
+/// Compiles `fn`. Errors name the op and its source location.
+absl::StatusOr<Executable> compile(const TracedFunction &fn,
+                                   const CompileOptions &options = {});
+
+} // namespace torus
+
+#endif // TORUS_COMPILE_H

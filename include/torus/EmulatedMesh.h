@@ -1,0 +1,52 @@
+//===- EmulatedMesh.h - A set of emulated TPU cores -------------*- C++ -*-===//
+//
+// Emulated cores, each with its own memory and host thread, that run
+// compiled SPMD programs concurrently and meet in collectives:
+//
+//   TORUS_ASSIGN_OR_RETURN(auto mesh, torus::EmulatedMesh::create(8));
+//   TORUS_ASSIGN_OR_RETURN(auto outs, mesh.run(exe, perReplicaInputs));
+//
+//===----------------------------------------------------------------------===//
+#ifndef TORUS_EMULATEDMESH_H
+#define TORUS_EMULATEDMESH_H
+
+#include "torus/Compile.h"
+#include "torus/HostTensor.h"
+#include "torus/Status.h"
+
+#include <memory>
+#include <vector>
+
+namespace torus {
+
+namespace rt {
+class Executor;
+} // namespace rt
+
+class EmulatedMesh {
+public:
+  /// A mesh of `numCores` emulated cores (1 to 1024).
+  static absl::StatusOr<EmulatedMesh> create(int64_t numCores);
+
+  EmulatedMesh(EmulatedMesh &&) noexcept;
+  EmulatedMesh &operator=(EmulatedMesh &&) noexcept;
+  ~EmulatedMesh();
+
+  int64_t numCores() const;
+
+  /// Runs `exe` once on each of its replicas (replica r on core r):
+  /// `inputs[replica][argument]` in, `outputs[replica][result]` out.
+  /// Mismatched inputs, exhausted core memory and failed collectives are
+  /// errors naming the core, replica and argument.
+  absl::StatusOr<std::vector<std::vector<HostTensor>>>
+  run(const Executable &exe,
+      const std::vector<std::vector<HostTensor>> &inputs);
+
+private:
+  explicit EmulatedMesh(std::unique_ptr<rt::Executor> executor);
+  std::unique_ptr<rt::Executor> executor_;
+};
+
+} // namespace torus
+
+#endif // TORUS_EMULATEDMESH_H

@@ -1,0 +1,19 @@
+//===- Torus.h - The whole public API ---------------------------*- C++ -*-===//
+//
+// Torus compiles C++ training-step functions through an XLA-like IR to host
+// code and runs them on an emulated TPU mesh. Include this header and link
+// Torus::torus. No MLIR or LLVM types appear in the public API.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TORUS_TORUS_H
+#define TORUS_TORUS_H
+
+#include "torus/Compile.h"
+#include "torus/EmulatedMesh.h"
+#include "torus/HostTensor.h"
+#include "torus/Status.h"
+#include "torus/Tensor.h"
+#include "torus/Trace.h"
+#include "torus/Types.h"
+
+#endif // TORUS_TORUS_H

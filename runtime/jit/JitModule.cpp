@@ -1,0 +1,135 @@
+//===- JitModule.cpp - Generated code loaded into this process ------------===//
+
+#include "runtime/jit/JitModule.h"
+
+#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/ExecutionEngine/Orc/ThreadSafeModule.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+
+#include <fmt/format.h>
+
+#include <mutex>
+
+namespace torus::rt {
+
+namespace {
+
+void initializeNativeTarget() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+  });
+}
+
+absl::Status toStatus(llvm::Error error, std::string_view what) {
+  std::string message = llvm::toString(std::move(error));
+  return absl::InternalError(fmt::format("{}: {}", what, message));
+}
+
+llvm::OptimizationLevel toLevel(int optLevel) {
+  switch (optLevel) {
+  case 0:
+    return llvm::OptimizationLevel::O0;
+  case 1:
+    return llvm::OptimizationLevel::O1;
+  case 2:
+    return llvm::OptimizationLevel::O2;
+  default:
+    return llvm::OptimizationLevel::O3;
+  }
+}
+
+absl::StatusOr<llvm::orc::JITTargetMachineBuilder> hostMachine(int optLevel) {
+  initializeNativeTarget();
+  auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!jtmb)
+    return toStatus(jtmb.takeError(), "cannot describe the host CPU");
+  jtmb->setCodeGenOptLevel(optLevel >= 3   ? llvm::CodeGenOptLevel::Aggressive
+                           : optLevel == 0 ? llvm::CodeGenOptLevel::None
+                                           : llvm::CodeGenOptLevel::Default);
+  return std::move(*jtmb);
+}
+
+absl::Status optimize(llvm::Module &module, llvm::TargetMachine &tm,
+                      int optLevel) {
+  module.setTargetTriple(tm.getTargetTriple().str());
+  module.setDataLayout(tm.createDataLayout());
+  if (optLevel <= 0)
+    return absl::OkStatus();
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder pb(&tm);
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  pb.buildPerModuleDefaultPipeline(toLevel(optLevel)).run(module, mam);
+  return absl::OkStatus();
+}
+
+} // namespace
+
+absl::Status JitModule::optimizeForHost(llvm::Module &module, int optLevel) {
+  TORUS_ASSIGN_OR_RETURN(auto jtmb, hostMachine(optLevel));
+  auto tm = jtmb.createTargetMachine();
+  if (!tm)
+    return toStatus(tm.takeError(), "cannot create a target machine");
+  return optimize(module, **tm, optLevel);
+}
+
+JitModule::JitModule(std::unique_ptr<llvm::orc::LLJIT> jit)
+    : jit_(std::move(jit)) {}
+JitModule::~JitModule() = default;
+
+absl::StatusOr<std::unique_ptr<JitModule>>
+JitModule::load(std::unique_ptr<llvm::LLVMContext> context,
+                std::unique_ptr<llvm::Module> module,
+                const JitOptions &options) {
+  TORUS_ASSIGN_OR_RETURN(auto jtmb, hostMachine(options.optLevel));
+  auto tm = jtmb.createTargetMachine();
+  if (!tm)
+    return toStatus(tm.takeError(), "cannot create a target machine");
+  TORUS_RETURN_IF_ERROR(optimize(*module, **tm, options.optLevel));
+
+  auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(jtmb).create();
+  if (!jit)
+    return toStatus(jit.takeError(), "cannot create the JIT");
+  llvm::orc::JITDylib &dylib = (*jit)->getMainJITDylib();
+  auto process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+      (*jit)->getDataLayout().getGlobalPrefix());
+  if (!process)
+    return toStatus(process.takeError(), "cannot search this process");
+  dylib.addGenerator(std::move(*process));
+  llvm::orc::SymbolMap symbols;
+  for (auto [name, address] : options.symbols)
+    symbols[(*jit)->mangleAndIntern(name)] = {
+        llvm::orc::ExecutorAddr::fromPtr(address),
+        llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
+  if (!symbols.empty())
+    if (llvm::Error e = dylib.define(llvm::orc::absoluteSymbols(symbols)))
+      return toStatus(std::move(e), "cannot define runtime symbols");
+  if (llvm::Error e = (*jit)->addIRModule(
+          llvm::orc::ThreadSafeModule(std::move(module), std::move(context))))
+    return toStatus(std::move(e), "cannot add the module to the JIT");
+  return std::unique_ptr<JitModule>(new JitModule(std::move(*jit)));
+}
+
+absl::StatusOr<void *> JitModule::lookup(std::string_view symbol) {
+  auto address = jit_->lookup(llvm::StringRef(symbol.data(), symbol.size()));
+  if (!address)
+    return toStatus(address.takeError(),
+                    fmt::format("cannot find '{}' in generated code", symbol));
+  return address->toPtr<void *>();
+}
+
+} // namespace torus::rt

@@ -1,0 +1,22 @@
+//===- torus-opt.cpp - mlir-opt with the torus dialect and passes ---------===//
+//
+// For lit tests and for running single passes by hand:
+//   torus-opt in.mlir --torus-to-linalg
+//   torus-opt in.mlir --torus-compile        (all the way to the LLVM dialect)
+//
+//===----------------------------------------------------------------------===//
+
+#include "codegen/Pipelines.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "mlir/Transforms/Passes.h"
+
+int main(int argc, char **argv) {
+  mlir::registerTransformsPasses(); // canonicalize, cse, ...
+  mlir::torus::registerTorusPipelines();
+  mlir::DialectRegistry registry;
+  mlir::torus::registerCodegenDialects(registry);
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "Torus optimizer driver\n", registry));
+}
