@@ -125,33 +125,6 @@ OpFoldResult TransposeOp::fold(FoldAdaptor) {
 // Verifiers
 //===----------------------------------------------------------------------===//
 
-LogicalResult CompareOp::verify() {
-  if (tensorType(getLhs()).getShape() != getType().getShape())
-    return emitOpError("result shape ")
-           << formatShape(getType().getShape())
-           << " differs from operand shape "
-           << formatShape(tensorType(getLhs()).getShape());
-  return success();
-}
-
-LogicalResult SelectOp::verify() {
-  if (tensorType(getPred()).getShape() != getType().getShape())
-    return emitOpError("pred shape ")
-           << formatShape(tensorType(getPred()).getShape())
-           << " differs from result shape "
-           << formatShape(getType().getShape());
-  return success();
-}
-
-LogicalResult ConvertOp::verify() {
-  if (tensorType(getOperand()).getShape() != getType().getShape())
-    return emitOpError("result shape ")
-           << formatShape(getType().getShape())
-           << " differs from operand shape "
-           << formatShape(tensorType(getOperand()).getShape());
-  return success();
-}
-
 LogicalResult BroadcastInDimOp::verify() {
   if (tensorType(getOperand()).getElementType() != getType().getElementType())
     return emitOpError("result element type ")

@@ -95,7 +95,6 @@ def Torus_CompareOp : Torus_Op<"compare", [Pure, Elementwise,
     $comparison_direction `,` $lhs `,` $rhs attr-dict `:`
     functional-type(operands, results)
   }];
-  let hasVerifier = 1;
 }
 
 def Torus_SelectOp : Torus_Op<"select", [Pure, Elementwise,
@@ -115,7 +114,6 @@ def Torus_SelectOp : Torus_Op<"select", [Pure, Elementwise,
   let assemblyFormat = [{
     $pred `,` $on_true `,` $on_false attr-dict `:` type($pred) `,` type($result)
   }];
-  let hasVerifier = 1;
 }
 
 def Torus_ConvertOp : Torus_Op<"convert", [Pure, Elementwise]> {
@@ -131,7 +129,6 @@ def Torus_ConvertOp : Torus_Op<"convert", [Pure, Elementwise]> {
   let arguments = (ins Torus_Tensor:$operand);
   let results = (outs Torus_Tensor:$result);
   let assemblyFormat = "$operand attr-dict `:` functional-type(operands, results)";
-  let hasVerifier = 1;
   let hasFolder = 1;
 }
 
