@@ -2,6 +2,7 @@
 #ifndef TORUS_RUNTIME_MESH_MESHTESTUTIL_H
 #define TORUS_RUNTIME_MESH_MESHTESTUTIL_H
 
+#include <stdexcept>
 #include <string>
 #include <utility>
 
@@ -10,15 +11,13 @@
 
 namespace torus::rt::testing {
 
-/// The value of `result`, failing the test (and returning a default) when it
-/// holds an error.
+/// The value of `result`. An error fails the test and ends it by throwing
+/// (gtest reports the exception and goes on with the next test).
 template <typename T> T valueOrFail(absl::StatusOr<T> result) {
   if (!result.ok()) {
-    ADD_FAILURE() << "unexpected error: " << result.status().ToString();
-    if constexpr (std::is_default_constructible_v<T>)
-      return T();
-    else
-      std::abort();
+    std::string message = "unexpected error: " + result.status().ToString();
+    ADD_FAILURE() << message;
+    throw std::runtime_error(message);
   }
   return *std::move(result);
 }
