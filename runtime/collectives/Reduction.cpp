@@ -1,0 +1,139 @@
+//===- Reduction.cpp - Element-wise reduction of peer buffers -------------===//
+
+#include "runtime/collectives/Reduction.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cassert>
+#include <cstring>
+#include <type_traits>
+
+namespace torus::rt {
+
+namespace {
+
+template <typename T> T wrapAdd(T a, T b) {
+  if constexpr (std::is_integral_v<T>)
+    return static_cast<T>(static_cast<std::make_unsigned_t<T>>(a) +
+                          static_cast<std::make_unsigned_t<T>>(b));
+  else
+    return a + b;
+}
+
+template <typename T> T wrapMul(T a, T b) {
+  if constexpr (std::is_integral_v<T>)
+    return static_cast<T>(static_cast<std::make_unsigned_t<T>>(a) *
+                          static_cast<std::make_unsigned_t<T>>(b));
+  else
+    return a * b;
+}
+
+// `a != a` is true only for NaN: keeps a NaN on either side.
+template <typename T> T nanMax(T a, T b) { return (a > b || a != a) ? a : b; }
+template <typename T> T nanMin(T a, T b) { return (a < b || a != a) ? a : b; }
+
+struct SumOp {
+  template <typename T> T operator()(T a, T b) const { return wrapAdd(a, b); }
+};
+struct ProductOp {
+  template <typename T> T operator()(T a, T b) const { return wrapMul(a, b); }
+};
+struct MaxOp {
+  template <typename T> T operator()(T a, T b) const { return nanMax(a, b); }
+};
+struct MinOp {
+  template <typename T> T operator()(T a, T b) const { return nanMin(a, b); }
+};
+
+// Works through the range in blocks that stay in L1: accumulate the block in
+// a local buffer (so in-place outputs never clobber an input still to be
+// read), then copy it to every output.
+template <typename T, typename Op>
+void reduceTyped(std::span<const void *const> inputs,
+                 std::span<void *const> outputs, int64_t begin, int64_t end) {
+  constexpr int64_t kBlock = 8192 / sizeof(T);
+  alignas(64) T acc[kBlock];
+  Op op;
+  for (int64_t b = begin; b < end; b += kBlock) {
+    int64_t n = std::min(kBlock, end - b);
+    std::memcpy(acc, static_cast<const T *>(inputs[0]) + b, n * sizeof(T));
+    for (size_t q = 1; q < inputs.size(); ++q) {
+      const T *in = static_cast<const T *>(inputs[q]) + b;
+      for (int64_t j = 0; j < n; ++j)
+        acc[j] = op(acc[j], in[j]);
+    }
+    for (void *out : outputs)
+      std::memcpy(static_cast<T *>(out) + b, acc, n * sizeof(T));
+  }
+}
+
+template <typename T>
+void reduceKind(ReduceKind kind, std::span<const void *const> inputs,
+                std::span<void *const> outputs, int64_t begin, int64_t end) {
+  switch (kind) {
+  case ReduceKind::Sum:
+    return reduceTyped<T, SumOp>(inputs, outputs, begin, end);
+  case ReduceKind::Product:
+    return reduceTyped<T, ProductOp>(inputs, outputs, begin, end);
+  case ReduceKind::Max:
+    return reduceTyped<T, MaxOp>(inputs, outputs, begin, end);
+  case ReduceKind::Min:
+    return reduceTyped<T, MinOp>(inputs, outputs, begin, end);
+  }
+  assert(false && "unknown reduce kind");
+}
+
+} // namespace
+
+absl::Status checkReducible(DType dtype, ReduceKind kind) {
+  switch (kind) {
+  case ReduceKind::Sum:
+  case ReduceKind::Product:
+  case ReduceKind::Max:
+  case ReduceKind::Min:
+    break;
+  default:
+    return absl::InvalidArgumentError(
+        fmt::format("unknown reduce kind {}", static_cast<int32_t>(kind)));
+  }
+  switch (dtype) {
+  case DType::F32:
+  case DType::F64:
+  case DType::I32:
+  case DType::I64:
+    return absl::OkStatus();
+  case DType::F16:
+  case DType::BF16:
+  case DType::I1:
+    return absl::UnimplementedError(
+        fmt::format("{} reduction of {} elements is not supported yet "
+                    "(supported: f32, f64, i32, i64)",
+                    reduceKindName(kind), dtypeName(dtype)));
+  }
+  return absl::InvalidArgumentError(
+      fmt::format("unknown dtype {}", static_cast<int32_t>(dtype)));
+}
+
+void reduceRange(ReduceKind kind, DType dtype,
+                 std::span<const void *const> inputs,
+                 std::span<void *const> outputs, int64_t begin, int64_t end) {
+  assert(!inputs.empty() && "reduction of no inputs");
+  assert(checkReducible(dtype, kind).ok());
+  if (begin >= end)
+    return;
+  switch (dtype) {
+  case DType::F32:
+    return reduceKind<float>(kind, inputs, outputs, begin, end);
+  case DType::F64:
+    return reduceKind<double>(kind, inputs, outputs, begin, end);
+  case DType::I32:
+    return reduceKind<int32_t>(kind, inputs, outputs, begin, end);
+  case DType::I64:
+    return reduceKind<int64_t>(kind, inputs, outputs, begin, end);
+  default:
+    assert(false && "unsupported dtype");
+  }
+}
+
+} // namespace torus::rt
