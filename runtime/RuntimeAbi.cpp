@@ -1,0 +1,48 @@
+//===- RuntimeAbi.cpp - C functions generated code calls ------------------===//
+
+#include "runtime/RuntimeAbi.h"
+
+#include "runtime/executor/CoreContext.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+using torus::rt::CoreContext;
+
+namespace {
+/// The ABI is only meaningful on a core's thread during a run. Generated code
+/// calling it elsewhere is a runtime bug with no caller to return to.
+CoreContext &currentOrDie(const char *function) {
+  CoreContext *context = CoreContext::current();
+  if (!context) {
+    std::fprintf(stderr,
+                 "torus: %s called outside a run (no emulated core on this "
+                 "thread)\n",
+                 function);
+    std::abort();
+  }
+  return *context;
+}
+} // namespace
+
+extern "C" int32_t __torus_replica_id() {
+  return static_cast<int32_t>(currentOrDie("__torus_replica_id").replicaId());
+}
+
+extern "C" void __torus_collective(int64_t index, const void *in, void *out) {
+  CoreContext &context = currentOrDie("__torus_collective");
+  absl::Status status = context.executeCollective(index, in, out);
+  // Cannot unwind through generated code: record, abort the run (waking the
+  // peers) and let the program run on to its end; run() reports the error.
+  if (!status.ok())
+    context.fail(status);
+}
+
+namespace torus::rt {
+std::vector<std::pair<std::string_view, void *>> runtimeAbiSymbols() {
+  return {
+      {"__torus_replica_id", reinterpret_cast<void *>(&__torus_replica_id)},
+      {"__torus_collective", reinterpret_cast<void *>(&__torus_collective)},
+  };
+}
+} // namespace torus::rt

@@ -1,0 +1,77 @@
+//===- CoreContext.cpp - The emulated core a thread is running ------------===//
+
+#include "runtime/executor/CoreContext.h"
+
+#include <fmt/format.h>
+
+namespace torus::rt {
+
+namespace {
+thread_local CoreContext *currentContext = nullptr;
+
+absl::Status prefixed(const absl::Status &status, std::string_view prefix) {
+  return absl::Status(
+      status.code(),
+      fmt::format("{}: {}", prefix, std::string(status.message())));
+}
+} // namespace
+
+CoreContext::CoreContext(int64_t coreId, int64_t replicaId, RunState &run,
+                         CoreMemory &memory)
+    : coreId_(coreId), replicaId_(replicaId), run_(run), memory_(memory),
+      invocations_(run.spec().collectives.size(), 0) {}
+
+CoreContext *CoreContext::current() { return currentContext; }
+
+CoreContext::Scope::Scope(CoreContext &context) : previous_(currentContext) {
+  currentContext = &context;
+}
+
+CoreContext::Scope::~Scope() { currentContext = previous_; }
+
+void CoreContext::fail(const absl::Status &status) {
+  if (status.ok())
+    return;
+  if (error_.ok())
+    error_ = status;
+  run_.fail(coreId_, replicaId_, status);
+}
+
+absl::Status CoreContext::executeCollective(int64_t index, const void *in,
+                                            void *out) {
+  const ProgramSpec &spec = run_.spec();
+  if (index < 0 || index >= static_cast<int64_t>(spec.collectives.size()))
+    return absl::InvalidArgumentError(
+        fmt::format("collective index {} is out of range: program '{}' has {} "
+                    "collective{}",
+                    index, spec.name, spec.collectives.size(),
+                    spec.collectives.size() == 1 ? "" : "s"));
+  const CollectiveSpec &collective = spec.collectives[index];
+  std::string where =
+      fmt::format("{} #{}", collectiveKindName(collective.kind), index);
+  if (!collective.location.empty())
+    where += " at " + collective.location;
+
+  if (run_.isAborted())
+    return absl::AbortedError(fmt::format("{}: run aborted", where));
+  CollectiveKey key{run_.runId(), index, invocations_[index]++};
+
+  absl::Status status;
+  switch (collective.kind) {
+  case CollectiveKind::AllReduce:
+    status = run_.communicator().allReduce(
+        key, replicaId_, collective.replicaGroups, collective.reduce,
+        collective.operand.dtype, collective.operand.numElements(), in, out,
+        run_.collectiveTimeout());
+    break;
+  default:
+    status = absl::UnimplementedError(
+        fmt::format("collective kind {} is not supported",
+                    static_cast<int32_t>(collective.kind)));
+  }
+  if (!status.ok())
+    return prefixed(status, where);
+  return absl::OkStatus();
+}
+
+} // namespace torus::rt
