@@ -95,9 +95,10 @@ absl::StatusOr<DeviceBuffer> CoreMemory::allocate(size_t bytes,
     if (charged > capacity_ || inUse_ > capacity_ - charged)
       return absl::ResourceExhaustedError(fmt::format(
           "core {}: out of device memory allocating {} ({} bytes) for '{}': "
-          "capacity {}, in use {} in {} buffers{}",
+          "capacity {}, in use {} in {} buffer{}{}",
           coreId_, formatBytes(bytes), bytes, label, formatBytes(capacity_),
-          formatBytes(inUse_), live_.size(), describeLargestLocked(4)));
+          formatBytes(inUse_), live_.size(), live_.size() == 1 ? "" : "s",
+          describeLargestLocked(4)));
     id = nextId_++;
     inUse_ += charged;
     peak_ = std::max(peak_, inUse_);

@@ -527,12 +527,13 @@ TEST(ExecutorTest, OutOfCoreMemoryNamesCoreAndBuffers) {
   absl::Status s =
       runStatus(*executor, scaleAndSum(2), scaleAndSumInputs(2), options);
   EXPECT_EQ(s.code(), absl::StatusCode::kResourceExhausted) << s;
-  EXPECT_THAT(msg(s),
-              AllOf(ContainsRegex("^core [01] \\(replica [01]\\): core [01]: "
-                                  "out of device memory"),
-                    HasSubstr("(4012 bytes) for 'replica"),
-                    HasSubstr("output 0'"), HasSubstr("capacity 6.00 KiB"),
-                    HasSubstr("largest live buffers: 'replica")));
+  EXPECT_THAT(
+      msg(s),
+      AllOf(ContainsRegex("^core [01] \\(replica [01]\\): core [01]: "
+                          "out of device memory"),
+            HasSubstr("(4012 bytes) for 'replica"), HasSubstr("output 0'"),
+            HasSubstr("capacity 6.00 KiB, in use 3.94 KiB in 1 buffer;"),
+            HasSubstr("largest live buffers: 'replica")));
   // The same core throughout the message.
   std::string core = msg(s).substr(5, 1);
   EXPECT_THAT(msg(s), StartsWith(fmt::format(
