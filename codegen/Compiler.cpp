@@ -12,8 +12,10 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -45,12 +47,51 @@ absl::StatusOr<func::FuncOp> entryOf(ModuleOp module) {
   return entry;
 }
 
-/// Stage reached by each pipeline, in order.
-void buildStagePipeline(OpPassManager &pm, Stage stage) {
-  if (stage == Stage::Linalg)
+/// The MLIR stages after the input, in order.
+constexpr Stage kPipelineStages[] = {Stage::Sharded, Stage::Spmd,
+                                     Stage::Linalg, Stage::Bufferized,
+                                     Stage::LLVMDialect};
+
+/// Adds the passes from the stage before `stage` to `stage`; false when
+/// they are not built yet.
+bool buildStagePipeline(OpPassManager &pm, Stage stage) {
+  switch (stage) {
+  case Stage::Sharded:
+    return buildShardingPipeline(pm);
+  case Stage::Spmd:
+    return buildSpmdPipeline(pm);
+  case Stage::Linalg:
     buildLowerToLinalgPipeline(pm);
-  else if (stage == Stage::LLVMDialect)
-    buildLowerToLLVMPipeline(pm);
+    return true;
+  case Stage::Bufferized:
+    buildBufferizePipeline(pm);
+    return true;
+  case Stage::LLVMDialect:
+    buildBuffersToLLVMPipeline(pm);
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool before(Stage a, Stage b) {
+  return static_cast<int>(a) < static_cast<int>(b);
+}
+
+/// Runs `pm` on `module`, configured by `options`; errors are the
+/// diagnostics.
+absl::Status runPipeline(PassManager &pm, ModuleOp module,
+                         const CompilerOptions &options,
+                         DiagnosticCollector &diags) {
+  if (options.configurePassManager)
+    options.configurePassManager(pm);
+  if (failed(pm.run(module))) {
+    std::string text = diags.take();
+    if (text.empty())
+      text = "a pass failed without a diagnostic";
+    return absl::InvalidArgumentError(text);
+  }
+  return absl::OkStatus();
 }
 
 /// Replica groups of one collective, checked against the replica count:
@@ -106,6 +147,7 @@ readCollectives(ModuleOp module, int64_t numReplicas) {
       return absl::InvalidArgumentError(spec.location +
                                         ": unsupported all_reduce type");
     spec.operand = *type;
+    spec.result = *type;
     TORUS_ASSIGN_OR_RETURN(spec.replicaGroups,
                            readReplicaGroups(entry.get("replica_groups"),
                                              numReplicas, spec.location));
@@ -116,8 +158,87 @@ readCollectives(ModuleOp module, int64_t numReplicas) {
 
 } // namespace
 
+std::string_view stageName(Stage stage) {
+  switch (stage) {
+  case Stage::Torus:
+    return "torus";
+  case Stage::Sharded:
+    return "sharded";
+  case Stage::Spmd:
+    return "spmd";
+  case Stage::Linalg:
+    return "linalg";
+  case Stage::Bufferized:
+    return "bufferized";
+  case Stage::LLVMDialect:
+    return "llvm-dialect";
+  case Stage::LLVMIR:
+    return "llvm";
+  case Stage::Asm:
+    return "asm";
+  case Stage::Obj:
+    return "obj";
+  }
+  return "?";
+}
+
+std::string_view stageDescription(Stage stage) {
+  switch (stage) {
+  case Stage::Torus:
+    return "the verified torus dialect input";
+  case Stage::Sharded:
+    return "torus with a sharding on every op (needs the sharding passes, "
+           "not built yet)";
+  case Stage::Spmd:
+    return "one SPMD program per partition (needs the SPMD partitioner, not "
+           "built yet)";
+  case Stage::Linalg:
+    return "linalg on tensors, collectives as runtime calls";
+  case Stage::Bufferized:
+    return "linalg on buffers, temporaries allocated and freed";
+  case Stage::LLVMDialect:
+    return "the MLIR LLVM dialect";
+  case Stage::LLVMIR:
+    return "LLVM IR, before LLVM's optimizations (default)";
+  case Stage::Asm:
+    return "host assembly, optimized";
+  case Stage::Obj:
+    return "host object file plus <name>.torus.json metadata (needs -o)";
+  }
+  return "?";
+}
+
+absl::Status checkStageAvailable(Stage stage) {
+  OpPassManager probe("builtin.module");
+  if (stage == Stage::Sharded && !buildShardingPipeline(probe))
+    return absl::UnimplementedError(
+        "the 'sharded' stage needs the sharding passes, which are not built "
+        "yet");
+  if (stage == Stage::Spmd && !buildSpmdPipeline(probe))
+    return absl::UnimplementedError(
+        "the 'spmd' stage needs the SPMD partitioner, which is not built yet");
+  return absl::OkStatus();
+}
+
+std::string defaultPipelineText(Stage stage) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  for (Stage next : kPipelineStages) {
+    if (before(stage, next))
+      break;
+    OpPassManager pm("builtin.module");
+    if (!buildStagePipeline(pm, next))
+      continue;
+    os << "// " << stageName(next) << "\n";
+    pm.printAsTextualPipeline(os);
+    os << "\n";
+  }
+  return text;
+}
+
 absl::Status lowerToStage(ModuleOp module, Stage stage,
                           const CompilerOptions &options) {
+  TORUS_RETURN_IF_ERROR(checkStageAvailable(stage));
   MLIRContext *ctx = module->getContext();
   DialectRegistry registry;
   registerCodegenDialects(registry);
@@ -127,17 +248,32 @@ absl::Status lowerToStage(ModuleOp module, Stage stage,
     return absl::InvalidArgumentError(diags.take());
   if (options.afterStage)
     options.afterStage(Stage::Torus, module);
-  for (Stage next : {Stage::Linalg, Stage::LLVMDialect}) {
-    if (static_cast<int>(next) > static_cast<int>(stage))
+
+  if (!options.passPipeline.empty()) {
+    PassManager pm(ctx);
+    std::string problems;
+    llvm::raw_string_ostream errors(problems);
+    if (failed(parsePassPipeline(options.passPipeline, pm, errors)))
+      return absl::InvalidArgumentError("bad pass pipeline: " + problems);
+    return runPipeline(pm, module, options, diags);
+  }
+
+  for (Stage next : kPipelineStages) {
+    if (before(stage, next))
       break;
     PassManager pm(ctx);
-    buildStagePipeline(pm, next);
-    if (failed(pm.run(module)))
-      return absl::InvalidArgumentError(diags.take());
+    if (!buildStagePipeline(pm, next))
+      continue; // Not built yet, and not the stage asked for.
+    TORUS_RETURN_IF_ERROR(runPipeline(pm, module, options, diags));
     if (options.afterStage)
       options.afterStage(next, module);
   }
   return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<rt::CollectiveSpec>>
+readCollectiveTable(ModuleOp module, int64_t numReplicas) {
+  return readCollectives(module, numReplicas);
 }
 
 absl::StatusOr<CompiledModule> compileToLLVMIR(ModuleOp module,

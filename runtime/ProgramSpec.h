@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace torus::rt {
@@ -22,7 +23,13 @@ namespace torus::rt {
 enum class ReduceKind : int32_t { Sum, Product, Max, Min };
 std::string_view reduceKindName(ReduceKind kind);
 
-enum class CollectiveKind : int32_t { AllReduce };
+enum class CollectiveKind : int32_t {
+  AllReduce,
+  AllGather,
+  ReduceScatter,
+  AllToAll,
+  CollectivePermute,
+};
 std::string_view collectiveKindName(CollectiveKind kind);
 
 /// One collective call site in a program.
@@ -31,8 +38,20 @@ struct CollectiveSpec {
   ReduceKind reduce = ReduceKind::Sum;
   /// Type of the operand (and, for all_reduce, of the result).
   TensorSpec operand;
+  /// Type of the result; equal to `operand` for all_reduce and
+  /// collective_permute.
+  TensorSpec result;
   /// HLO replica groups; empty means one group holding every replica.
   std::vector<std::vector<int64_t>> replicaGroups;
+  /// all_gather: all_gather_dim; reduce_scatter: scatter_dimension.
+  int64_t dimension = 0;
+  /// all_to_all: split_dimension, concat_dimension and split_count.
+  int64_t splitDimension = 0;
+  int64_t concatDimension = 0;
+  int64_t splitCount = 0;
+  /// collective_permute: (source, target) replica pairs; a replica that is
+  /// no target receives zeros (HLO semantics).
+  std::vector<std::pair<int64_t, int64_t>> sourceTargetPairs;
   /// Where the op came from (`file:line:col`), for error messages.
   std::string location;
 };

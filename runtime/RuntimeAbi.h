@@ -21,6 +21,9 @@
 extern "C" {
 /// HLO `replica-id`: the calling core's replica index.
 int32_t __torus_replica_id();
+/// HLO `partition-id`: the calling core's logical device (partition) index
+/// within its replica.
+int32_t __torus_partition_id();
 /// Executes collective number `index` of the program's ProgramSpec with the
 /// calling core's operand `in` and result `out` buffers.
 void __torus_collective(int64_t index, const void *in, void *out);
