@@ -22,6 +22,14 @@ std::string_view collectiveKindName(CollectiveKind kind) {
   switch (kind) {
   case CollectiveKind::AllReduce:
     return "all_reduce";
+  case CollectiveKind::AllGather:
+    return "all_gather";
+  case CollectiveKind::ReduceScatter:
+    return "reduce_scatter";
+  case CollectiveKind::AllToAll:
+    return "all_to_all";
+  case CollectiveKind::CollectivePermute:
+    return "collective_permute";
   }
   return "?";
 }
