@@ -13,7 +13,10 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace llvm {
 class LLVMContext;
@@ -22,18 +25,54 @@ class Module;
 
 namespace mlir {
 class ModuleOp;
+class PassManager;
 } // namespace mlir
 
 namespace mlir::torus {
 
-/// How far to lower, in order: the `--emit=` ladder of torusc.
-enum class Stage { Torus, Linalg, LLVMDialect, LLVMIR };
+/// How far to lower, in order: the `--emit=` ladder of torusc. The MLIR
+/// stages run the pipelines of Pipelines.h; LLVMIR is compileToLLVMIR's
+/// result; Asm and Obj are machine code for the host, which the tools make
+/// from LLVMIR (runtime/jit's JitModule::compileForHost).
+enum class Stage {
+  Torus,       // the verified input
+  Sharded,     // every op has a sharding (issue 7; not built yet)
+  Spmd,        // one program per partition (issue 7; not built yet)
+  Linalg,      // linalg on tensors, collectives as runtime calls
+  Bufferized,  // linalg on buffers, temporaries allocated and freed
+  LLVMDialect, // the MLIR LLVM dialect
+  LLVMIR,      // LLVM IR
+  Asm,         // host assembly
+  Obj,         // host object file
+};
+
+/// Every stage, in order.
+inline constexpr Stage kAllStages[] = {
+    Stage::Torus,      Stage::Sharded,     Stage::Spmd,
+    Stage::Linalg,     Stage::Bufferized,  Stage::LLVMDialect,
+    Stage::LLVMIR,     Stage::Asm,         Stage::Obj};
+
+/// `torus`, `sharded`, `spmd`, `linalg`, `bufferized`, `llvm-dialect`,
+/// `llvm`, `asm`, `obj`: the `--emit=` spelling.
+std::string_view stageName(Stage stage);
+/// One line saying what the stage's output is.
+std::string_view stageDescription(Stage stage);
+/// OK, or Unimplemented naming the missing passes for a stage whose passes
+/// are not built yet (sharded, spmd).
+absl::Status checkStageAvailable(Stage stage);
 
 struct CompilerOptions {
   /// Replicas the program runs on (HLO replica_count).
   int64_t numReplicas = 1;
   /// Called with the module after each stage is reached (for dumps).
   std::function<void(Stage, ModuleOp)> afterStage;
+  /// Called with every PassManager before it runs, to add instrumentation
+  /// (IR dumps, IR printing, timing).
+  std::function<void(PassManager &)> configurePassManager;
+  /// A textual pass pipeline (`builtin.module(...)`) to run instead of the
+  /// stage pipelines. lowerToStage then ignores its `stage`; compileToLLVMIR
+  /// needs the pipeline to end in the LLVM dialect.
+  std::string passPipeline;
 };
 
 /// An LLVM IR module ready for a JIT, with what the runtime must know.
@@ -49,10 +88,20 @@ struct CompiledModule {
   ~CompiledModule();
 };
 
-/// Lowers `module` (in place) to `stage` (at most LLVMDialect). Errors carry
-/// `file:line:col` diagnostics.
+/// Lowers `module` (in place) to `stage` (LLVMDialect for any later one).
+/// Stages whose passes are not built are skipped, unless `stage` is one of
+/// them: Unimplemented then. Errors carry `file:line:col` diagnostics.
 absl::Status lowerToStage(ModuleOp module, Stage stage,
                           const CompilerOptions &options);
+
+/// The collective table of a module lowered to Linalg or further (its
+/// `torus.collectives` attribute), checked against the replica count.
+absl::StatusOr<std::vector<::torus::rt::CollectiveSpec>>
+readCollectiveTable(ModuleOp module, int64_t numReplicas);
+
+/// The default pipeline from the verified input to `stage`, as text
+/// (`builtin.module(...)`, one line per stage), for `--pass-pipeline`.
+std::string defaultPipelineText(Stage stage);
 
 /// Compiles `module` (in place, it ends in the LLVM dialect) to LLVM IR.
 absl::StatusOr<CompiledModule> compileToLLVMIR(ModuleOp module,

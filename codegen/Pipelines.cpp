@@ -5,6 +5,7 @@
 #include "ir/TorusOps.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
@@ -42,6 +43,8 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
+#include <mutex>
+
 namespace mlir::torus {
 
 void buildLowerToLinalgPipeline(OpPassManager &pm) {
@@ -53,8 +56,12 @@ void buildLowerToLinalgPipeline(OpPassManager &pm) {
   pm.addPass(createCSEPass());
 }
 
-void buildLowerToLLVMPipeline(OpPassManager &pm) {
-  // Bufferize. Entry arguments are the caller's input buffers: never written.
+bool buildShardingPipeline(OpPassManager &) { return false; }
+
+bool buildSpmdPipeline(OpPassManager &) { return false; }
+
+void buildBufferizePipeline(OpPassManager &pm) {
+  // Entry arguments are the caller's input buffers: never written.
   pm.addPass(bufferization::createEmptyTensorToAllocTensorPass());
   bufferization::OneShotBufferizationOptions bufferization;
   bufferization.bufferizeFunctionBoundaries = true;
@@ -66,7 +73,9 @@ void buildLowerToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
   bufferization::BufferDeallocationPipelineOptions dealloc;
   bufferization::buildBufferDeallocationPipeline(pm, dealloc);
+}
 
+void buildBuffersToLLVMPipeline(OpPassManager &pm) {
   // Loops, then LLVM.
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(createLowerAffinePass());
@@ -84,21 +93,56 @@ void buildLowerToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
 }
 
+void buildLowerToLLVMPipeline(OpPassManager &pm) {
+  buildBufferizePipeline(pm);
+  buildBuffersToLLVMPipeline(pm);
+}
+
 void registerTorusPipelines() {
-  registerTorusLowerCollectivesPass();
-  registerTorusToLinalgPass();
-  PassPipelineRegistration<>("torus-lower-to-linalg",
-                             "Lower torus to linalg on tensors",
-                             buildLowerToLinalgPipeline);
-  PassPipelineRegistration<>("torus-lower-to-llvm",
-                             "Lower linalg on tensors to the LLVM dialect",
-                             buildLowerToLLVMPipeline);
-  PassPipelineRegistration<>("torus-compile",
-                             "Lower torus all the way to the LLVM dialect",
-                             [](OpPassManager &pm) {
-                               buildLowerToLinalgPipeline(pm);
-                               buildLowerToLLVMPipeline(pm);
-                             });
+  // MLIR's registries are process-wide and reject a pipeline registered
+  // twice; every tool may call this.
+  static std::once_flag once;
+  std::call_once(once, [] {
+    registerTorusLowerCollectivesPass();
+    registerTorusToLinalgPass();
+    PassPipelineRegistration<>("torus-lower-to-linalg",
+                               "Lower torus to linalg on tensors",
+                               buildLowerToLinalgPipeline);
+    PassPipelineRegistration<>("torus-lower-to-llvm",
+                               "Lower linalg on tensors to the LLVM dialect",
+                               buildLowerToLLVMPipeline);
+    PassPipelineRegistration<>(
+        "torus-bufferize", "Bufferize linalg on tensors and free temporaries",
+        buildBufferizePipeline);
+    PassPipelineRegistration<>("torus-buffers-to-llvm",
+                               "Lower linalg on buffers to the LLVM dialect",
+                               buildBuffersToLLVMPipeline);
+    PassPipelineRegistration<>("torus-compile",
+                               "Lower torus all the way to the LLVM dialect",
+                               [](OpPassManager &pm) {
+                                 buildLowerToLinalgPipeline(pm);
+                                 buildLowerToLLVMPipeline(pm);
+                               });
+  });
+}
+
+void registerCompilerPasses() {
+  registerTorusPipelines();
+  static std::once_flag once;
+  std::call_once(once, [] {
+    registerTransformsPasses(); // canonicalize, cse, ...
+    registerLinalgPasses();
+    bufferization::registerBufferizationPasses();
+    memref::registerMemRefPasses();
+    registerConvertAffineToStandardPass();
+    registerSCFToControlFlowPass();
+    registerFinalizeMemRefToLLVMConversionPass();
+    registerConvertMathToLLVMPass();
+    registerArithToLLVMConversionPass();
+    registerConvertFuncToLLVMPass();
+    registerConvertControlFlowToLLVMPass();
+    registerReconcileUnrealizedCastsPass();
+  });
 }
 
 void registerCodegenDialects(DialectRegistry &registry) {
