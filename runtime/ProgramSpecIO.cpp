@@ -440,16 +440,27 @@ absl::StatusOr<Enum> parseEnum(std::string_view (*nameOf)(Enum),
 std::string collectiveToJson(const CollectiveSpec &c) {
   // Structured binding: adding a field to CollectiveSpec stops this from
   // compiling, so that the new field is serialized here (and read below).
-  const auto &[kind, reduce, operand, replicaGroups, location] = c;
+  const auto &[kind, reduce, operand, result, replicaGroups, dimension,
+                splitDimension, concatDimension, splitCount, sourceTargetPairs,
+                location] = c;
   std::string groups = "[";
   for (size_t i = 0; i < replicaGroups.size(); ++i)
     groups += (i ? ", " : "") + intList(replicaGroups[i]);
   groups += "]";
-  return fmt::format("{{\"kind\": {}, \"reduce\": {}, \"operand\": {}, "
-                     "\"replica_groups\": {}, \"location\": {}}}",
-                     quote(collectiveKindName(kind)),
-                     quote(reduceKindName(reduce)), quote(operand.toString()),
-                     groups, quote(location));
+  std::string pairs = "[";
+  for (size_t i = 0; i < sourceTargetPairs.size(); ++i)
+    pairs += fmt::format("{}[{}, {}]", i ? ", " : "",
+                         sourceTargetPairs[i].first,
+                         sourceTargetPairs[i].second);
+  pairs += "]";
+  return fmt::format(
+      "{{\"kind\": {}, \"reduce\": {}, \"operand\": {}, \"result\": {}, "
+      "\"replica_groups\": {}, \"dimension\": {}, \"split_dimension\": {}, "
+      "\"concat_dimension\": {}, \"split_count\": {}, "
+      "\"source_target_pairs\": {}, \"location\": {}}}",
+      quote(collectiveKindName(kind)), quote(reduceKindName(reduce)),
+      quote(operand.toString()), quote(result.toString()), groups, dimension,
+      splitDimension, concatDimension, splitCount, pairs, quote(location));
 }
 
 absl::StatusOr<CollectiveSpec> collectiveFromJson(const Json &v,
@@ -478,6 +489,46 @@ absl::StatusOr<CollectiveSpec> collectiveFromJson(const Json &v,
     return absl::InvalidArgumentError(
         fmt::format("'{}.operand': {}", path, std::string(spec.status().message())));
   c.operand = *spec;
+  c.result = c.operand;
+  TORUS_ASSIGN_OR_RETURN(const Json *result,
+                         member(v, "result", path + ".", false));
+  if (result) {
+    TORUS_ASSIGN_OR_RETURN(std::string resultText,
+                           asString(*result, path + ".result"));
+    auto resultSpec = parseTensorSpec(resultText);
+    if (!resultSpec.ok())
+      return absl::InvalidArgumentError(
+          fmt::format("'{}.result': {}", path,
+                      std::string(resultSpec.status().message())));
+    c.result = *resultSpec;
+  }
+  for (auto [key, field] :
+       {std::pair{"dimension", &c.dimension},
+        std::pair{"split_dimension", &c.splitDimension},
+        std::pair{"concat_dimension", &c.concatDimension},
+        std::pair{"split_count", &c.splitCount}}) {
+    TORUS_ASSIGN_OR_RETURN(const Json *value,
+                           member(v, key, path + ".", false));
+    if (value) {
+      TORUS_ASSIGN_OR_RETURN(*field, asInt(*value, path + "." + key));
+    }
+  }
+  TORUS_ASSIGN_OR_RETURN(const Json *pairs,
+                         member(v, "source_target_pairs", path + ".", false));
+  if (pairs) {
+    if (pairs->kind != Json::Kind::Array)
+      return typeError(path + ".source_target_pairs", "an array of pairs",
+                       *pairs);
+    for (size_t i = 0; i < pairs->array.size(); ++i) {
+      std::string where = fmt::format("{}.source_target_pairs[{}]", path, i);
+      TORUS_ASSIGN_OR_RETURN(auto pair, asIntList(pairs->array[i], where));
+      if (pair.size() != 2)
+        return absl::InvalidArgumentError(fmt::format(
+            "'{}' must be a [source, target] pair, got {} numbers", where,
+            pair.size()));
+      c.sourceTargetPairs.emplace_back(pair[0], pair[1]);
+    }
+  }
   TORUS_ASSIGN_OR_RETURN(const Json *groups,
                          member(v, "replica_groups", path + ".", false));
   if (groups) {

@@ -27,9 +27,24 @@ ProgramSpec sampleSpec() {
   a.operand = {DType::F32, {2, 3}};
   a.replicaGroups = {{0, 2}, {1, 3}};
   a.location = "dir/step \"quoted\".mlir:3:8";
+  a.result = a.operand;
   CollectiveSpec b;
+  b.kind = CollectiveKind::AllGather;
   b.operand = {DType::I64, {7}};
-  spec.collectives = {a, b};
+  b.result = {DType::I64, {28}};
+  b.dimension = 0;
+  CollectiveSpec c;
+  c.kind = CollectiveKind::AllToAll;
+  c.operand = {DType::F32, {4, 8}};
+  c.result = {DType::F32, {16, 2}};
+  c.splitDimension = 1;
+  c.concatDimension = 0;
+  c.splitCount = 4;
+  CollectiveSpec d;
+  d.kind = CollectiveKind::CollectivePermute;
+  d.operand = d.result = {DType::F32, {3}};
+  d.sourceTargetPairs = {{0, 1}, {1, 2}, {2, 3}, {3, 0}};
+  spec.collectives = {a, b, c, d};
   return spec;
 }
 
@@ -43,7 +58,16 @@ void expectSameSpec(const ProgramSpec &a, const ProgramSpec &b) {
     EXPECT_EQ(a.collectives[i].kind, b.collectives[i].kind);
     EXPECT_EQ(a.collectives[i].reduce, b.collectives[i].reduce);
     EXPECT_EQ(a.collectives[i].operand, b.collectives[i].operand);
+    EXPECT_EQ(a.collectives[i].result, b.collectives[i].result);
     EXPECT_EQ(a.collectives[i].replicaGroups, b.collectives[i].replicaGroups);
+    EXPECT_EQ(a.collectives[i].dimension, b.collectives[i].dimension);
+    EXPECT_EQ(a.collectives[i].splitDimension,
+              b.collectives[i].splitDimension);
+    EXPECT_EQ(a.collectives[i].concatDimension,
+              b.collectives[i].concatDimension);
+    EXPECT_EQ(a.collectives[i].splitCount, b.collectives[i].splitCount);
+    EXPECT_EQ(a.collectives[i].sourceTargetPairs,
+              b.collectives[i].sourceTargetPairs);
     EXPECT_EQ(a.collectives[i].location, b.collectives[i].location);
   }
 }
@@ -58,6 +82,33 @@ TEST(ProgramSpecIOTest, SpecRoundTrips) {
   auto back = programSpecFromJson(json);
   ASSERT_TRUE(back.ok()) << back.status() << "\n" << json;
   expectSameSpec(spec, *back);
+}
+
+TEST(ProgramSpecIOTest, ResultDefaultsToTheOperand) {
+  auto spec = programSpecFromJson(R"({"name": "f", "num_replicas": 2,
+      "inputs": [], "outputs": [], "collectives": [{"kind": "all_reduce",
+      "reduce": "sum", "operand": "f32[3]"}]})");
+  ASSERT_TRUE(spec.ok()) << spec.status();
+  EXPECT_EQ(spec->collectives[0].result, (TensorSpec{DType::F32, {3}}));
+  auto bad = programSpecFromJson(R"({"name": "f", "num_replicas": 2,
+      "inputs": [], "outputs": [], "collectives": [{"kind": "all_reduce",
+      "reduce": "sum", "operand": "f32[3]", "source_target_pairs": [[0]]}]})");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(std::string(bad.status().message()),
+              HasSubstr("must be a [source, target] pair, got 1 numbers"));
+}
+
+TEST(ProgramSpecIOTest, EveryCollectiveKindRoundTrips) {
+  for (CollectiveKind kind :
+       {CollectiveKind::AllReduce, CollectiveKind::AllGather,
+        CollectiveKind::ReduceScatter, CollectiveKind::AllToAll,
+        CollectiveKind::CollectivePermute}) {
+    ProgramSpec spec = sampleSpec();
+    spec.collectives[0].kind = kind;
+    auto back = programSpecFromJson(programSpecToJson(spec));
+    ASSERT_TRUE(back.ok()) << back.status();
+    EXPECT_EQ(back->collectives[0].kind, kind);
+  }
 }
 
 TEST(ProgramSpecIOTest, EveryReduceKindRoundTrips) {
@@ -149,10 +200,10 @@ TEST(ProgramSpecIOTest, ErrorsNameTheKey) {
   EXPECT_THAT(
       message(withProgram(
           R"({"name": "f", "num_replicas": 1, "inputs": [], "outputs": [],
-              "collectives": [{"kind": "all_gather", "reduce": "sum",
+              "collectives": [{"kind": "all_gatherer", "reduce": "sum",
                                "operand": "f32[1]"}]})")),
-      HasSubstr("'program.collectives[0].kind': unknown value 'all_gather' "
-                "(known: all_reduce)"));
+      HasSubstr("'program.collectives[0].kind': unknown value 'all_gatherer' "
+                "(known: all_reduce, all_gather"));
   EXPECT_THAT(
       message(withProgram(
           R"({"name": "f", "num_replicas": 1, "inputs": [], "outputs": [],

@@ -7,14 +7,21 @@
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/ExecutionEngine/Orc/ThreadSafeModule.h"
 #include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/Triple.h"
 
 #include <fmt/format.h>
 
+#include <map>
 #include <mutex>
+#include <sstream>
 
 namespace torus::rt {
 
@@ -91,16 +98,9 @@ JitModule::JitModule(std::unique_ptr<llvm::orc::LLJIT> jit)
     : jit_(std::move(jit)) {}
 JitModule::~JitModule() = default;
 
-absl::StatusOr<std::unique_ptr<JitModule>>
-JitModule::load(std::unique_ptr<llvm::LLVMContext> context,
-                std::unique_ptr<llvm::Module> module,
-                const JitOptions &options) {
+absl::StatusOr<std::unique_ptr<llvm::orc::LLJIT>>
+JitModule::createJit(const JitOptions &options) {
   TORUS_ASSIGN_OR_RETURN(auto jtmb, hostMachine(options.optLevel));
-  auto tm = jtmb.createTargetMachine();
-  if (!tm)
-    return toStatus(tm.takeError(), "cannot create a target machine");
-  TORUS_RETURN_IF_ERROR(optimize(*module, **tm, options.optLevel));
-
   auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(jtmb).create();
   if (!jit)
     return toStatus(jit.takeError(), "cannot create the JIT");
@@ -118,10 +118,114 @@ JitModule::load(std::unique_ptr<llvm::LLVMContext> context,
   if (!symbols.empty())
     if (llvm::Error e = dylib.define(llvm::orc::absoluteSymbols(symbols)))
       return toStatus(std::move(e), "cannot define runtime symbols");
-  if (llvm::Error e = (*jit)->addIRModule(
+  return std::move(*jit);
+}
+
+absl::StatusOr<std::unique_ptr<JitModule>>
+JitModule::load(std::unique_ptr<llvm::LLVMContext> context,
+                std::unique_ptr<llvm::Module> module,
+                const JitOptions &options) {
+  TORUS_ASSIGN_OR_RETURN(auto jtmb, hostMachine(options.optLevel));
+  auto tm = jtmb.createTargetMachine();
+  if (!tm)
+    return toStatus(tm.takeError(), "cannot create a target machine");
+  TORUS_RETURN_IF_ERROR(optimize(*module, **tm, options.optLevel));
+
+  TORUS_ASSIGN_OR_RETURN(auto jit, createJit(options));
+  if (llvm::Error e = jit->addIRModule(
           llvm::orc::ThreadSafeModule(std::move(module), std::move(context))))
     return toStatus(std::move(e), "cannot add the module to the JIT");
-  return std::unique_ptr<JitModule>(new JitModule(std::move(*jit)));
+  return std::unique_ptr<JitModule>(new JitModule(std::move(jit)));
+}
+
+absl::StatusOr<std::unique_ptr<JitModule>>
+JitModule::loadObject(std::string_view bytes, std::string_view name,
+                      const JitOptions &options) {
+  TORUS_ASSIGN_OR_RETURN(auto jit, createJit(options));
+  auto buffer = llvm::MemoryBuffer::getMemBufferCopy(
+      llvm::StringRef(bytes.data(), bytes.size()),
+      llvm::StringRef(name.data(), name.size()));
+  if (llvm::Error e = jit->addObjectFile(std::move(buffer)))
+    return toStatus(std::move(e), fmt::format("cannot load '{}'", name));
+  // Linking happens at the first lookup(); an unresolved symbol is reported
+  // there.
+  return std::unique_ptr<JitModule>(new JitModule(std::move(jit)));
+}
+
+absl::StatusOr<std::unique_ptr<JitModule>>
+JitModule::loadObjectFile(const std::string &path, const JitOptions &options) {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!buffer)
+    return absl::NotFoundError(fmt::format("cannot read '{}': {}", path,
+                                           buffer.getError().message()));
+  return loadObject(std::string_view((*buffer)->getBufferStart(),
+                                     (*buffer)->getBufferSize()),
+                    path, options);
+}
+
+absl::StatusOr<HostTarget> JitModule::hostTarget() {
+  TORUS_ASSIGN_OR_RETURN(auto jtmb, hostMachine(3));
+  HostTarget target;
+  target.triple = jtmb.getTargetTriple().str();
+  target.cpu = jtmb.getCPU();
+  target.features = jtmb.getFeatures().getString();
+  return target;
+}
+
+absl::StatusOr<std::string> JitModule::compileForHost(llvm::Module &module,
+                                                      CodeFileType type,
+                                                      int optLevel) {
+  TORUS_ASSIGN_OR_RETURN(auto jtmb, hostMachine(optLevel));
+  // Position-independent code: JITLink loads it as well as a system linker
+  // linking it into an executable or a shared library.
+  jtmb.setRelocationModel(llvm::Reloc::PIC_);
+  auto tm = jtmb.createTargetMachine();
+  if (!tm)
+    return toStatus(tm.takeError(), "cannot create a target machine");
+  module.setTargetTriple((*tm)->getTargetTriple().str());
+  module.setDataLayout((*tm)->createDataLayout());
+  std::string code;
+  llvm::raw_string_ostream os(code);
+  llvm::buffer_ostream out(os);
+  llvm::legacy::PassManager pm;
+  if ((*tm)->addPassesToEmitFile(pm, out, nullptr,
+                                 type == CodeFileType::Object
+                                     ? llvm::CodeGenFileType::ObjectFile
+                                     : llvm::CodeGenFileType::AssemblyFile))
+    return absl::InternalError(
+        "the host target machine cannot emit this file type");
+  pm.run(module);
+  return code;
+}
+
+absl::Status JitModule::checkHostCanRun(const HostTarget &target) {
+  TORUS_ASSIGN_OR_RETURN(HostTarget host, hostTarget());
+  llvm::Triple want(target.triple), have(host.triple);
+  if (want.getArch() != have.getArch() || want.getOS() != have.getOS())
+    return absl::FailedPreconditionError(fmt::format(
+        "the code was compiled for {}, this host is {}", target.triple,
+        host.triple));
+  std::map<std::string, bool> hostFeatures;
+  std::stringstream features(host.features);
+  for (std::string f; std::getline(features, f, ',');)
+    if (f.size() > 1)
+      hostFeatures[f.substr(1)] = f[0] == '+';
+  std::string missing;
+  std::stringstream wanted(target.features);
+  for (std::string f; std::getline(wanted, f, ',');) {
+    if (f.size() < 2 || f[0] != '+')
+      continue;
+    auto it = hostFeatures.find(f.substr(1));
+    if (it == hostFeatures.end() || !it->second)
+      missing += (missing.empty() ? "" : ", ") + f.substr(1);
+  }
+  if (!missing.empty())
+    return absl::FailedPreconditionError(fmt::format(
+        "the code was compiled for CPU '{}' and needs features this host's "
+        "CPU '{}' lacks: {}; recompile it on this machine",
+        target.cpu, host.cpu, missing));
+  return absl::OkStatus();
 }
 
 absl::StatusOr<void *> JitModule::lookup(std::string_view symbol) {
