@@ -250,10 +250,21 @@ absl::Status lowerToStage(ModuleOp module, Stage stage,
     options.afterStage(Stage::Torus, module);
 
   if (!options.passPipeline.empty()) {
-    PassManager pm(ctx);
+    // `builtin.module(a,b)`: the anchor is checked, the passes added.
     std::string problems;
     llvm::raw_string_ostream errors(problems);
-    if (failed(parsePassPipeline(options.passPipeline, pm, errors)))
+    FailureOr<OpPassManager> parsed =
+        parsePassPipeline(options.passPipeline, errors);
+    if (failed(parsed))
+      return absl::InvalidArgumentError("bad pass pipeline: " + problems);
+    if (parsed->getOpAnchorName() != ModuleOp::getOperationName())
+      return absl::InvalidArgumentError(
+          "bad pass pipeline: it must be anchored on builtin.module, as in "
+          "'builtin.module(torus-lower-to-linalg)'");
+    StringRef text = StringRef(options.passPipeline).trim();
+    text = text.drop_front(text.find('(') + 1).drop_back();
+    PassManager pm(ctx);
+    if (failed(parsePassPipeline(text, pm, errors)))
       return absl::InvalidArgumentError("bad pass pipeline: " + problems);
     return runPipeline(pm, module, options, diags);
   }

@@ -43,7 +43,7 @@ bool isDeclaration(Operation *op) {
 /// too; their inner passes are dumped one by one.
 bool isAdaptor(Pass *pass) {
   return pass->getArgument().empty() &&
-         pass->getName().starts_with("Pipeline Collection");
+         pass->getName().contains("OpToOpPassAdaptor");
 }
 
 std::string passName(Pass *pass) {

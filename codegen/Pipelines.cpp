@@ -60,17 +60,31 @@ bool buildShardingPipeline(OpPassManager &) { return false; }
 
 bool buildSpmdPipeline(OpPassManager &) { return false; }
 
+namespace {
+/// `pass` with its textual options set, so that a printed pipeline shows
+/// them and parses back to the same passes (options given to a pass's C++
+/// constructor are invisible to its textual form).
+std::unique_ptr<Pass> withOptions(std::unique_ptr<Pass> pass,
+                                  StringRef options) {
+  LogicalResult parsed = pass->initializeOptions(
+      options, [](const Twine &message) {
+        llvm::report_fatal_error("bad built-in pass options: " + message);
+        return failure();
+      });
+  (void)parsed;
+  return pass;
+}
+} // namespace
+
 void buildBufferizePipeline(OpPassManager &pm) {
   // Entry arguments are the caller's input buffers: never written.
   pm.addPass(bufferization::createEmptyTensorToAllocTensorPass());
-  bufferization::OneShotBufferizationOptions bufferization;
-  bufferization.bufferizeFunctionBoundaries = true;
-  bufferization.setFunctionBoundaryTypeConversion(
-      bufferization::LayoutMapOption::IdentityLayoutMap);
-  pm.addPass(bufferization::createOneShotBufferizePass(bufferization));
-  bufferization::BufferResultsToOutParamsOpts outParams;
-  outParams.hoistStaticAllocs = true;
-  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  pm.addPass(withOptions(bufferization::createOneShotBufferizePass(),
+                         "bufferize-function-boundaries=true "
+                         "function-boundary-type-conversion="
+                         "identity-layout-map"));
+  pm.addPass(withOptions(bufferization::createBufferResultsToOutParamsPass(),
+                         "hoist-static-allocs=true"));
   bufferization::BufferDeallocationPipelineOptions dealloc;
   bufferization::buildBufferDeallocationPipeline(pm, dealloc);
 }

@@ -1,0 +1,102 @@
+//===- CollectiveReport.cpp - The collectives of a program, as text -------===//
+
+#include "codegen/CollectiveReport.h"
+
+#include <fmt/format.h>
+
+namespace mlir::torus {
+
+namespace rt = ::torus::rt;
+
+namespace {
+
+std::string groupsText(const rt::CollectiveSpec &c) {
+  if (c.kind == rt::CollectiveKind::CollectivePermute) {
+    std::string text;
+    for (auto [source, target] : c.sourceTargetPairs)
+      text += fmt::format("{}{}->{}", text.empty() ? "" : ",", source, target);
+    return text.empty() ? "(no pairs)" : text;
+  }
+  if (c.replicaGroups.empty())
+    return "all replicas";
+  std::string text = "[";
+  for (size_t i = 0; i < c.replicaGroups.size(); ++i) {
+    text += i ? ",[" : "[";
+    for (size_t j = 0; j < c.replicaGroups[i].size(); ++j)
+      text += fmt::format("{}{}", j ? "," : "", c.replicaGroups[i][j]);
+    text += "]";
+  }
+  text += "]";
+  if (text.size() > 40)
+    text = text.substr(0, 32) +
+           fmt::format("...({} groups)", c.replicaGroups.size());
+  return text;
+}
+
+int64_t groupSize(const rt::CollectiveSpec &c, int64_t numReplicas) {
+  if (c.kind == rt::CollectiveKind::CollectivePermute)
+    return 2;
+  if (c.replicaGroups.empty())
+    return numReplicas;
+  return static_cast<int64_t>(c.replicaGroups.front().size());
+}
+
+} // namespace
+
+int64_t ringBytesPerCore(const rt::CollectiveSpec &c, int64_t g) {
+  int64_t bytes = static_cast<int64_t>(c.operand.sizeInBytes());
+  if (g <= 1)
+    return 0;
+  switch (c.kind) {
+  case rt::CollectiveKind::AllReduce:
+    return 2 * (g - 1) * bytes / g;
+  case rt::CollectiveKind::AllGather:
+    return (g - 1) * bytes;
+  case rt::CollectiveKind::ReduceScatter:
+  case rt::CollectiveKind::AllToAll:
+    return (g - 1) * bytes / g;
+  case rt::CollectiveKind::CollectivePermute:
+    return bytes;
+  }
+  return 0;
+}
+
+std::string formatCollectiveReport(const rt::ProgramSpec &spec) {
+  std::string out = fmt::format(
+      "Collectives of @{} on {} replica{}: {} call site{}\n\n", spec.name,
+      spec.numReplicas, spec.numReplicas == 1 ? "" : "s",
+      spec.collectives.size(), spec.collectives.size() == 1 ? "" : "s");
+  if (spec.collectives.empty())
+    return out + "The program exchanges no data between cores.\n";
+  out += fmt::format("  {:>3}  {:<18} {:<7} {:<14} {:<14} {:>10}  {:<24} "
+                     "{:>5} {:>11}  {}\n",
+                     "#", "kind", "reduce", "operand", "result", "bytes",
+                     "replica groups", "group", "ring sent", "location");
+  int64_t operandBytes = 0, ringBytes = 0;
+  for (size_t i = 0; i < spec.collectives.size(); ++i) {
+    const rt::CollectiveSpec &c = spec.collectives[i];
+    int64_t g = groupSize(c, spec.numReplicas);
+    int64_t bytes = static_cast<int64_t>(c.operand.sizeInBytes());
+    int64_t ring = ringBytesPerCore(c, g);
+    operandBytes += bytes;
+    ringBytes += ring;
+    bool reduces = c.kind == rt::CollectiveKind::AllReduce ||
+                   c.kind == rt::CollectiveKind::ReduceScatter;
+    out += fmt::format(
+        "  {:>3}  {:<18} {:<7} {:<14} {:<14} {:>10}  {:<24} {:>5} {:>11}  {}\n",
+        i, rt::collectiveKindName(c.kind),
+        reduces ? rt::reduceKindName(c.reduce) : "-", c.operand.toString(),
+        c.result.toString(),
+        bytes, groupsText(c), g, ring, c.location);
+  }
+  out += fmt::format(
+      "\nPer step, every core takes part in {} collective{} with {} bytes of "
+      "operands, sending {} bytes with ring algorithms.\n",
+      spec.collectives.size(), spec.collectives.size() == 1 ? "" : "s",
+      operandBytes, ringBytes);
+  out += "Simulated time: not available. The ICI cost model (issue 5) is not "
+         "in runtime/ yet; this report gains a column when it is.\n";
+  return out;
+}
+
+} // namespace mlir::torus

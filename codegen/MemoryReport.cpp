@@ -1,0 +1,314 @@
+//===- MemoryReport.cpp - Per-core memory of a bufferized program ---------===//
+
+#include "codegen/MemoryReport.h"
+#include "ir/DiagnosticCollector.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace mlir::torus {
+
+namespace {
+
+/// `f32[2,3]` for a static memref; MLIR's spelling otherwise.
+std::string typeString(MemRefType type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (type.hasStaticShape()) {
+    os << type.getElementType() << "[";
+    llvm::interleave(type.getShape(), os, ",");
+    os << "]";
+  } else {
+    os << type;
+  }
+  return text;
+}
+
+std::optional<int64_t> byteSize(MemRefType type) {
+  if (!type.hasStaticShape())
+    return std::nullopt;
+  unsigned bits = type.getElementTypeBitWidth();
+  int64_t elementBytes = std::max<int64_t>(1, (bits + 7) / 8);
+  return type.getNumElements() * elementBytes;
+}
+
+/// The buffer `value` is a view of: through view-like ops, casts and
+/// `extract_strided_metadata`'s base buffer.
+Value rootBuffer(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (auto view = dyn_cast<ViewLikeOpInterface>(def))
+      value = view.getViewSource();
+    else if (auto meta = dyn_cast<memref::ExtractStridedMetadataOp>(def))
+      value = meta.getSource();
+    else if (auto cast = dyn_cast<memref::CastOp>(def))
+      value = cast.getSource();
+    else
+      break;
+  }
+  return value;
+}
+
+/// The op that computes the buffer's contents: the first destination-style
+/// op writing into it other than a fill, else its first user.
+std::string producerOf(Value buffer) {
+  Operation *first = nullptr;
+  for (Operation *user : buffer.getUsers()) {
+    if (!first || (user->getBlock() == first->getBlock() &&
+                   user->isBeforeInBlock(first)))
+      first = user;
+    if (auto dps = dyn_cast<DestinationStyleOpInterface>(user)) {
+      if (isa<linalg::FillOp>(user))
+        continue;
+      for (OpOperand &init : dps.getDpsInitsMutable())
+        if (init.get() == buffer)
+          return user->getName().getStringRef().str();
+    }
+    if (isa<func::CallOp>(user))
+      return "call @" + cast<func::CallOp>(user).getCallee().str();
+  }
+  return first ? first->getName().getStringRef().str() : "(unused)";
+}
+
+std::string kindName(BufferInfo::Kind kind) {
+  switch (kind) {
+  case BufferInfo::Kind::Input:
+    return "input";
+  case BufferInfo::Kind::Output:
+    return "output";
+  case BufferInfo::Kind::Temporary:
+    return "temp";
+  }
+  return "?";
+}
+
+} // namespace
+
+std::string formatBytes(int64_t bytes) {
+  const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double value = static_cast<double>(bytes);
+  int unit = 0;
+  while (value >= 1024 && unit < 4) {
+    value /= 1024;
+    ++unit;
+  }
+  if (unit == 0)
+    return fmt::format("{} B", bytes);
+  return fmt::format("{:.2f} {} ({} bytes)", value, units[unit], bytes);
+}
+
+absl::StatusOr<MemoryReport> analyzeMemory(ModuleOp module,
+                                           int64_t numInputs) {
+  func::FuncOp entry;
+  for (auto fn : module.getOps<func::FuncOp>())
+    if (fn.isPublic() && !fn.isExternal()) {
+      entry = fn;
+      break;
+    }
+  if (!entry)
+    return absl::InvalidArgumentError(
+        "memory report: the module has no public function with a body");
+
+  MemoryReport report;
+  report.function = entry.getName().str();
+  std::string functionLocation = formatLocation(entry.getLoc());
+
+  // Arguments: inputs, then the outputs buffer-results-to-out-params added.
+  for (BlockArgument arg : entry.getArguments()) {
+    auto type = dyn_cast<MemRefType>(arg.getType());
+    if (!type)
+      continue;
+    BufferInfo info;
+    bool isInput = numInputs < 0 || arg.getArgNumber() < numInputs;
+    info.kind = isInput ? BufferInfo::Kind::Input : BufferInfo::Kind::Output;
+    info.index = isInput ? arg.getArgNumber() : arg.getArgNumber() - numInputs;
+    info.type = typeString(type);
+    auto bytes = byteSize(type);
+    if (!bytes) {
+      report.exact = false;
+      report.notes.push_back(fmt::format(
+          "argument {} has a dynamic shape ({}) and is not counted",
+          arg.getArgNumber(), info.type));
+    }
+    info.bytes = bytes.value_or(0);
+    info.location = functionLocation;
+    info.producer = "(argument)";
+    (isInput ? report.inputBytes : report.outputBytes) += info.bytes;
+    report.buffers.push_back(std::move(info));
+  }
+
+  // Temporaries, in program order.
+  llvm::DenseMap<Value, size_t> live; // alloc result -> index in buffers
+  int64_t current = 0;
+  int64_t position = 0;
+  int64_t temporaries = 0;
+  llvm::SmallPtrSet<Operation *, 4> notedCallees;
+  entry.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    ++position;
+    if (isa<memref::AllocOp, memref::AllocaOp>(op)) {
+      Value buffer = op->getResult(0);
+      auto type = cast<MemRefType>(buffer.getType());
+      BufferInfo info;
+      info.kind = BufferInfo::Kind::Temporary;
+      info.index = temporaries++;
+      info.type = typeString(type);
+      info.location = formatLocation(op->getLoc());
+      info.producer = producerOf(buffer);
+      info.liveFrom = position;
+      info.liveUntil = -1; // Until the end unless freed.
+      auto bytes = byteSize(type);
+      if (!bytes) {
+        report.exact = false;
+        report.notes.push_back(fmt::format(
+            "{}: a buffer of dynamic shape {} is not counted", info.location,
+            info.type));
+      }
+      info.bytes = bytes.value_or(0);
+      if (op->getParentOp() != entry.getOperation()) {
+        report.exact = false;
+        report.notes.push_back(fmt::format(
+            "{}: {} allocated inside '{}' is counted once", info.location,
+            info.type, op->getParentOp()->getName().getStringRef().str()));
+      }
+      if (isa<memref::AllocaOp>(op))
+        info.producer += " (stack)";
+      report.totalTemporaryBytes += info.bytes;
+      current += info.bytes;
+      live[buffer] = report.buffers.size();
+      report.buffers.push_back(std::move(info));
+      if (current > report.peakTemporaryBytes) {
+        report.peakTemporaryBytes = current;
+        report.peakLocation = report.buffers.back().location;
+        report.liveAtPeak.clear();
+        for (auto &[value, index] : live)
+          report.liveAtPeak.push_back(index);
+      }
+      return;
+    }
+    if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
+      auto it = live.find(rootBuffer(dealloc.getMemref()));
+      if (it == live.end())
+        return;
+      BufferInfo &info = report.buffers[it->second];
+      info.liveUntil = position;
+      current -= info.bytes;
+      live.erase(it);
+      if (dealloc->getParentOp() != entry.getOperation() && report.exact) {
+        report.exact = false;
+        report.notes.push_back(fmt::format(
+            "{}: a conditional free is taken as always happening",
+            formatLocation(dealloc.getLoc())));
+      }
+      return;
+    }
+    if (auto call = dyn_cast<func::CallOp>(op)) {
+      auto callee = module.lookupSymbol<func::FuncOp>(call.getCallee());
+      if (callee && !callee.isExternal() && notedCallees.insert(callee).second) {
+        report.exact = false;
+        report.notes.push_back(fmt::format(
+            "buffers allocated inside @{} are not counted",
+            callee.getName().str()));
+      }
+    }
+  });
+  for (BufferInfo &info : report.buffers)
+    if (info.kind == BufferInfo::Kind::Temporary && info.liveUntil < 0)
+      info.liveUntil = position;
+
+  // Largest first; keep program order among equals. liveAtPeak follows.
+  std::vector<size_t> order(report.buffers.size());
+  for (size_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return report.buffers[a].bytes > report.buffers[b].bytes;
+  });
+  std::vector<size_t> newIndex(order.size());
+  std::vector<BufferInfo> sorted;
+  for (size_t i = 0; i < order.size(); ++i) {
+    newIndex[order[i]] = i;
+    sorted.push_back(std::move(report.buffers[order[i]]));
+  }
+  report.buffers = std::move(sorted);
+  for (size_t &i : report.liveAtPeak)
+    i = newIndex[i];
+  std::sort(report.liveAtPeak.begin(), report.liveAtPeak.end());
+  return report;
+}
+
+std::string formatMemoryReport(const MemoryReport &r, int64_t numCores,
+                               std::optional<int64_t> capacityBytes,
+                               size_t maxBuffers) {
+  std::string out;
+  out += fmt::format("Memory of @{} on one core ({} core{} run it, each "
+                     "needing the same)\n",
+                     r.function, numCores, numCores == 1 ? "" : "s");
+  out += fmt::format("Read from the bufferized IR; the peak is {}.\n\n",
+                     r.exact ? "liveness-based (exact for this program)"
+                             : "liveness-based, an estimate (see notes)");
+  int64_t peak = r.peakBytes();
+  out += fmt::format("  peak per core             {}\n", formatBytes(peak));
+  out += fmt::format("    inputs                  {}\n",
+                     formatBytes(r.inputBytes));
+  out += fmt::format("    outputs                 {}\n",
+                     formatBytes(r.outputBytes));
+  out += fmt::format("    temporaries at peak     {}{}\n",
+                     formatBytes(r.peakTemporaryBytes),
+                     r.peakLocation.empty()
+                         ? ""
+                         : fmt::format("  (reached at {})", r.peakLocation));
+  out += fmt::format("  all temporaries, summed   {}  (the peak if nothing "
+                     "were freed)\n",
+                     formatBytes(r.totalTemporaryBytes));
+  if (numCores > 1)
+    out += fmt::format("  all {} cores              {}\n", numCores,
+                       formatBytes(peak * numCores));
+  if (capacityBytes && *capacityBytes > 0)
+    out += fmt::format("  core memory capacity      {}  ({:.4f}% used at "
+                       "the peak){}\n",
+                       formatBytes(*capacityBytes),
+                       100.0 * static_cast<double>(peak) /
+                           static_cast<double>(*capacityBytes),
+                       peak > *capacityBytes ? "  DOES NOT FIT" : "");
+
+  out += fmt::format("\nLargest buffers ({} of {}):\n",
+                     std::min(maxBuffers, r.buffers.size()),
+                     r.buffers.size());
+  out += fmt::format("  {:<10} {:<20} {:>12}  {:<13} {:<24} {}\n", "buffer",
+                     "type", "bytes", "live (ops)", "produced by", "location");
+  for (size_t i = 0; i < r.buffers.size() && i < maxBuffers; ++i) {
+    const BufferInfo &b = r.buffers[i];
+    std::string range = b.kind == BufferInfo::Kind::Temporary
+                            ? fmt::format("{}..{}", b.liveFrom, b.liveUntil)
+                            : "whole run";
+    out += fmt::format("  {:<10} {:<20} {:>12}  {:<13} {:<24} {}\n",
+                       fmt::format("{} {}", kindName(b.kind), b.index), b.type,
+                       b.bytes, range, b.producer, b.location);
+  }
+  if (!r.liveAtPeak.empty()) {
+    out += "\nTemporaries live at the peak:\n";
+    for (size_t i : r.liveAtPeak) {
+      const BufferInfo &b = r.buffers[i];
+      out += fmt::format("  temp {:<5} {:<20} {:>12}  {}\n", b.index, b.type,
+                         b.bytes, b.location);
+    }
+  }
+  out += "\nNotes:\n";
+  for (const std::string &note : r.notes)
+    out += "  - " + note + "\n";
+  out += "  - inputs and outputs live in the core's memory arena for the "
+         "whole run; temporaries are allocated by the generated code (from "
+         "the host heap today) and counted here as the core's.\n";
+  return out;
+}
+
+} // namespace mlir::torus
