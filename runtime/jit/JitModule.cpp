@@ -185,9 +185,8 @@ absl::StatusOr<std::string> JitModule::compileForHost(llvm::Module &module,
     return toStatus(tm.takeError(), "cannot create a target machine");
   module.setTargetTriple((*tm)->getTargetTriple().str());
   module.setDataLayout((*tm)->createDataLayout());
-  std::string code;
-  llvm::raw_string_ostream os(code);
-  llvm::buffer_ostream out(os);
+  llvm::SmallVector<char, 0> code;
+  llvm::raw_svector_ostream out(code);
   llvm::legacy::PassManager pm;
   if ((*tm)->addPassesToEmitFile(pm, out, nullptr,
                                  type == CodeFileType::Object
@@ -196,7 +195,7 @@ absl::StatusOr<std::string> JitModule::compileForHost(llvm::Module &module,
     return absl::InternalError(
         "the host target machine cannot emit this file type");
   pm.run(module);
-  return code;
+  return std::string(code.begin(), code.end());
 }
 
 absl::Status JitModule::checkHostCanRun(const HostTarget &target) {

@@ -9,5 +9,5 @@
 
 // VERIFY: malformed.mlir:2:8: error: 'torus.dot_general' op contracting dimension sizes differ: lhs dimension 1 is 3 but rhs dimension 0 is 4 (lhs [4,3], rhs [4,2])
 // SYNTAX: syntax-error.mlir:2:39: error: expected '>' in tensor type
-// GROUPS: dot_all_reduce.mlir:3:8: all_reduce: replica_groups leave out replica 4 of 8; every replica must be in exactly one group
+// GROUPS: dot_all_reduce.mlir:3:8: error: all_reduce: replica_groups leave out replica 4 of 8; every replica must be in exactly one group
 // MISSING: torusc: cannot read '{{.*}}does-not-exist.mlir': No such file or directory

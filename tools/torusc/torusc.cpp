@@ -1,92 +1,539 @@
 //===- torusc.cpp - The Torus compiler driver -----------------------------===//
 //
 //   torusc step.mlir --emit=llvm -o step.ll
+//   torusc step.mlir --topology=v3-8 --emit=obj -o step.o   (+ step.torus.json)
+//   torusc step.mlir --dump-dir=dumps --dump-dot
 //
-// Reads a module of the torus dialect and prints it lowered to the stage
-// --emit names. Exit codes: 0 success, 1 the input is invalid (diagnostics
-// on stderr as file:line:col: error: ...), 2 bad command line or I/O error.
+// Reads a module of the torus dialect and writes it lowered to the stage
+// --emit names, optionally dumping every step of the way. docs/torusc.md
+// documents every flag. Exit codes: 0 success; 1 the input program is
+// invalid (diagnostics on stderr as file:line:col: error: ...); 2 bad command
+// line, unreadable input or unwritable output; 3 internal compiler error.
 //
 //===----------------------------------------------------------------------===//
 
+#include "codegen/CollectiveReport.h"
 #include "codegen/Compiler.h"
+#include "codegen/DotGraph.h"
+#include "codegen/IRDumper.h"
+#include "codegen/MemoryReport.h"
+#include "codegen/Pipelines.h"
 #include "ir/trace/TracedFunctionImpl.h"
+#include "runtime/ProgramSpecIO.h"
+#include "runtime/core/CoreMemory.h"
+#include "runtime/jit/JitModule.h"
+#include "tools/common/MeshPlan.h"
+#include "tools/common/SourceProgram.h"
 
+#include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Support/Timing.h"
+#include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <optional>
 
 namespace cl = llvm::cl;
 using mlir::torus::Stage;
 
 namespace {
-cl::OptionCategory category("torusc options");
 
-cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input .mlir file>"),
-                               cl::init("-"), cl::cat(category));
+// Exit codes (docs/torusc.md).
+constexpr int kExitInvalidInput = 1;
+constexpr int kExitUsage = 2;
+constexpr int kExitInternal = 3;
+
+cl::OptionCategory ioCategory("Input and output");
+cl::OptionCategory targetCategory("Target mesh");
+cl::OptionCategory passCategory("Pass control");
+cl::OptionCategory dumpCategory("Dumps");
+cl::OptionCategory mlirCategory("MLIR printing and timing");
+
+cl::opt<std::string> inputFile(cl::Positional,
+                               cl::desc("<input .mlir file, or - for stdin>"),
+                               cl::init("-"), cl::cat(ioCategory));
 cl::opt<std::string> outputFile("o", cl::desc("Output file (default stdout)"),
                                 cl::value_desc("file"), cl::init("-"),
-                                cl::cat(category));
-cl::opt<Stage> emit(
-    "emit", cl::desc("How far to lower before printing"), cl::init(Stage::LLVMIR),
-    cl::values(
-        clEnumValN(Stage::Torus, "torus", "the verified torus dialect input"),
-        clEnumValN(Stage::Linalg, "linalg",
-                   "linalg on tensors, collectives as runtime calls"),
-        clEnumValN(Stage::LLVMDialect, "llvm-dialect", "the MLIR LLVM dialect"),
-        clEnumValN(Stage::LLVMIR, "llvm", "LLVM IR (default)")),
-    cl::cat(category));
-cl::opt<int64_t> replicas("replicas",
-                          cl::desc("Number of replicas the program runs on"),
-                          cl::init(1), cl::cat(category));
+                                cl::cat(ioCategory));
 
-int fail(const std::string &message, int code) {
-  llvm::errs() << message << "\n";
+struct StageParser : cl::parser<Stage> {
+  explicit StageParser(cl::Option &o) : cl::parser<Stage>(o) {
+    for (Stage s : mlir::torus::kAllStages)
+      addLiteralOption(mlir::torus::stageName(s), s,
+                       mlir::torus::stageDescription(s));
+  }
+};
+cl::opt<Stage, false, StageParser>
+    emit("emit", cl::desc("How far to lower before writing the output"),
+         cl::init(Stage::LLVMIR), cl::cat(ioCategory));
+cl::opt<int> optLevel("O",
+                      cl::desc("LLVM optimization level for asm and obj, and "
+                               "for the optimized IR dump (0-3, default 3)"),
+                      cl::init(3), cl::Prefix, cl::cat(ioCategory));
+
+cl::opt<std::string> topology(
+    "topology",
+    cl::desc("TPU slice to compile for, e.g. v3-8, v4-32 (a preset); sets "
+             "the cores replicas are placed on"),
+    cl::value_desc("preset"), cl::cat(targetCategory));
+cl::opt<std::string> meshShape(
+    "mesh-shape",
+    cl::desc("Custom slice XxYxZxC (chips along x, y, z; cores per chip), "
+             "e.g. 2x2x1x2; instead of --topology"),
+    cl::value_desc("XxYxZxC"), cl::cat(targetCategory));
+cl::opt<int64_t> replicas(
+    "replicas",
+    cl::desc("Replicas the program runs on (default 1, or as many as fit "
+             "the topology)"),
+    cl::cat(targetCategory));
+cl::opt<std::string> computationShape(
+    "computation-shape",
+    cl::desc("Cores of one replica on the mesh, XxYxZxC (default 1x1x1x1)"),
+    cl::value_desc("XxYxZxC"), cl::cat(targetCategory));
+cl::opt<int64_t> numPartitions(
+    "num-partitions",
+    cl::desc("Logical devices (partitions) per replica; more than 1 needs "
+             "the SPMD partitioner, which is not built yet"),
+    cl::cat(targetCategory));
+
+cl::opt<std::string> passPipeline(
+    "pass-pipeline",
+    cl::desc("Run this textual pipeline, e.g. "
+             "'builtin.module(torus-lower-to-linalg)', instead of the "
+             "default ones (see --print-pipeline)"),
+    cl::value_desc("pipeline"), cl::cat(passCategory));
+cl::opt<bool> printPipeline(
+    "print-pipeline",
+    cl::desc("Print the default pass pipeline up to --emit and exit"),
+    cl::cat(passCategory));
+cl::opt<bool> printIRAfterAll("print-ir-after-all",
+                              cl::desc("Print the module after every pass "
+                                       "(to stderr)"),
+                              cl::cat(passCategory));
+cl::opt<bool> printIRBeforeAll("print-ir-before-all",
+                               cl::desc("Print the module before every pass "
+                                        "(to stderr)"),
+                               cl::cat(passCategory));
+cl::list<std::string> printIRAfter(
+    "print-ir-after",
+    cl::desc("Print the module after the named passes (comma-separated "
+             "pass arguments, e.g. torus-to-linalg,canonicalize)"),
+    cl::value_desc("pass"), cl::CommaSeparated, cl::cat(passCategory));
+cl::list<std::string> printIRBefore(
+    "print-ir-before",
+    cl::desc("Print the module before the named passes"),
+    cl::value_desc("pass"), cl::CommaSeparated, cl::cat(passCategory));
+
+cl::opt<std::string> dumpDir(
+    "dump-dir",
+    cl::desc("Write the module after every pass, the LLVM IR before and "
+             "after optimization, a memory report and a collective report "
+             "into this directory"),
+    cl::value_desc("dir"), cl::cat(dumpCategory));
+cl::opt<bool> dumpDot(
+    "dump-dot",
+    cl::desc("Also write a Graphviz graph of the torus-level program "
+             "(needs --dump-dir)"),
+    cl::cat(dumpCategory));
+cl::opt<bool> dumpBeforePasses(
+    "dump-before-passes",
+    cl::desc("Also write the module before every pass (needs --dump-dir)"),
+    cl::cat(dumpCategory));
+
+/// MLIR's own options shown in --help (the rest stay usable, unlisted).
+constexpr const char *kVisibleMlirOptions[] = {
+    "mlir-print-debuginfo",   "mlir-pretty-debuginfo",
+    "mlir-print-local-scope", "mlir-elide-elementsattrs-if-larger",
+    "mlir-print-op-generic",  "mlir-timing",
+    "mlir-pass-statistics",   "mlir-disable-threading",
+};
+
+int fail(std::string_view message, int code) {
+  llvm::errs() << message;
+  if (message.empty() || message.back() != '\n')
+    llvm::errs() << "\n";
   return code;
 }
+
+int usageError(std::string_view message) {
+  return fail(fmt::format("torusc: {}", message), kExitUsage);
+}
+int usageError(const absl::Status &status) {
+  return usageError(std::string(status.message()));
+}
+
+/// A compiler error: diagnostics (file:line:col: error: ...) as they are,
+/// anything else prefixed with "torusc: ".
+int compileError(const absl::Status &status) {
+  std::string text =
+      torus::tools::normalizeDiagnostics(std::string(status.message()));
+  if (status.code() == absl::StatusCode::kInternal && passPipeline.empty())
+    return fail(fmt::format("torusc: internal compiler error: {}\nPlease "
+                            "report it with the input file.",
+                            text),
+                kExitInternal);
+  if (status.code() == absl::StatusCode::kUnimplemented ||
+      status.code() == absl::StatusCode::kNotFound ||
+      status.code() == absl::StatusCode::kPermissionDenied)
+    return usageError(text);
+  return fail(text, kExitInvalidInput);
+}
+
+bool isMlirStage(Stage s) {
+  return static_cast<int>(s) <= static_cast<int>(Stage::LLVMDialect);
+}
+
+/// Checks pass names given to --print-ir-after/before against the registry.
+std::optional<std::string> unknownPass(const cl::list<std::string> &names) {
+  for (const std::string &name : names)
+    if (!mlir::PassInfo::lookup(name) && !mlir::PassPipelineInfo::lookup(name))
+      return name;
+  return std::nullopt;
+}
+
+bool matches(const cl::list<std::string> &names, mlir::Pass *pass) {
+  for (const std::string &name : names)
+    if (pass->getArgument() == name || pass->getName() == name)
+      return true;
+  return false;
+}
+
+absl::Status writeText(const std::string &path, std::string_view text) {
+  std::error_code ec;
+  llvm::ToolOutputFile out(path, ec, llvm::sys::fs::OF_None);
+  if (ec)
+    return absl::PermissionDeniedError(
+        fmt::format("cannot write '{}': {}", path, ec.message()));
+  out.os() << text;
+  out.os().flush();
+  if (out.os().has_error())
+    return absl::PermissionDeniedError(
+        fmt::format("cannot write '{}'", path));
+  out.keep();
+  return absl::OkStatus();
+}
+
+absl::Status writeBinary(const std::string &path, std::string_view bytes) {
+  std::error_code ec;
+  llvm::ToolOutputFile out(path, ec, llvm::sys::fs::OF_None);
+  if (ec)
+    return absl::PermissionDeniedError(
+        fmt::format("cannot write '{}': {}", path, ec.message()));
+  out.os() << bytes;
+  out.os().flush();
+  if (out.os().has_error())
+    return absl::PermissionDeniedError(
+        fmt::format("cannot write '{}'", path));
+  out.keep();
+  return absl::OkStatus();
+}
+
+std::string printModule(mlir::ModuleOp module) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module.print(os);
+  os << "\n";
+  return text;
+}
+
+std::string printLLVM(const llvm::Module &module) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module.print(os, nullptr);
+  return text;
+}
+
+void registerAndCategorizeMlirOptions() {
+  mlir::registerAsmPrinterCLOptions();
+  mlir::registerMLIRContextCLOptions();
+  mlir::registerPassManagerCLOptions();
+  mlir::registerDefaultTimingManagerCLOptions();
+  auto &options = cl::getRegisteredOptions();
+  for (const char *name : kVisibleMlirOptions) {
+    auto it = options.find(name);
+    if (it != options.end())
+      it->second->addCategory(mlirCategory);
+  }
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
-  cl::HideUnrelatedOptions(category);
-  cl::ParseCommandLineOptions(
-      argc, argv,
-      "torusc: compile a torus dialect module to linalg, the LLVM dialect or "
-      "LLVM IR\n");
+  llvm::InitLLVM initLLVM(argc, argv);
+  registerAndCategorizeMlirOptions();
+  mlir::torus::registerCompilerPasses();
+  cl::HideUnrelatedOptions({&ioCategory, &targetCategory, &passCategory,
+                            &dumpCategory, &mlirCategory});
+  cl::SetVersionPrinter([](llvm::raw_ostream &os) {
+    os << "torusc (Torus 0.1.0), built with LLVM/MLIR " << LLVM_VERSION_STRING
+       << "\n";
+  });
+  std::string parseErrors;
+  llvm::raw_string_ostream parseErrorStream(parseErrors);
+  if (!cl::ParseCommandLineOptions(
+          argc, argv,
+          "torusc: compile a torus dialect module for an emulated TPU mesh\n\n"
+          "  torusc step.mlir --emit=linalg          print the program "
+          "lowered to linalg\n"
+          "  torusc step.mlir --replicas=8 -o step.ll   LLVM IR for 8 "
+          "replicas\n"
+          "  torusc step.mlir --topology=v3-8 --emit=obj -o step.o\n"
+          "                        object file + step.torus.json for "
+          "torus-run\n"
+          "  torusc step.mlir --dump-dir=dumps --dump-dot   every step of "
+          "the way\n\n"
+          "Exit codes: 0 ok, 1 invalid program, 2 bad command line or "
+          "I/O, 3 internal error.\nMore: docs/torusc.md\n",
+          &parseErrorStream))
+    return fail(parseErrors, kExitUsage);
 
-  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(inputFile);
-  if (!buffer)
-    return fail("torusc: cannot read '" + inputFile +
-                    "': " + buffer.getError().message(),
-                2);
-  std::string sourceName = inputFile == "-" ? "<stdin>" : inputFile.getValue();
-  auto parsed = torus::parseModule((*buffer)->getBuffer().str(), sourceName);
-  if (!parsed.ok())
-    return fail(std::string(parsed.status().message()), 1);
-  mlir::ModuleOp module = *parsed->impl().module;
+  // --- The command line, checked before reading anything -----------------
+  if (absl::Status available = mlir::torus::checkStageAvailable(emit);
+      !available.ok())
+    return usageError(fmt::format(
+        "--emit={} needs {}", mlir::torus::stageName(emit),
+        emit == Stage::Sharded ? "the sharding passes, which are not built yet"
+                               : "the SPMD partitioner, which is not built "
+                                 "yet"));
+  if (printPipeline) {
+    Stage last = isMlirStage(emit) ? emit.getValue() : Stage::LLVMDialect;
+    llvm::outs() << mlir::torus::defaultPipelineText(last);
+    return 0;
+  }
+  if (emit == Stage::Obj && outputFile == "-")
+    return usageError("--emit=obj writes an object file and its metadata; "
+                      "give the object's path with -o (e.g. -o step.o)");
+  if ((dumpDot || dumpBeforePasses) && dumpDir.empty())
+    return usageError(fmt::format("--{} writes into the dump directory; add "
+                                  "--dump-dir=DIR",
+                                  dumpDot ? "dump-dot" : "dump-before-passes"));
+  if (optLevel < 0 || optLevel > 3)
+    return usageError(fmt::format("-O{} is not a level; use -O0 to -O3",
+                                  optLevel.getValue()));
+  if (auto name = unknownPass(printIRAfter))
+    return usageError(fmt::format("--print-ir-after: unknown pass '{}' "
+                                  "(--print-pipeline lists the passes run)",
+                                  *name));
+  if (auto name = unknownPass(printIRBefore))
+    return usageError(fmt::format("--print-ir-before: unknown pass '{}' "
+                                  "(--print-pipeline lists the passes run)",
+                                  *name));
+  if (!passPipeline.empty()) {
+    std::string problems;
+    llvm::raw_string_ostream os(problems);
+    auto parsed = mlir::parsePassPipeline(passPipeline, os);
+    if (mlir::failed(parsed))
+      return usageError("--pass-pipeline: " + problems);
+    if (parsed->getOpAnchorName() != "builtin.module")
+      return usageError(fmt::format(
+          "--pass-pipeline: the pipeline must be anchored on builtin.module, "
+          "as in 'builtin.module({})'",
+          passPipeline.getValue()));
+  }
 
-  std::error_code ec;
-  llvm::ToolOutputFile out(outputFile, ec, llvm::sys::fs::OF_None);
-  if (ec)
-    return fail("torusc: cannot write '" + outputFile + "': " + ec.message(),
-                2);
+  torus::tools::MeshRequest request;
+  request.topology = topology;
+  request.meshShape = meshShape;
+  if (replicas.getNumOccurrences())
+    request.replicas = replicas;
+  request.computationShape = computationShape;
+  if (numPartitions.getNumOccurrences())
+    request.numPartitions = numPartitions;
+  auto plan = torus::tools::planMesh(request);
+  if (!plan.ok())
+    return usageError(plan.status());
+  if (plan->numPartitions > 1 && emit != Stage::Torus)
+    return usageError(fmt::format(
+        "{} partitions per replica need the SPMD partitioner, which is not "
+        "built yet; only --emit=torus is available",
+        plan->numPartitions));
+
+  // --- Read and verify ------------------------------------------------------
+  auto source = torus::tools::readSourceProgram(inputFile);
+  if (!source.ok())
+    return compileError(source.status());
+  torus::TracedFunction &fn = source->function;
+  mlir::ModuleOp module = *fn.impl().module;
+  const std::string name = fn.name();
+  const int64_t numInputs = static_cast<int64_t>(fn.inputs().size());
+
+  std::unique_ptr<mlir::torus::IRDumper> dumper;
+  if (!dumpDir.empty()) {
+    mlir::torus::IRDumperOptions dumpOptions;
+    dumpOptions.beforePasses = dumpBeforePasses;
+    auto created = mlir::torus::IRDumper::create(dumpDir, name, 0, dumpOptions);
+    if (!created.ok())
+      return usageError(created.status());
+    dumper = std::move(*created);
+  }
+  absl::Status dumpStatus;
+  auto record = [&](absl::Status s) {
+    if (dumpStatus.ok() && !s.ok())
+      dumpStatus = std::move(s);
+  };
+
+  // --- Compile ----------------------------------------------------------------
+  mlir::DefaultTimingManager timing;
+  mlir::applyDefaultTimingManagerCLOptions(timing);
+  mlir::TimingScope rootTiming = timing.getRootScope();
 
   mlir::torus::CompilerOptions options;
-  options.numReplicas = replicas;
-  if (emit == Stage::LLVMIR) {
-    auto compiled = mlir::torus::compileToLLVMIR(module, options);
-    if (!compiled.ok())
-      return fail(std::string(compiled.status().message()), 1);
-    compiled->llvmModule->print(out.os(), nullptr);
-  } else {
+  options.numReplicas = plan->numReplicas;
+  options.passPipeline = passPipeline;
+  bool wroteCollectives = false;
+  options.afterStage = [&](Stage stage, mlir::ModuleOp m) {
+    if (!dumper)
+      return;
+    if (stage == Stage::Torus)
+      record(dumper->writeNumberedModule("input", m));
+    if (dumpDot && (stage == Stage::Torus || stage == Stage::Sharded ||
+                    stage == Stage::Spmd)) {
+      auto dot = mlir::torus::dotGraph(m);
+      if (dot.ok())
+        record(dumper->write(mlir::torus::stageName(stage), "dot", *dot));
+    }
+    if (stage == Stage::Linalg) {
+      auto collectives =
+          mlir::torus::readCollectiveTable(m, plan->numReplicas);
+      if (collectives.ok()) {
+        torus::rt::ProgramSpec spec;
+        spec.name = name;
+        spec.numReplicas = plan->numReplicas;
+        spec.inputs = fn.inputs();
+        spec.outputs = fn.outputs();
+        spec.collectives = std::move(*collectives);
+        record(dumper->write("collectives", "txt",
+                             mlir::torus::formatCollectiveReport(spec)));
+        wroteCollectives = true;
+      }
+    }
+    if (stage == Stage::Bufferized) {
+      auto memory = mlir::torus::analyzeMemory(m, numInputs);
+      if (memory.ok())
+        record(dumper->write(
+            "memory", "txt",
+            mlir::torus::formatMemoryReport(
+                *memory, plan->numReplicas * plan->numPartitions,
+                plan->coreMemoryBytes.value_or(
+                    static_cast<int64_t>(torus::rt::kDefaultCoreMemoryCapacity)))));
+      else
+        record(memory.status());
+    }
+  };
+  options.configurePassManager = [&](mlir::PassManager &pm) {
+    if (dumper)
+      pm.addInstrumentation(dumper->createInstrumentation());
+    if (printIRAfterAll || printIRBeforeAll || !printIRAfter.empty() ||
+        !printIRBefore.empty()) {
+      bool before = printIRBeforeAll, after = printIRAfterAll;
+      // Function passes also run on declarations; nothing to see there.
+      auto isDeclaration = [](mlir::Operation *op) {
+        return op->getNumRegions() > 0 && op->getRegion(0).empty();
+      };
+      pm.enableIRPrinting(
+          [before, isDeclaration](mlir::Pass *pass, mlir::Operation *op) {
+            return !isDeclaration(op) &&
+                   (before || matches(printIRBefore, pass));
+          },
+          [after, isDeclaration](mlir::Pass *pass, mlir::Operation *op) {
+            return !isDeclaration(op) && (after || matches(printIRAfter, pass));
+          },
+          /*printModuleScope=*/true, /*printAfterOnlyOnChange=*/false,
+          /*printAfterOnlyOnFailure=*/false, llvm::errs());
+    }
+    (void)mlir::applyPassManagerCLOptions(pm);
+    pm.enableTiming(rootTiming);
+  };
+
+  std::string outputText;
+  if (isMlirStage(emit)) {
     absl::Status status = mlir::torus::lowerToStage(module, emit, options);
     if (!status.ok())
-      return fail(std::string(status.message()), 1);
-    module.print(out.os());
-    out.os() << "\n";
+      return compileError(status);
+    outputText = printModule(module);
+  } else {
+    auto compiled = mlir::torus::compileToLLVMIR(module, options);
+    if (!compiled.ok())
+      return compileError(compiled.status());
+    llvm::Module &llvmModule = *compiled->llvmModule;
+    if (dumper && !wroteCollectives)
+      record(dumper->write("collectives", "txt",
+                           mlir::torus::formatCollectiveReport(compiled->spec)));
+    if (dumper)
+      record(dumper->writeNumbered("llvm", "ll", printLLVM(llvmModule)));
+    if (emit == Stage::LLVMIR)
+      outputText = printLLVM(llvmModule);
+
+    if (dumper || emit == Stage::Asm || emit == Stage::Obj) {
+      absl::Status optimized =
+          torus::rt::JitModule::optimizeForHost(llvmModule, optLevel);
+      if (!optimized.ok())
+        return compileError(optimized);
+      if (dumper)
+        record(dumper->writeNumbered("llvm-opt", "ll", printLLVM(llvmModule)));
+    }
+    if (emit == Stage::Asm || (dumper && emit == Stage::Obj)) {
+      // Code generation changes the module; the object is made from a copy.
+      std::unique_ptr<llvm::Module> copy = llvm::CloneModule(llvmModule);
+      auto assembly = torus::rt::JitModule::compileForHost(
+          *copy, torus::rt::CodeFileType::Assembly, optLevel);
+      if (!assembly.ok())
+        return compileError(assembly.status());
+      if (dumper)
+        record(dumper->writeNumbered("asm", "s", *assembly));
+      if (emit == Stage::Asm)
+        outputText = std::move(*assembly);
+    }
+    if (emit == Stage::Obj) {
+      auto object = torus::rt::JitModule::compileForHost(
+          llvmModule, torus::rt::CodeFileType::Object, optLevel);
+      if (!object.ok())
+        return compileError(object.status());
+      auto target = torus::rt::JitModule::hostTarget();
+      if (!target.ok())
+        return compileError(target.status());
+      torus::rt::ProgramArtifact artifact;
+      artifact.spec = compiled->spec;
+      artifact.entrySymbol = compiled->entrySymbol;
+      artifact.objectFile =
+          std::filesystem::path(outputFile.getValue()).filename().string();
+      artifact.targetTriple = target->triple;
+      artifact.targetCpu = target->cpu;
+      artifact.targetFeatures = target->features;
+      artifact.inputNames = source->argumentNames;
+      artifact.topology = plan->topologyName;
+      artifact.numPartitions = plan->numPartitions;
+      if (plan->topology)
+        artifact.replicaToCore = plan->replicaToCore();
+      if (absl::Status s = writeBinary(outputFile, *object); !s.ok())
+        return usageError(s);
+      std::string metadata =
+          torus::rt::metadataPathForObject(outputFile.getValue());
+      if (absl::Status s = torus::rt::writeProgramArtifact(metadata, artifact);
+          !s.ok())
+        return usageError(s);
+    }
   }
-  out.keep();
+
+  if (dumper && !dumper->status().ok())
+    record(dumper->status());
+  if (!dumpStatus.ok())
+    return usageError(dumpStatus);
+  if (emit != Stage::Obj)
+    if (absl::Status s = writeText(outputFile, outputText); !s.ok())
+      return usageError(s);
   return 0;
 }

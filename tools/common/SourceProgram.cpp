@@ -1,0 +1,152 @@
+//===- SourceProgram.cpp - Reading a program the tools compile ------------===//
+
+#include "tools/common/SourceProgram.h"
+
+#include "ir/trace/TracedFunctionImpl.h"
+
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/AsmParser/AsmParserState.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Block.h"
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <fmt/format.h>
+
+#include <regex>
+
+namespace torus::tools {
+
+namespace {
+
+using Reader = absl::StatusOr<SourceProgram> (*)(const std::string &text,
+                                                 const std::string &name);
+
+/// The names of `entry`'s arguments in `text`: a second, cheap parse that
+/// keeps the source ranges of definitions.
+std::vector<std::string> argumentNames(const std::string &text,
+                                       const std::string &name,
+                                       const std::string &entry,
+                                       size_t count) {
+  std::vector<std::string> names;
+  for (size_t i = 0; i < count; ++i)
+    names.push_back(fmt::format("arg{}", i));
+  auto context = createTorusContext();
+  mlir::ScopedDiagnosticHandler quiet(context.get(), [](mlir::Diagnostic &) {
+    return mlir::success();
+  });
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBuffer(text, name),
+                               llvm::SMLoc());
+  mlir::Block block;
+  mlir::AsmParserState state;
+  mlir::ParserConfig config(context.get(), /*verifyAfterParse=*/false);
+  if (mlir::failed(
+          mlir::parseAsmSourceFile(sourceMgr, &block, config, &state)))
+    return names;
+  mlir::func::FuncOp fn;
+  block.walk([&](mlir::func::FuncOp f) {
+    if (f.getName() == entry && !f.isExternal())
+      fn = f;
+  });
+  if (!fn)
+    return names;
+  const auto *def = state.getBlockDef(&fn.getBody().front());
+  if (!def)
+    return names;
+  for (size_t i = 0; i < def->arguments.size() && i < count; ++i) {
+    llvm::SMRange range = def->arguments[i].loc;
+    if (!range.isValid())
+      continue;
+    std::string written(range.Start.getPointer(),
+                        range.End.getPointer() - range.Start.getPointer());
+    if (!written.empty() && written[0] == '%')
+      written.erase(0, 1);
+    bool numeric = !written.empty() &&
+                   written.find_first_not_of("0123456789") == std::string::npos;
+    if (!written.empty() && !numeric)
+      names[i] = written;
+  }
+  return names;
+}
+
+absl::StatusOr<SourceProgram> readMlir(const std::string &text,
+                                       const std::string &name) {
+  TORUS_ASSIGN_OR_RETURN(TracedFunction fn, parseModule(text, name));
+  std::vector<std::string> names =
+      argumentNames(text, name, fn.name(), fn.inputs().size());
+  return SourceProgram{std::move(fn), std::move(names)};
+}
+
+struct Format {
+  std::string_view extension;
+  Reader read;
+  /// Why there is no reader yet.
+  std::string_view missing;
+};
+
+const Format kReaders[] = {
+    {".mlir", readMlir, ""},
+    // When the HLO importer (issue 3) exists: {".hlo", readHlo, ""},
+    {".hlo", nullptr,
+     "HLO text import is not built yet (issue 3); convert the program to "
+     "the torus dialect (.mlir)"},
+};
+
+bool endsWith(const std::string &s, std::string_view suffix) {
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+} // namespace
+
+bool isSourceProgramPath(const std::string &path) {
+  for (const Format &format : kReaders)
+    if (endsWith(path, format.extension))
+      return true;
+  return false;
+}
+
+absl::StatusOr<SourceProgram> parseSourceProgram(const std::string &path,
+                                                 const std::string &text) {
+  std::string name = path == "-" ? "<stdin>" : path;
+  for (const Format &format : kReaders) {
+    if (!endsWith(path, format.extension))
+      continue;
+    if (!format.read)
+      return absl::UnimplementedError(
+          fmt::format("{}: {}", name, format.missing));
+    return format.read(text, name);
+  }
+  return readMlir(text, name);
+}
+
+absl::StatusOr<SourceProgram> readSourceProgram(const std::string &path) {
+  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(path, /*IsText=*/true);
+  if (!buffer)
+    return absl::NotFoundError(fmt::format("cannot read '{}': {}", path,
+                                           buffer.getError().message()));
+  return parseSourceProgram(path, (*buffer)->getBuffer().str());
+}
+
+std::string normalizeDiagnostics(std::string text) {
+  static const std::regex located(
+      R"(^([^\s:][^:]*:\d+:\d+): (?!error:|warning:|note:|remark:))");
+  std::string out;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t end = text.find('\n', start);
+    std::string line =
+        text.substr(start, end == std::string::npos ? end : end - start);
+    out += std::regex_replace(line, located, "$1: error: ",
+                              std::regex_constants::format_first_only);
+    if (end == std::string::npos)
+      break;
+    out += '\n';
+    start = end + 1;
+  }
+  return out;
+}
+
+} // namespace torus::tools

@@ -1,0 +1,49 @@
+//===- SourceProgram.h - Reading a program the tools compile ----*- C++ -*-===//
+//
+// torusc and torus-run read programs by file extension: `.mlir` (the torus
+// dialect) today, `.hlo` (HLO text) once the importer exists — adding it is
+// one line in kReaders (SourceProgram.cpp). Standard input and unknown
+// extensions are read as `.mlir`.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TORUS_TOOLS_COMMON_SOURCEPROGRAM_H
+#define TORUS_TOOLS_COMMON_SOURCEPROGRAM_H
+
+#include "torus/Status.h"
+#include "torus/Trace.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace torus::tools {
+
+struct SourceProgram {
+  /// The module (torus dialect, verified) in its own context.
+  TracedFunction function;
+  /// The entry function's argument names as written (`%w` gives "w";
+  /// `argN` where the source has none).
+  std::vector<std::string> argumentNames;
+};
+
+/// Parses `text`, read from `path` ("-" for standard input), by the
+/// extension of `path`. InvalidArgument with `file:line:col: error: ...`
+/// diagnostics for a bad program; Unimplemented for a format whose reader is
+/// not built yet.
+absl::StatusOr<SourceProgram> parseSourceProgram(const std::string &path,
+                                                 const std::string &text);
+
+/// Reads the file at `path` ("-" for standard input) and parses it.
+/// NotFound when it cannot be read.
+absl::StatusOr<SourceProgram> readSourceProgram(const std::string &path);
+
+/// True if `path` names a format the tools compile (`.mlir`, `.hlo`).
+bool isSourceProgramPath(const std::string &path);
+
+/// Adds `error: ` after a leading `file:line:col: ` of every line that has
+/// no severity, so that every error reads `file:line:col: error: ...`.
+std::string normalizeDiagnostics(std::string text);
+
+} // namespace torus::tools
+
+#endif // TORUS_TOOLS_COMMON_SOURCEPROGRAM_H

@@ -1,0 +1,526 @@
+//===- torus-run.cpp - Run a program on an emulated TPU mesh --------------===//
+//
+//   torus-run step.mlir --replicas=8 --input x=x.npy --output-dir=out
+//   torus-run step.torus.json --steps=10          (AOT, from torusc --emit=obj)
+//
+// Compiles a `.mlir` program (or loads an ahead-of-time compiled one), feeds
+// it inputs from `.npy` files or seeded random values, runs it on every
+// replica of an emulated mesh, prints the host time of each step and writes
+// the outputs as `.npy` files. docs/torusc.md documents every flag. Exit
+// codes: 0 success; 1 invalid program or inputs; 2 bad command line or I/O;
+// 3 internal error; 4 the run failed (out of core memory, a collective).
+//
+//===----------------------------------------------------------------------===//
+
+#include "codegen/Compiler.h"
+#include "ir/trace/TracedFunctionImpl.h"
+#include "runtime/ProgramSpecIO.h"
+#include "runtime/RuntimeAbi.h"
+#include "runtime/executor/Executor.h"
+#include "runtime/jit/AotProgram.h"
+#include "runtime/jit/JitModule.h"
+#include "support/Npy.h"
+#include "tools/common/MeshPlan.h"
+#include "tools/common/SourceProgram.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <random>
+#include <variant>
+
+namespace cl = llvm::cl;
+namespace rt = torus::rt;
+using torus::DType;
+using torus::HostTensor;
+using torus::TensorSpec;
+
+namespace {
+
+constexpr int kExitInvalid = 1;
+constexpr int kExitUsage = 2;
+constexpr int kExitInternal = 3;
+constexpr int kExitRunFailed = 4;
+
+cl::OptionCategory ioCategory("Program, inputs and outputs");
+cl::OptionCategory targetCategory("Target mesh");
+cl::OptionCategory runCategory("Running");
+
+cl::list<std::string> positional(
+    cl::Positional, cl::OneOrMore,
+    cl::desc("<program: .mlir, or .torus.json / .o from torusc --emit=obj> "
+             "[input .npy files, by argument index]"),
+    cl::cat(ioCategory));
+cl::list<std::string> inputs(
+    "input",
+    cl::desc("NAME=FILE.npy: the input for argument NAME (its name in the "
+             "source, argN, or its index). An array of the argument's shape "
+             "goes to every replica; one with an extra leading dimension of "
+             "size --replicas is split, slice r to replica r"),
+    cl::value_desc("NAME=FILE"), cl::cat(ioCategory));
+cl::opt<uint64_t> seed(
+    "seed",
+    cl::desc("Seed of the random values given to arguments without a file "
+             "(default 0): floats uniform in [-1, 1), integers in "
+             "[-100, 100], booleans fair; different on every replica"),
+    cl::init(0), cl::cat(ioCategory));
+cl::opt<std::string> outputDir(
+    "output-dir",
+    cl::desc("Write result i of replica r as DIR/result<i>.replica<r>.npy"),
+    cl::value_desc("dir"), cl::cat(ioCategory));
+cl::opt<bool> printOutputs("print-outputs",
+                           cl::desc("Print every replica's results"),
+                           cl::cat(ioCategory));
+
+cl::opt<std::string> topology("topology",
+                              cl::desc("TPU slice preset, e.g. v3-8"),
+                              cl::value_desc("preset"), cl::cat(targetCategory));
+cl::opt<std::string> meshShape(
+    "mesh-shape", cl::desc("Custom slice XxYxZxC instead of --topology"),
+    cl::value_desc("XxYxZxC"), cl::cat(targetCategory));
+cl::opt<int64_t> replicas(
+    "replicas",
+    cl::desc("Replicas (default 1, or as many as fit the topology; an AOT "
+             "program runs on the replicas it was compiled for)"),
+    cl::cat(targetCategory));
+cl::opt<std::string> computationShape(
+    "computation-shape", cl::desc("Cores of one replica, XxYxZxC"),
+    cl::value_desc("XxYxZxC"), cl::cat(targetCategory));
+cl::opt<int64_t> numPartitions(
+    "num-partitions",
+    cl::desc("Partitions per replica (more than 1 needs the SPMD "
+             "partitioner, not built yet)"),
+    cl::cat(targetCategory));
+
+cl::opt<int64_t> steps("steps", cl::desc("Run the program N times"),
+                       cl::init(1), cl::cat(runCategory));
+cl::opt<int> optLevel("O", cl::desc("LLVM optimization level (0-3) for .mlir"),
+                      cl::init(3), cl::Prefix, cl::cat(runCategory));
+cl::opt<int64_t> coreMemoryMiB(
+    "core-memory-mib",
+    cl::desc("Memory capacity of every emulated core in MiB (default: the "
+             "topology's HBM per core, else 16 GiB)"),
+    cl::cat(runCategory));
+
+/// An error with its exit code.
+struct Failure {
+  int code;
+  std::string message;
+};
+
+int report(const Failure &failure) {
+  llvm::errs() << failure.message;
+  if (failure.message.empty() || failure.message.back() != '\n')
+    llvm::errs() << "\n";
+  return failure.code;
+}
+
+Failure usage(std::string message) {
+  return {kExitUsage, "torus-run: " + message};
+}
+
+Failure fromStatus(const absl::Status &status, int defaultCode) {
+  std::string text =
+      torus::tools::normalizeDiagnostics(std::string(status.message()));
+  switch (status.code()) {
+  case absl::StatusCode::kNotFound:
+  case absl::StatusCode::kPermissionDenied:
+  case absl::StatusCode::kUnimplemented:
+  case absl::StatusCode::kDataLoss:
+    return usage(text);
+  case absl::StatusCode::kInternal:
+    return {kExitInternal, "torus-run: internal error: " + text};
+  default:
+    return {defaultCode, text};
+  }
+}
+
+bool endsWith(const std::string &s, std::string_view suffix) {
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+/// A program ready to run, however it was obtained.
+struct LoadedProgram {
+  std::unique_ptr<rt::JitModule> code;     // JIT-compiled .mlir
+  std::unique_ptr<rt::AotProgram> aot;     // or an AOT artifact
+  rt::Program program;
+  std::vector<std::string> argumentNames;
+  torus::tools::MeshPlan plan;
+};
+
+torus::tools::MeshRequest meshRequest() {
+  torus::tools::MeshRequest request;
+  request.topology = topology;
+  request.meshShape = meshShape;
+  if (replicas.getNumOccurrences())
+    request.replicas = replicas;
+  request.computationShape = computationShape;
+  if (numPartitions.getNumOccurrences())
+    request.numPartitions = numPartitions;
+  return request;
+}
+
+absl::StatusOr<LoadedProgram> loadAot(const std::string &path) {
+  LoadedProgram loaded;
+  TORUS_ASSIGN_OR_RETURN(loaded.aot, rt::AotProgram::load(path));
+  const rt::ProgramArtifact &artifact = loaded.aot->artifact();
+  int64_t compiled = artifact.spec.numReplicas;
+  torus::tools::MeshRequest request = meshRequest();
+  if (request.replicas && *request.replicas != compiled)
+    return absl::InvalidArgumentError(fmt::format(
+        "{} was compiled for {} replicas; --replicas={} needs a recompile",
+        path, compiled, *request.replicas));
+  request.replicas = compiled;
+  if (request.topology.empty() && request.meshShape.empty() &&
+      !artifact.topology.empty()) {
+    bool isMesh = std::isdigit(static_cast<unsigned char>(artifact.topology[0]));
+    (isMesh ? request.meshShape : request.topology) = artifact.topology;
+    if (artifact.numPartitions > 1 && request.computationShape.empty())
+      request.numPartitions = artifact.numPartitions;
+  }
+  auto plan = torus::tools::planMesh(request);
+  if (!plan.ok())
+    return absl::FailedPreconditionError(std::string(plan.status().message()));
+  loaded.plan = std::move(*plan);
+  loaded.program = loaded.aot->program();
+  loaded.argumentNames = artifact.inputNames;
+  return loaded;
+}
+
+absl::StatusOr<LoadedProgram> compileSource(const std::string &path) {
+  LoadedProgram loaded;
+  auto plan = torus::tools::planMesh(meshRequest());
+  if (!plan.ok())
+    return absl::FailedPreconditionError(std::string(plan.status().message()));
+  loaded.plan = std::move(*plan);
+  if (loaded.plan.numPartitions > 1)
+    return absl::FailedPreconditionError(
+        "more than 1 partition per replica needs the SPMD partitioner, "
+        "which is not built yet");
+  TORUS_ASSIGN_OR_RETURN(auto source, torus::tools::readSourceProgram(path));
+  loaded.argumentNames = source.argumentNames;
+  mlir::torus::CompilerOptions options;
+  options.numReplicas = loaded.plan.numReplicas;
+  TORUS_ASSIGN_OR_RETURN(
+      auto compiled,
+      mlir::torus::compileToLLVMIR(*source.function.impl().module, options));
+  rt::JitOptions jit;
+  jit.optLevel = optLevel;
+  jit.symbols = rt::runtimeAbiSymbols();
+  TORUS_ASSIGN_OR_RETURN(loaded.code,
+                         rt::JitModule::load(std::move(compiled.llvmContext),
+                                             std::move(compiled.llvmModule),
+                                             jit));
+  TORUS_ASSIGN_OR_RETURN(void *entry, loaded.code->lookup(compiled.entrySymbol));
+  loaded.program.spec = std::move(compiled.spec);
+  loaded.program.entry = reinterpret_cast<rt::EntryFn>(entry);
+  return loaded;
+}
+
+/// Loads the program by its file name. To add a format, add a line.
+absl::StatusOr<LoadedProgram> loadProgram(const std::string &path) {
+  if (endsWith(path, ".torus.json") || endsWith(path, ".o"))
+    return loadAot(path);
+  return compileSource(path); // .mlir, .hlo (when imported), stdin
+}
+
+uint16_t floatToHalf(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, 4);
+  uint32_t sign = (bits >> 16) & 0x8000;
+  int32_t exponent = static_cast<int32_t>((bits >> 23) & 0xff) - 127 + 15;
+  uint32_t mantissa = bits & 0x7fffff;
+  if (exponent <= 0)
+    return static_cast<uint16_t>(sign); // Flush tiny values to zero.
+  if (exponent >= 31)
+    return static_cast<uint16_t>(sign | 0x7c00);
+  return static_cast<uint16_t>(sign | (exponent << 10) | (mantissa >> 13));
+}
+
+HostTensor randomTensor(const TensorSpec &spec, uint64_t seedValue,
+                        int64_t replica, int64_t argument) {
+  std::seed_seq sequence{seedValue, static_cast<uint64_t>(replica),
+                         static_cast<uint64_t>(argument)};
+  std::mt19937_64 gen(sequence);
+  std::uniform_real_distribution<double> real(-1.0, 1.0);
+  std::uniform_int_distribution<int64_t> integer(-100, 100);
+  HostTensor t(spec);
+  int64_t n = t.numElements();
+  void *data = t.rawData();
+  for (int64_t i = 0; i < n; ++i) {
+    switch (spec.dtype) {
+    case DType::F32:
+      static_cast<float *>(data)[i] = static_cast<float>(real(gen));
+      break;
+    case DType::F64:
+      static_cast<double *>(data)[i] = real(gen);
+      break;
+    case DType::F16:
+      static_cast<uint16_t *>(data)[i] =
+          floatToHalf(static_cast<float>(real(gen)));
+      break;
+    case DType::BF16: {
+      float f = static_cast<float>(real(gen));
+      uint32_t bits;
+      std::memcpy(&bits, &f, 4);
+      static_cast<uint16_t *>(data)[i] = static_cast<uint16_t>(bits >> 16);
+      break;
+    }
+    case DType::I32:
+      static_cast<int32_t *>(data)[i] = static_cast<int32_t>(integer(gen));
+      break;
+    case DType::I64:
+      static_cast<int64_t *>(data)[i] = integer(gen);
+      break;
+    case DType::I1:
+      static_cast<uint8_t *>(data)[i] = static_cast<uint8_t>(gen() & 1);
+      break;
+    }
+  }
+  return t;
+}
+
+/// Slice `index` of the leading dimension of `stacked`.
+HostTensor slice(const HostTensor &stacked, int64_t index) {
+  torus::Shape shape(stacked.shape().begin() + 1, stacked.shape().end());
+  HostTensor t(stacked.dtype(), shape);
+  size_t bytes = t.sizeInBytes();
+  if (bytes)
+    std::memcpy(t.rawData(),
+                static_cast<const char *>(stacked.rawData()) + index * bytes,
+                bytes);
+  return t;
+}
+
+/// inputs[replica][argument] from the files and the seed.
+std::variant<std::vector<std::vector<HostTensor>>, Failure>
+prepareInputs(const LoadedProgram &loaded) {
+  const rt::ProgramSpec &spec = loaded.program.spec;
+  int64_t numArgs = static_cast<int64_t>(spec.inputs.size());
+  int64_t numReplicas = spec.numReplicas;
+  auto nameOf = [&](int64_t i) {
+    std::string name = i < static_cast<int64_t>(loaded.argumentNames.size())
+                           ? loaded.argumentNames[i]
+                           : fmt::format("arg{}", i);
+    return fmt::format("argument {} ({})", i, name);
+  };
+
+  // Which file feeds which argument.
+  std::map<int64_t, std::string> files;
+  for (size_t p = 1; p < positional.size(); ++p) {
+    int64_t index = static_cast<int64_t>(p) - 1;
+    if (index >= numArgs)
+      return usage(fmt::format("{} input files given, but @{} takes {} "
+                               "arguments",
+                               positional.size() - 1, spec.name, numArgs));
+    files[index] = positional[p];
+  }
+  for (const std::string &binding : inputs) {
+    size_t eq = binding.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == binding.size())
+      return usage(fmt::format("--input {}: expected NAME=FILE.npy", binding));
+    std::string name = binding.substr(0, eq);
+    int64_t index = -1;
+    for (int64_t i = 0; i < numArgs; ++i)
+      if ((i < static_cast<int64_t>(loaded.argumentNames.size()) &&
+           loaded.argumentNames[i] == name) ||
+          name == fmt::format("arg{}", i) || name == std::to_string(i))
+        index = i;
+    if (index < 0) {
+      std::string known;
+      for (int64_t i = 0; i < numArgs; ++i)
+        known += fmt::format("{}{}", i ? ", " : "",
+                             i < static_cast<int64_t>(
+                                     loaded.argumentNames.size())
+                                 ? loaded.argumentNames[i]
+                                 : fmt::format("arg{}", i));
+      return usage(fmt::format("--input {}: @{} has no argument '{}' "
+                               "(arguments: {})",
+                               binding, spec.name, name, known));
+    }
+    if (files.count(index))
+      return usage(fmt::format("--input {}: {} already has the input '{}'",
+                               binding, nameOf(index), files[index]));
+    files[index] = binding.substr(eq + 1);
+  }
+
+  std::vector<std::vector<HostTensor>> perReplica(numReplicas);
+  for (int64_t i = 0; i < numArgs; ++i) {
+    const TensorSpec &want = spec.inputs[i];
+    auto file = files.find(i);
+    if (file == files.end()) {
+      llvm::errs() << fmt::format("torus-run: {} {}: random values, seed {}\n",
+                                  nameOf(i), want.toString(), seed.getValue());
+      for (int64_t r = 0; r < numReplicas; ++r)
+        perReplica[r].push_back(randomTensor(want, seed, r, i));
+      continue;
+    }
+    auto array = torus::readNpy(file->second);
+    if (!array.ok())
+      return array.status().code() == absl::StatusCode::kNotFound
+                 ? usage(std::string(array.status().message()))
+                 : Failure{kExitInvalid,
+                           fmt::format("torus-run: {}: {}", nameOf(i),
+                                       std::string(array.status().message()))};
+    TensorSpec stacked = want;
+    stacked.shape.insert(stacked.shape.begin(), numReplicas);
+    if (array->dtype() != want.dtype)
+      return Failure{
+          kExitInvalid,
+          fmt::format("torus-run: {}: expects {}, but {} holds {}{}", nameOf(i),
+                      want.toString(), file->second, array->spec().toString(),
+                      array->dtype() == DType::F64 && want.dtype == DType::F32
+                          ? " (save it with .astype(np.float32))"
+                          : "")};
+    if (array->spec() == want) {
+      for (int64_t r = 0; r < numReplicas; ++r)
+        perReplica[r].push_back(*array);
+    } else if (array->spec() == stacked) {
+      for (int64_t r = 0; r < numReplicas; ++r)
+        perReplica[r].push_back(slice(*array, r));
+    } else {
+      return Failure{kExitInvalid,
+                     fmt::format("torus-run: {}: expects {} (the same for "
+                                 "every replica) or {} (one slice per "
+                                 "replica), but {} holds {}",
+                                 nameOf(i), want.toString(), stacked.toString(),
+                                 file->second, array->spec().toString())};
+    }
+  }
+  return perReplica;
+}
+
+std::variant<int, Failure> run() {
+  const std::string &programPath = positional.front();
+  if (steps < 1)
+    return usage(fmt::format("--steps must be at least 1, got {}",
+                             steps.getValue()));
+  if (optLevel < 0 || optLevel > 3)
+    return usage(fmt::format("-O{} is not a level; use -O0 to -O3",
+                             optLevel.getValue()));
+
+  auto loaded = loadProgram(programPath);
+  if (!loaded.ok()) {
+    if (loaded.status().code() == absl::StatusCode::kFailedPrecondition)
+      return usage(std::string(loaded.status().message()));
+    return fromStatus(loaded.status(), kExitInvalid);
+  }
+  const rt::ProgramSpec &spec = loaded->program.spec;
+  const torus::tools::MeshPlan &plan = loaded->plan;
+
+  auto prepared = prepareInputs(*loaded);
+  if (auto *failure = std::get_if<Failure>(&prepared))
+    return *failure;
+  auto &perReplica =
+      std::get<std::vector<std::vector<HostTensor>>>(prepared);
+
+  rt::ExecutorOptions executorOptions;
+  executorOptions.numCores = plan.numCores;
+  if (coreMemoryMiB.getNumOccurrences())
+    executorOptions.coreMemoryCapacity =
+        static_cast<size_t>(coreMemoryMiB.getValue()) << 20;
+  else if (plan.coreMemoryBytes)
+    executorOptions.coreMemoryCapacity =
+        static_cast<size_t>(*plan.coreMemoryBytes);
+  auto executor = rt::Executor::create(executorOptions);
+  if (!executor.ok())
+    return fromStatus(executor.status(), kExitUsage);
+  rt::RunOptions runOptions;
+  if (plan.topology)
+    runOptions.replicaToCore = plan.replicaToCore();
+  if (absl::Status valid =
+          (*executor)->validate(loaded->program, perReplica, runOptions);
+      !valid.ok())
+    return fromStatus(valid, kExitInvalid);
+
+  llvm::outs() << fmt::format("@{}: {} replica{} on {} emulated core{}{}\n",
+                              spec.name, spec.numReplicas,
+                              spec.numReplicas == 1 ? "" : "s", plan.numCores,
+                              plan.numCores == 1 ? "" : "s",
+                              plan.topology ? " of " + plan.topologyName : "");
+  std::vector<std::vector<HostTensor>> outputs;
+  std::vector<double> times;
+  for (int64_t step = 0; step < steps; ++step) {
+    auto start = std::chrono::steady_clock::now();
+    auto result = (*executor)->run(loaded->program, perReplica, runOptions);
+    double ms = std::chrono::duration<double, std::milli>(
+                    std::chrono::steady_clock::now() - start)
+                    .count();
+    if (!result.ok())
+      return Failure{kExitRunFailed,
+                     fmt::format("torus-run: step {} failed: {}", step,
+                                 std::string(result.status().message()))};
+    times.push_back(ms);
+    llvm::outs() << fmt::format("step {}: {:.3f} ms host\n", step, ms);
+    outputs = std::move(*result);
+  }
+  if (steps > 1) {
+    std::vector<double> sorted = times;
+    std::sort(sorted.begin(), sorted.end());
+    llvm::outs() << fmt::format("median of {} steps: {:.3f} ms host\n",
+                                steps.getValue(), sorted[sorted.size() / 2]);
+  }
+  llvm::outs() << "simulated time: not available (no ICI cost model in the "
+                  "runtime yet)\n";
+
+  if (printOutputs)
+    for (size_t r = 0; r < outputs.size(); ++r)
+      for (size_t i = 0; i < outputs[r].size(); ++i)
+        llvm::outs() << fmt::format("replica {} result {}: {}\n", r, i,
+                                    outputs[r][i].toString());
+  if (!outputDir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(outputDir.getValue(), ec);
+    if (ec)
+      return usage(fmt::format("cannot create '{}': {}", outputDir.getValue(),
+                               ec.message()));
+    for (size_t r = 0; r < outputs.size(); ++r)
+      for (size_t i = 0; i < outputs[r].size(); ++i) {
+        std::string path = (std::filesystem::path(outputDir.getValue()) /
+                            fmt::format("result{}.replica{}.npy", i, r))
+                               .string();
+        if (absl::Status s = torus::writeNpy(path, outputs[r][i]); !s.ok())
+          return fromStatus(s, kExitUsage);
+      }
+    llvm::outs() << fmt::format("wrote {} results x {} replicas to {}\n",
+                                spec.outputs.size(), outputs.size(),
+                                outputDir.getValue());
+  }
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  cl::HideUnrelatedOptions({&ioCategory, &targetCategory, &runCategory});
+  std::string errors;
+  llvm::raw_string_ostream errorStream(errors);
+  if (!cl::ParseCommandLineOptions(
+          argc, argv,
+          "torus-run: run a Torus program on an emulated TPU mesh\n\n"
+          "  torus-run step.mlir --replicas=8 --input x=x.npy "
+          "--output-dir=out\n"
+          "  torus-run step.torus.json --steps=10      (from torusc "
+          "--emit=obj)\n\n"
+          "Exit codes: 0 ok, 1 invalid program or inputs, 2 bad command line "
+          "or I/O, 3 internal error, 4 the run failed.\nMore: "
+          "docs/torusc.md\n",
+          &errorStream))
+    return report(Failure{kExitUsage, errors});
+  auto result = run();
+  if (auto *failure = std::get_if<Failure>(&result))
+    return report(*failure);
+  return std::get<int>(result);
+}
