@@ -8,6 +8,7 @@
 #ifndef TORUS_TORUS_H
 #define TORUS_TORUS_H
 
+#include "torus/Autodiff.h"
 #include "torus/Compile.h"
 #include "torus/EmulatedMesh.h"
 #include "torus/HostTensor.h"

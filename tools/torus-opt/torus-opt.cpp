@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/Pipelines.h"
+#include "passes/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
@@ -15,6 +16,7 @@
 int main(int argc, char **argv) {
   mlir::registerTransformsPasses(); // canonicalize, cse, ...
   mlir::torus::registerTorusPipelines();
+  mlir::torus::registerTorusPasses(); // torus-value-and-grad, ...
   mlir::DialectRegistry registry;
   mlir::torus::registerCodegenDialects(registry);
   return mlir::asMainReturnCode(

@@ -1,0 +1,71 @@
+//===- Autodiff.h - Gradients of traced computations ------------*- C++ -*-===//
+//
+// Reverse-mode automatic differentiation inside a trace. Every operation on
+// torus::Tensor is already recorded, so the trace is the tape: asking for a
+// gradient emits the backward ops into the function being traced.
+//
+//   auto [loss, grads] = torus::valueAndGrad(lossFn, {0, 1})(inputs);
+//
+//   torus::GradientTape tape;                 // tf.GradientTape-like
+//   Tensor loss = lossFn(w, b, x, y);
+//   std::vector<Tensor> g = tape.gradient(loss, {w, b});
+//
+// Only floating-point tensors have gradients. Asking for the gradient of a
+// non-scalar without a cotangent, or with respect to an integer tensor, is a
+// tracing error (returned by torus::trace), as is an op with no rule.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TORUS_AUTODIFF_H
+#define TORUS_AUTODIFF_H
+
+#include "torus/Tensor.h"
+
+#include <functional>
+#include <vector>
+
+namespace torus {
+
+/// d`output`/d`wrt[i]`, contracted with `cotangent` (required unless
+/// `output` is a scalar). A `wrt` that `output` does not depend on gets
+/// zeros.
+std::vector<Tensor> gradients(const Tensor &output,
+                              const std::vector<Tensor> &wrt,
+                              const Tensor &cotangent = Tensor(),
+                              Loc loc = Loc::current());
+
+using TensorFn = std::function<std::vector<Tensor>(const std::vector<Tensor> &)>;
+
+/// The outputs of `fn`, and the gradients of its first output with respect
+/// to its arguments `argnums` (default: every floating-point argument, in
+/// order; integer arguments such as labels are skipped).
+struct ValueAndGrad {
+  std::vector<Tensor> values;
+  std::vector<Tensor> grads;
+};
+std::function<ValueAndGrad(const std::vector<Tensor> &)>
+valueAndGrad(TensorFn fn, std::vector<int> argnums = {});
+
+/// Just the gradients of `fn`'s first output (see valueAndGrad).
+TensorFn grad(TensorFn fn, std::vector<int> argnums = {});
+
+/// tf.GradientTape in the small: `gradient(target, sources)` differentiates
+/// what was computed. Every tensor is watched (the trace records all ops).
+/// A non-persistent tape answers once, as in TensorFlow.
+class GradientTape {
+public:
+  explicit GradientTape(bool persistent = false) : persistent_(persistent) {}
+  /// Kept for familiarity: every tensor is already watched.
+  void watch(const Tensor &) {}
+  std::vector<Tensor> gradient(const Tensor &target,
+                               const std::vector<Tensor> &sources,
+                               const Tensor &outputGradient = Tensor(),
+                               Loc loc = Loc::current());
+
+private:
+  bool persistent_;
+  bool used_ = false;
+};
+
+} // namespace torus
+
+#endif // TORUS_AUTODIFF_H

@@ -1,0 +1,67 @@
+//===- GradBuilder.h - Typed emission of torus ops for VJPs -----*- C++ -*-===//
+//
+// The vector-Jacobian products emit many small torus ops whose result types
+// follow from their operands; GradBuilder computes those types so each VJP
+// rule reads like the math it implements.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TORUS_PASSES_GRADBUILDER_H
+#define TORUS_PASSES_GRADBUILDER_H
+
+#include "ir/TorusOps.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace mlir::torus {
+
+class GradBuilder {
+public:
+  GradBuilder(OpBuilder &builder, Location loc) : b(builder), loc(loc) {}
+
+  OpBuilder &builder() { return b; }
+  Location location() const { return loc; }
+
+  static RankedTensorType typeOf(Value v) {
+    return cast<RankedTensorType>(v.getType());
+  }
+
+  Value add(Value x, Value y);
+  Value sub(Value x, Value y);
+  Value mul(Value x, Value y);
+  Value div(Value x, Value y);
+  Value neg(Value x);
+  Value exp(Value x);
+  Value select(Value pred, Value onTrue, Value onFalse);
+  Value compare(ComparisonDirection dir, Value x, Value y);
+  /// `x` converted to element type `et` (same shape).
+  Value convert(Value x, Type et);
+  /// A tensor of `type` filled with `value`.
+  Value splat(RankedTensorType type, double value);
+  Value zerosLike(Value x) { return splat(typeOf(x), 0.0); }
+  /// `x` reshaped to `shape`.
+  Value reshape(Value x, ArrayRef<int64_t> shape);
+  /// HLO transpose: result dimension i is operand dimension perm[i].
+  Value transpose(Value x, ArrayRef<int64_t> perm);
+  /// HLO broadcast_in_dim to `shape`.
+  Value broadcastInDim(Value x, ArrayRef<int64_t> shape, ArrayRef<int64_t> dims);
+  /// Reduction over `dims` (removed from the shape).
+  Value reduce(ReduceKind kind, Value x, ArrayRef<int64_t> dims);
+  /// HLO dot_general; the result type follows the shape rules.
+  Value dotGeneral(Value lhs, Value rhs, ArrayRef<int64_t> lhsBatch,
+                   ArrayRef<int64_t> rhsBatch, ArrayRef<int64_t> lhsContract,
+                   ArrayRef<int64_t> rhsContract);
+  /// Sums `x` (of a broadcast result's shape) back to `shape`, undoing a
+  /// broadcast_in_dim with `dims`: sums the new and the stretched dimensions.
+  Value unbroadcast(Value x, ArrayRef<int64_t> shape, ArrayRef<int64_t> dims);
+
+private:
+  RankedTensorType withShape(Value like, ArrayRef<int64_t> shape) {
+    return RankedTensorType::get(shape, typeOf(like).getElementType());
+  }
+  OpBuilder &b;
+  Location loc;
+};
+
+} // namespace mlir::torus
+
+#endif // TORUS_PASSES_GRADBUILDER_H
