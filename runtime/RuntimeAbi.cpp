@@ -29,6 +29,11 @@ extern "C" int32_t __torus_replica_id() {
   return static_cast<int32_t>(currentOrDie("__torus_replica_id").replicaId());
 }
 
+extern "C" int32_t __torus_partition_id() {
+  return static_cast<int32_t>(
+      currentOrDie("__torus_partition_id").partitionId());
+}
+
 extern "C" void __torus_collective(int64_t index, const void *in, void *out) {
   CoreContext &context = currentOrDie("__torus_collective");
   absl::Status status = context.executeCollective(index, in, out);
@@ -42,6 +47,8 @@ namespace torus::rt {
 std::vector<std::pair<std::string_view, void *>> runtimeAbiSymbols() {
   return {
       {"__torus_replica_id", reinterpret_cast<void *>(&__torus_replica_id)},
+      {"__torus_partition_id",
+       reinterpret_cast<void *>(&__torus_partition_id)},
       {"__torus_collective", reinterpret_cast<void *>(&__torus_collective)},
   };
 }

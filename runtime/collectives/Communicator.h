@@ -5,17 +5,26 @@
 // threads of one process; a cross-process engine (Gloo, MPI) implements the
 // same interface for multi-worker runs.
 //
-// Every call is made by one replica for itself, on that replica's thread, and
+// Every call is made by one participant ("replica": a replica id, or with
+// several partitions a global device id) for itself, on its own thread, and
 // blocks until the collective has finished for the caller: its output is
 // written and no peer still reads its input. Failures are Status values,
-// never hangs: a missing peer times out, a mismatched peer is reported, and
-// abort() wakes everyone.
+// never hangs: a missing peer times out naming it, a mismatched peer
+// (shape, type, parameters or groups) is reported naming both, and abort()
+// wakes everyone.
+//
+// Semantics are HLO's, on dense row-major tensors; reductions combine the
+// members in group order, left to right, so results are identical on every
+// member and independent of timing and of the algorithm. `out` may be the
+// very buffer `in` for all-reduce, all-to-all, collective-permute and
+// broadcast; it must not otherwise overlap `in`.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TORUS_RUNTIME_COLLECTIVES_COMMUNICATOR_H
 #define TORUS_RUNTIME_COLLECTIVES_COMMUNICATOR_H
 
 #include "runtime/ProgramSpec.h"
+#include "runtime/collectives/CollectiveOp.h"
 #include "runtime/collectives/ReplicaGroups.h"
 #include "torus/Status.h"
 #include "torus/Types.h"
@@ -69,11 +78,60 @@ public:
   /// count, dtype, kind or groups (naming both replicas and their values);
   /// Unimplemented for unsupported dtypes; DeadlineExceeded when a peer does
   /// not arrive within `timeout` (naming the missing replicas); Aborted once
-  /// abort() was called.
+  /// abort() was called. The other collectives fail the same ways.
   virtual absl::Status allReduce(const CollectiveKey &key, int64_t replicaId,
                                  const ReplicaGroups &groups, ReduceKind kind,
                                  DType dtype, int64_t count, const void *in,
                                  void *out, absl::Duration timeout) = 0;
+
+  /// HLO all-gather: `out` (shape[dimension] * group size) is the members'
+  /// operands (`shape`) concatenated along `dimension` in group order.
+  virtual absl::Status allGather(const CollectiveKey &key, int64_t replicaId,
+                                 const ReplicaGroups &groups, DType dtype,
+                                 const Shape &shape, int64_t dimension,
+                                 const void *in, void *out,
+                                 absl::Duration timeout) = 0;
+
+  /// HLO reduce-scatter: the operands (`shape`, whose `dimension` the group
+  /// size divides) are reduced element-wise with `kind` in group order, and
+  /// member i receives block i of `dimension` (shape[dimension] / size).
+  virtual absl::Status reduceScatter(const CollectiveKey &key,
+                                     int64_t replicaId,
+                                     const ReplicaGroups &groups,
+                                     ReduceKind kind, DType dtype,
+                                     const Shape &shape, int64_t dimension,
+                                     const void *in, void *out,
+                                     absl::Duration timeout) = 0;
+
+  /// HLO all-to-all: each member splits its operand along `splitDimension`
+  /// into `splitCount` (= group size) blocks and sends block j to member j;
+  /// each concatenates the blocks it receives along `concatDimension` in
+  /// group order.
+  virtual absl::Status allToAll(const CollectiveKey &key, int64_t replicaId,
+                                const ReplicaGroups &groups, DType dtype,
+                                const Shape &shape, int64_t splitDimension,
+                                int64_t concatDimension, int64_t splitCount,
+                                const void *in, void *out,
+                                absl::Duration timeout) = 0;
+
+  /// HLO collective-permute: for each (source, target) pair of replica ids,
+  /// the target receives the source's operand; a replica that is no target
+  /// receives zeros. Every replica of the communicator takes part.
+  virtual absl::Status collectivePermute(const CollectiveKey &key,
+                                         int64_t replicaId,
+                                         const SourceTargetPairs &pairs,
+                                         DType dtype, const Shape &shape,
+                                         const void *in, void *out,
+                                         absl::Duration timeout) = 0;
+
+  /// Broadcast: every member of the caller's group receives the operand of
+  /// the member at position `rootRank` of the group (a rank, not a replica
+  /// id, so one call serves every group).
+  virtual absl::Status broadcast(const CollectiveKey &key, int64_t replicaId,
+                                 const ReplicaGroups &groups, int64_t rootRank,
+                                 DType dtype, const Shape &shape,
+                                 const void *in, void *out,
+                                 absl::Duration timeout) = 0;
 
   /// Fails every waiting and every later collective with Aborted, carrying
   /// `reason`'s message; waiters wake promptly. A collective whose peers

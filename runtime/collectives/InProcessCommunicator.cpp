@@ -2,49 +2,389 @@
 
 #include "runtime/collectives/InProcessCommunicator.h"
 
+#include "runtime/collectives/BlockCopy.h"
 #include "runtime/collectives/Reduction.h"
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <cstring>
-#include <optional>
+#include <thread>
 
 namespace torus::rt {
 
 /// The meeting point of one group for one execution of one collective.
-/// Guarded by the communicator's mutex, except the buffers during the
-/// reduction phase, which are only read (all members are blocked in it).
+/// The description (members, op, algorithm) is fixed when the first member
+/// creates it; arrival state is guarded by `mutex`; the work phase uses only
+/// the atomics (every member is inside the call by then).
 struct InProcessCommunicator::Rendezvous {
   std::vector<int64_t> members;
-  // What the first member to arrive passed; later members must agree.
   int64_t firstRank = -1;
-  ReduceKind kind = ReduceKind::Sum;
-  DType dtype = DType::F32;
-  int64_t count = 0;
+  CollectiveOp op;
+  CollectiveAlgorithm algorithm = CollectiveAlgorithm::Direct;
+  std::optional<GroupGrid> grid;
 
+  std::mutex mutex;
+  std::condition_variable cv;
   std::vector<const void *> inputs;
   std::vector<void *> outputs;
-  std::vector<bool> arrived;
+  std::vector<char> arrived;
   int64_t numArrived = 0;
-  int64_t numReduced = 0;
-  int64_t numDeparted = 0;
   /// Set once the rendezvous can never complete (mismatch, timeout); every
   /// member still waiting and every later one returns it.
   absl::Status error;
-  std::condition_variable cv;
+
+  /// Set by the last member to arrive: results go through a staging buffer
+  /// because some member's output overlaps its input.
+  bool staged = false;
+  /// progress[rank]: how many steps of the schedule member `rank` finished;
+  /// what it published is readable by peers once they see the count.
+  std::unique_ptr<std::atomic<int32_t>[]> progress;
+  std::atomic<int32_t> numRead{0};
+  std::atomic<int32_t> numFinished{0};
 };
 
+namespace {
+
+/// Waits longer than this count as "forever" (and avoid clock overflow).
+constexpr absl::Duration kForever = absl::Hours(24 * 365);
+/// Broadcast's pipeline segment.
+constexpr size_t kBroadcastSegment = size_t{256} << 10;
+/// Polls before a waiter blocks: a peer that is running on the other host
+/// core publishes within a few microseconds; a blocked one needs a futex.
+constexpr int kSpinPolls = 64;
+
+/// Waits until `counter` >= `target`. Spins briefly (yielding, so peers on
+/// the same host core run), then blocks on the counter.
+void waitAtLeast(std::atomic<int32_t> &counter, int32_t target) {
+  for (int i = 0; i < kSpinPolls; ++i) {
+    if (counter.load(std::memory_order_acquire) >= target)
+      return;
+    std::this_thread::yield();
+  }
+  int32_t seen;
+  while ((seen = counter.load(std::memory_order_acquire)) < target)
+    counter.wait(seen, std::memory_order_acquire);
+}
+
+void publish(std::atomic<int32_t> &counter, int32_t value) {
+  counter.store(value, std::memory_order_release);
+  counter.notify_all();
+}
+
+/// Everyone has done `counter`'s step: bumps it and waits for the others.
+void barrier(std::atomic<int32_t> &counter, int32_t size) {
+  if (counter.fetch_add(1, std::memory_order_acq_rel) + 1 == size) {
+    counter.notify_all();
+    return;
+  }
+  waitAtLeast(counter, size);
+}
+
+bool overlaps(const void *a, size_t aBytes, const void *b, size_t bBytes) {
+  if (aBytes == 0 || bBytes == 0)
+    return false;
+  auto x = reinterpret_cast<uintptr_t>(a), y = reinterpret_cast<uintptr_t>(b);
+  return x < y + bBytes && y < x + aBytes;
+}
+
+/// Whether `kind` has ring and torus schedules in-process.
+bool hasSchedules(CollectiveOpKind kind) {
+  return kind == CollectiveOpKind::AllReduce ||
+         kind == CollectiveOpKind::AllGather ||
+         kind == CollectiveOpKind::Broadcast;
+}
+
+/// One member's share of one rendezvous.
+class MemberWork {
+public:
+  MemberWork(const CollectiveOp &op, CollectiveAlgorithm algorithm,
+             const std::optional<GroupGrid> &grid,
+             std::span<const void *const> inputs,
+             std::span<void *const> outputs, std::atomic<int32_t> *progress,
+             std::atomic<int32_t> *numRead, bool staged, int64_t rank,
+             std::span<const int64_t> members)
+      : op_(op), algorithm_(algorithm), grid_(grid), inputs_(inputs),
+        outputs_(outputs), progress_(progress), numRead_(numRead),
+        staged_(staged), rank_(rank), n_(static_cast<int64_t>(inputs.size())),
+        members_(members), width_(byteWidth(op.dtype)),
+        result_(op.resultShape(n_)) {}
+
+  void run() {
+    switch (op_.kind) {
+    case CollectiveOpKind::AllReduce:
+      return allReduce();
+    case CollectiveOpKind::AllGather:
+      return allGather();
+    case CollectiveOpKind::ReduceScatter:
+      return staging([&](void *out) { reduceScatter(out); });
+    case CollectiveOpKind::AllToAll:
+      return staging([&](void *out) { allToAll(out); });
+    case CollectiveOpKind::CollectivePermute:
+      return staging([&](void *out) { permute(out); });
+    case CollectiveOpKind::Broadcast:
+      return broadcast();
+    }
+  }
+
+private:
+  /// Computes this member's result into `out` directly, or through a
+  /// staging buffer released after every member has read its operands.
+  template <typename Fn> void staging(Fn &&compute) {
+    if (!staged_)
+      return compute(outputs_[rank_]);
+    const size_t bytes = op_.resultBytes(n_);
+    std::unique_ptr<char[]> buffer(new char[std::max<size_t>(bytes, 1)]);
+    compute(buffer.get());
+    barrier(*numRead_, static_cast<int32_t>(n_));
+    if (bytes)
+      std::memcpy(outputs_[rank_], buffer.get(), bytes);
+  }
+
+  // --- all-reduce -------------------------------------------------------
+
+  int64_t chunkBegin(int64_t chunk, int64_t count) const {
+    return count * chunk / n_;
+  }
+
+  void allReduce() {
+    const int64_t count = numElements(op_.shape);
+    const int64_t begin = chunkBegin(rank_, count);
+    const int64_t end = chunkBegin(rank_ + 1, count);
+    if (algorithm_ == CollectiveAlgorithm::Direct) {
+      reduceRange(op_.reduce, op_.dtype, inputs_, outputs_, begin, end);
+      return;
+    }
+    void *const mine[] = {outputs_[rank_]};
+    reduceRange(op_.reduce, op_.dtype, inputs_, mine, begin, end);
+    publish(progress_[rank_], 1);
+    gather([&](int64_t chunk, const void *from) {
+      int64_t b = chunkBegin(chunk, count), e = chunkBegin(chunk + 1, count);
+      if (e > b)
+        std::memcpy(static_cast<char *>(outputs_[rank_]) + b * width_,
+                    static_cast<const char *>(from) + b * width_,
+                    (e - b) * width_);
+    });
+  }
+
+  // --- all-gather -------------------------------------------------------
+
+  std::vector<int64_t> gatherOffset(int64_t block) const {
+    std::vector<int64_t> offset(op_.shape.size(), 0);
+    offset[op_.dimension] = block * op_.shape[op_.dimension];
+    return offset;
+  }
+
+  void allGather() {
+    if (staged_ || algorithm_ == CollectiveAlgorithm::Direct) {
+      return staging([&](void *out) {
+        for (int64_t q = 0; q < n_; ++q)
+          copyBlock(inputs_[q], op_.shape,
+                    std::vector<int64_t>(op_.shape.size(), 0), out, result_,
+                    gatherOffset(q), op_.shape, width_);
+      });
+    }
+    copyBlock(inputs_[rank_], op_.shape,
+              std::vector<int64_t>(op_.shape.size(), 0), outputs_[rank_],
+              result_, gatherOffset(rank_), op_.shape, width_);
+    publish(progress_[rank_], 1);
+    gather([&](int64_t block, const void *from) {
+      char *to = static_cast<char *>(outputs_[rank_]);
+      const char *src = static_cast<const char *>(from);
+      forEachRun(result_, gatherOffset(block), op_.shape, width_,
+                 [&](size_t at, size_t bytes) {
+                   std::memcpy(to + at, src + at, bytes);
+                 });
+    });
+  }
+
+  /// The all-gather half of the Ring and Torus schedules: this member holds
+  /// block `rank` in its output (progress 1); afterwards it holds every
+  /// block. `copy(block, peerOutput)` copies one block from a peer's output
+  /// into ours.
+  template <typename Copy> void gather(Copy &&copy) {
+    if (algorithm_ == CollectiveAlgorithm::Ring || !grid_) {
+      const int64_t pred = (rank_ + n_ - 1) % n_;
+      for (int64_t s = 1; s < n_; ++s) {
+        waitAtLeast(progress_[pred], static_cast<int32_t>(s));
+        copy((rank_ - s + n_) % n_, outputs_[pred]);
+        publish(progress_[rank_], static_cast<int32_t>(s + 1));
+      }
+      return;
+    }
+    // Torus: one ring per line of grid dimension d, d after d. Before phase
+    // d a member holds the blocks of the members that share its position in
+    // every dimension >= d.
+    const GroupGrid &grid = *grid_;
+    const std::vector<int64_t> &mine = grid.positions[rank_];
+    const size_t dims = grid.extents.size();
+    int32_t base = 1;
+    for (size_t d = 0; d < dims; ++d) {
+      const int64_t k = grid.extents[d];
+      std::vector<int64_t> at = mine;
+      at[d] = (mine[d] + k - 1) % k;
+      const int64_t pred = grid.rankAtPosition(at);
+      for (int64_t s = 1; s < k; ++s) {
+        waitAtLeast(progress_[pred], base + static_cast<int32_t>(s) - 1);
+        // The blocks the member s steps back along d held before phase d.
+        std::vector<int64_t> position = mine;
+        position[d] = (mine[d] - s + k) % k;
+        forEachPrefix(grid, d, position, [&](const std::vector<int64_t> &p) {
+          copy(grid.rankAtPosition(p), outputs_[pred]);
+        });
+        publish(progress_[rank_], base + static_cast<int32_t>(s));
+      }
+      base += static_cast<int32_t>(k - 1);
+    }
+  }
+
+  /// Calls fn(p) for every grid position p that equals `position` in the
+  /// dimensions >= d (dimensions < d take every value).
+  template <typename Fn>
+  static void forEachPrefix(const GroupGrid &grid, size_t d,
+                            std::vector<int64_t> position, Fn &&fn) {
+    for (size_t j = 0; j < d; ++j)
+      position[j] = 0;
+    for (;;) {
+      fn(position);
+      size_t j = d;
+      while (j > 0) {
+        --j;
+        if (++position[j] < grid.extents[j])
+          break;
+        position[j] = 0;
+        if (j == 0)
+          return;
+      }
+      if (d == 0)
+        return;
+    }
+  }
+
+  // --- reduce-scatter ---------------------------------------------------
+
+  void reduceScatter(void *out) {
+    const int64_t dim = op_.dimension;
+    int64_t outer = 1, inner = 1;
+    for (int64_t d = 0; d < dim; ++d)
+      outer *= op_.shape[d];
+    for (size_t d = dim + 1; d < op_.shape.size(); ++d)
+      inner *= op_.shape[d];
+    const int64_t span = result_[dim] * inner; // elements per outer index
+    std::vector<const void *> from(n_);
+    for (int64_t o = 0; o < outer && span > 0; ++o) {
+      const size_t inAt = static_cast<size_t>((o * n_ + rank_) * span) * width_;
+      for (int64_t q = 0; q < n_; ++q)
+        from[q] = static_cast<const char *>(inputs_[q]) + inAt;
+      void *const to[] = {static_cast<char *>(out) + o * span * width_};
+      reduceRange(op_.reduce, op_.dtype, from, to, 0, span);
+    }
+  }
+
+  // --- all-to-all -------------------------------------------------------
+
+  void allToAll(void *out) {
+    const int64_t split = op_.splitDimension, concat = op_.concatDimension;
+    Shape block = op_.shape;
+    block[split] /= n_;
+    std::vector<int64_t> srcOffset(op_.shape.size(), 0);
+    srcOffset[split] = rank_ * block[split];
+    for (int64_t q = 0; q < n_; ++q) {
+      std::vector<int64_t> dstOffset(op_.shape.size(), 0);
+      dstOffset[concat] = q * block[concat];
+      copyBlock(inputs_[q], op_.shape, srcOffset, out, result_, dstOffset,
+                block, width_);
+    }
+  }
+
+  // --- collective-permute -----------------------------------------------
+
+  void permute(void *out) {
+    const size_t bytes = op_.operandBytes();
+    const int64_t me = members_[rank_];
+    for (const auto &[source, target] : op_.pairs)
+      if (target == me) {
+        if (bytes)
+          std::memcpy(out, inputs_[source], bytes);
+        return;
+      }
+    if (bytes)
+      std::memset(out, 0, bytes);
+  }
+
+  // --- broadcast --------------------------------------------------------
+
+  void broadcast() {
+    const size_t bytes = op_.operandBytes();
+    const int64_t root = op_.root;
+    void *out = outputs_[rank_];
+    if (rank_ == root || algorithm_ == CollectiveAlgorithm::Direct) {
+      if (bytes && out != inputs_[root])
+        std::memcpy(out, inputs_[root], bytes);
+      return;
+    }
+    // A pipelined chain in group order from the root.
+    const int64_t distance = (rank_ - root + n_) % n_;
+    const int64_t pred = (rank_ + n_ - 1) % n_;
+    const char *src = static_cast<const char *>(
+        distance == 1 ? inputs_[root] : outputs_[pred]);
+    const size_t segments =
+        std::max<size_t>(1, (bytes + kBroadcastSegment - 1) / kBroadcastSegment);
+    for (size_t j = 0; j < segments; ++j) {
+      if (distance > 1)
+        waitAtLeast(progress_[pred], static_cast<int32_t>(j + 1));
+      size_t at = j * kBroadcastSegment;
+      size_t len = std::min(kBroadcastSegment, bytes - std::min(bytes, at));
+      if (len)
+        std::memcpy(static_cast<char *>(out) + at, src + at, len);
+      publish(progress_[rank_], static_cast<int32_t>(j + 1));
+    }
+  }
+
+  const CollectiveOp &op_;
+  const CollectiveAlgorithm algorithm_;
+  const std::optional<GroupGrid> &grid_;
+  std::span<const void *const> inputs_;
+  std::span<void *const> outputs_;
+  std::atomic<int32_t> *progress_;
+  std::atomic<int32_t> *numRead_;
+  const bool staged_;
+  const int64_t rank_;
+  const int64_t n_;
+  std::span<const int64_t> members_;
+  const size_t width_;
+  const Shape result_;
+};
+
+std::string describeMismatch(const CollectiveOp &first, const CollectiveOp &op) {
+  if (first.kind != op.kind)
+    return fmt::format("{} of {}", collectiveOpKindName(op.kind),
+                       op.describe());
+  return op.describe();
+}
+
+} // namespace
+
 absl::StatusOr<std::unique_ptr<InProcessCommunicator>>
-InProcessCommunicator::create(int64_t numReplicas) {
+InProcessCommunicator::create(int64_t numReplicas,
+                              CommunicatorOptions options) {
   if (numReplicas < 1)
     return absl::InvalidArgumentError(
         fmt::format("in-process communicator needs at least 1 replica, got {}",
                     numReplicas));
+  if (options.placement) {
+    TORUS_RETURN_IF_ERROR(options.placement->validate());
+    if (static_cast<int64_t>(options.placement->coordinates.size()) !=
+        numReplicas)
+      return absl::InvalidArgumentError(fmt::format(
+          "in-process communicator: the placement has {} participants for {} "
+          "replicas",
+          options.placement->coordinates.size(), numReplicas));
+  }
   return std::unique_ptr<InProcessCommunicator>(
-      new InProcessCommunicator(numReplicas));
+      new InProcessCommunicator(numReplicas, std::move(options)));
 }
 
 InProcessCommunicator::~InProcessCommunicator() = default;
@@ -55,13 +395,12 @@ void InProcessCommunicator::abort(const absl::Status &reason) {
     return;
   abortReason_ = reason.ok() ? absl::AbortedError("aborted") : reason;
   aborted_.store(true, std::memory_order_release);
-  for (auto &[key, rv] : rendezvous_)
+  for (auto &[key, rv] : rendezvous_) {
+    // Under the rendezvous' lock, so a waiter between its check and its
+    // wait cannot miss the wake-up.
+    std::lock_guard<std::mutex> rvLock(rv->mutex);
     rv->cv.notify_all();
-}
-
-absl::Status InProcessCommunicator::abortedStatusLocked() const {
-  return absl::AbortedError(
-      fmt::format("run aborted: {}", std::string(abortReason_.message())));
+  }
 }
 
 size_t InProcessCommunicator::numPendingRendezvous() const {
@@ -69,73 +408,108 @@ size_t InProcessCommunicator::numPendingRendezvous() const {
   return rendezvous_.size();
 }
 
-namespace {
-
-std::string describeValues(int64_t count, DType dtype, ReduceKind kind) {
-  return fmt::format("{} {} element{} with {}", count, dtypeName(dtype),
-                     count == 1 ? "" : "s", reduceKindName(kind));
+void InProcessCommunicator::erase(const RendezvousKey &key,
+                                  const Rendezvous *rv) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = rendezvous_.find(key);
+  if (it != rendezvous_.end() && it->second.get() == rv)
+    rendezvous_.erase(it);
 }
 
-/// Waits longer than this count as "forever" (and avoid clock overflow).
-constexpr absl::Duration kForever = absl::Hours(24 * 365);
+CollectiveAlgorithm
+InProcessCommunicator::algorithmFor(const CollectiveOp &op,
+                                    std::span<const int64_t> members) const {
+  if (!hasSchedules(op.kind))
+    return CollectiveAlgorithm::Direct;
+  CollectiveAlgorithm algorithm = chooseCollectiveAlgorithm(
+      options_.algorithm,
+      options_.placement ? &*options_.placement : nullptr, members);
+  if (op.kind == CollectiveOpKind::Broadcast &&
+      algorithm == CollectiveAlgorithm::Torus)
+    return CollectiveAlgorithm::Ring;
+  return algorithm;
+}
 
-} // namespace
-
-absl::Status
-InProcessCommunicator::allReduce(const CollectiveKey &key, int64_t replicaId,
-                                 const ReplicaGroups &groups, ReduceKind kind,
-                                 DType dtype, int64_t count, const void *in,
-                                 void *out, absl::Duration timeout) {
+absl::Status InProcessCommunicator::run(const CollectiveKey &key,
+                                        int64_t replicaId,
+                                        const ReplicaGroups &groups,
+                                        const CollectiveOp &op, const void *in,
+                                        void *out, absl::Duration timeout) {
+  const std::string_view kindName = collectiveOpKindName(op.kind);
   if (isAborted()) {
     std::lock_guard<std::mutex> lock(mutex_);
-    return abortedStatusLocked();
+    return absl::AbortedError(fmt::format(
+        "run aborted: {}", std::string(abortReason_.message())));
   }
-  TORUS_ASSIGN_OR_RETURN(ReplicaGroupMembership membership,
-                         findReplicaGroup(groups, numReplicas_, replicaId));
-  TORUS_RETURN_IF_ERROR(checkReducible(dtype, kind));
-  if (count < 0)
-    return absl::InvalidArgumentError(
-        fmt::format("all-reduce of a negative element count {}", count));
-  if (count > 0 && (!in || !out))
-    return absl::InvalidArgumentError("all-reduce with a null buffer");
-
+  // collective-permute runs over every participant; its pairs name them.
+  const bool permute = op.kind == CollectiveOpKind::CollectivePermute;
+  TORUS_ASSIGN_OR_RETURN(
+      ReplicaGroupMembership membership,
+      findReplicaGroup(permute ? ReplicaGroups{} : groups, numReplicas_,
+                       replicaId));
   const std::vector<int64_t> &members = membership.members;
   const int64_t size = static_cast<int64_t>(members.size());
   const int64_t rank = membership.rank;
+  TORUS_RETURN_IF_ERROR(op.check(size, numReplicas_));
+  const size_t inBytes = op.operandBytes();
+  const size_t outBytes = op.resultBytes(size);
+  if ((inBytes > 0 && !in) || (outBytes > 0 && !out))
+    return absl::InvalidArgumentError(
+        fmt::format("{} with a null buffer", kindName));
   auto describe = [&] {
-    return fmt::format("all-reduce ({}) in replica group {{{}}}",
-                       key.toString(), fmt::join(members, ","));
+    return fmt::format("{} ({}) in replica group {}", kindName, key.toString(),
+                       formatIdList(members));
   };
 
-  // A group of one reduces nothing.
+  // A group of one exchanges nothing: its result is its operand (or zeros
+  // for a permute that does not send to itself).
   if (size == 1) {
-    if (in != out && count > 0)
-      std::memmove(out, in, count * byteWidth(dtype));
+    bool zero = permute && std::none_of(op.pairs.begin(), op.pairs.end(),
+                                        [&](const auto &p) {
+                                          return p.second == replicaId;
+                                        });
+    if (zero && outBytes)
+      std::memset(out, 0, outBytes);
+    else if (in != out && outBytes)
+      std::memmove(out, in, outBytes);
     return absl::OkStatus();
   }
 
   const RendezvousKey rvKey{key, members[0]};
-  std::unique_lock<std::mutex> lock(mutex_);
-  if (isAborted())
-    return absl::AbortedError(fmt::format("{}: run aborted: {}", describe(),
-                                          std::string(abortReason_.message())));
-
-  std::shared_ptr<Rendezvous> &slot = rendezvous_[rvKey];
-  if (!slot) {
-    slot = std::make_shared<Rendezvous>();
-    slot->members = members;
-    slot->firstRank = rank;
-    slot->kind = kind;
-    slot->dtype = dtype;
-    slot->count = count;
-    slot->inputs.assign(size, nullptr);
-    slot->outputs.assign(size, nullptr);
-    slot->arrived.assign(size, false);
+  std::shared_ptr<Rendezvous> rv;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (isAborted())
+      return absl::AbortedError(
+          fmt::format("{}: run aborted: {}", describe(),
+                      std::string(abortReason_.message())));
+    std::shared_ptr<Rendezvous> &slot = rendezvous_[rvKey];
+    if (!slot) {
+      slot = std::make_shared<Rendezvous>();
+      slot->members = members;
+      slot->firstRank = rank;
+      slot->op = op;
+      slot->inputs.assign(size, nullptr);
+      slot->outputs.assign(size, nullptr);
+      slot->arrived.assign(size, 0);
+      slot->progress = std::make_unique<std::atomic<int32_t>[]>(size);
+      slot->algorithm = hasSchedules(op.kind)
+                            ? chooseCollectiveAlgorithm(
+                                  options_.algorithm,
+                                  options_.placement ? &*options_.placement
+                                                     : nullptr,
+                                  members, &slot->grid)
+                            : CollectiveAlgorithm::Direct;
+      if (op.kind == CollectiveOpKind::Broadcast &&
+          slot->algorithm == CollectiveAlgorithm::Torus)
+        slot->algorithm = CollectiveAlgorithm::Ring;
+    }
+    rv = slot;
   }
-  std::shared_ptr<Rendezvous> rv = slot;
+
+  std::unique_lock<std::mutex> lock(rv->mutex);
   if (!rv->error.ok())
     return rv->error;
-
   // Every member must describe the same collective as the first one.
   auto fail = [&](absl::Status status) {
     rv->error = status;
@@ -145,30 +519,32 @@ InProcessCommunicator::allReduce(const CollectiveKey &key, int64_t replicaId,
   const int64_t firstReplica = rv->members[rv->firstRank];
   if (rv->members != members)
     return fail(absl::InvalidArgumentError(fmt::format(
-        "{}: replica {} is in replica group {{{}}} but replica {} is in "
-        "{{{}}}",
-        describe(), replicaId, fmt::join(members, ","), firstReplica,
-        fmt::join(rv->members, ","))));
-  if (rv->count != count || rv->dtype != dtype || rv->kind != kind)
+        "{}: replica {} is in replica group {} but replica {} is in {}",
+        describe(), replicaId, formatIdList(members), firstReplica,
+        formatIdList(rv->members))));
+  if (!(rv->op == op))
     return fail(absl::InvalidArgumentError(fmt::format(
         "{}: mismatched operands: replica {} passed {} but replica {} passed "
         "{}",
-        describe(), firstReplica,
-        describeValues(rv->count, rv->dtype, rv->kind), replicaId,
-        describeValues(count, dtype, kind))));
+        describe(), firstReplica, describeMismatch(op, rv->op), replicaId,
+        describeMismatch(rv->op, op))));
   if (rv->arrived[rank])
     return fail(absl::InternalError(
         fmt::format("{}: replica {} joined twice", describe(), replicaId)));
 
   rv->inputs[rank] = in;
   rv->outputs[rank] = out;
-  rv->arrived[rank] = true;
+  rv->arrived[rank] = 1;
   ++rv->numArrived;
 
-  // Phase 1: wait for every member. Once all have arrived the rendezvous is
-  // committed: peers will write into our output, so neither abort nor the
-  // timeout may make us leave.
+  // Wait for every member. Once all have arrived the rendezvous is
+  // committed: peers will read our input and may write our output, so
+  // neither abort nor the timeout may make us leave.
   if (rv->numArrived == size) {
+    if (op.kind != CollectiveOpKind::AllReduce &&
+        op.kind != CollectiveOpKind::Broadcast)
+      for (int64_t r = 0; r < size && !rv->staged; ++r)
+        rv->staged = overlaps(rv->inputs[r], inBytes, rv->outputs[r], outBytes);
     rv->cv.notify_all();
   } else {
     auto ready = [&] {
@@ -185,10 +561,13 @@ InProcessCommunicator::allReduce(const CollectiveKey &key, int64_t replicaId,
     if (rv->numArrived != size) { // failed, aborted or timed out
       if (!rv->error.ok())
         return rv->error;
-      if (isAborted())
+      if (isAborted()) {
+        lock.unlock();
+        std::lock_guard<std::mutex> commLock(mutex_);
         return absl::AbortedError(
             fmt::format("{}: run aborted: {}", describe(),
                         std::string(abortReason_.message())));
+      }
       std::vector<int64_t> missing, present;
       for (int64_t i = 0; i < size; ++i)
         (rv->arrived[i] ? present : missing).push_back(members[i]);
@@ -200,24 +579,103 @@ InProcessCommunicator::allReduce(const CollectiveKey &key, int64_t replicaId,
           fmt::join(present, ", "))));
     }
   }
+  const bool staged = rv->staged;
   lock.unlock();
 
-  // Phase 2: reduce our slice of the elements across every input, in
-  // participant order, into every output.
-  const int64_t begin = count * rank / size;
-  const int64_t end = count * (rank + 1) / size;
-  reduceRange(kind, dtype, rv->inputs, rv->outputs, begin, end);
+  MemberWork(rv->op, rv->algorithm, rv->grid, rv->inputs, rv->outputs,
+             rv->progress.get(), &rv->numRead, staged, rank, rv->members)
+      .run();
 
-  // Phase 3: nobody leaves (and frees its buffers) before every slice is
-  // written. Bounded: every member is in phase 2, which does not block.
-  lock.lock();
-  if (++rv->numReduced == size)
-    rv->cv.notify_all();
-  else
-    rv->cv.wait(lock, [&] { return rv->numReduced == size; });
-  if (++rv->numDeparted == size)
-    rendezvous_.erase(rvKey);
+  // Nobody leaves (and frees its buffers) before every share is done.
+  // Bounded: every member is in its work phase, which only waits on peers
+  // that are themselves working.
+  if (rv->numFinished.fetch_add(1, std::memory_order_acq_rel) + 1 == size) {
+    rv->numFinished.notify_all();
+    erase(rvKey, rv.get());
+  } else {
+    waitAtLeast(rv->numFinished, static_cast<int32_t>(size));
+  }
   return absl::OkStatus();
+}
+
+absl::Status
+InProcessCommunicator::allReduce(const CollectiveKey &key, int64_t replicaId,
+                                 const ReplicaGroups &groups, ReduceKind kind,
+                                 DType dtype, int64_t count, const void *in,
+                                 void *out, absl::Duration timeout) {
+  if (count < 0)
+    return absl::InvalidArgumentError(
+        fmt::format("all-reduce of a negative element count {}", count));
+  CollectiveOp op;
+  op.kind = CollectiveOpKind::AllReduce;
+  op.reduce = kind;
+  op.dtype = dtype;
+  op.shape = {count};
+  return run(key, replicaId, groups, op, in, out, timeout);
+}
+
+absl::Status InProcessCommunicator::allGather(
+    const CollectiveKey &key, int64_t replicaId, const ReplicaGroups &groups,
+    DType dtype, const Shape &shape, int64_t dimension, const void *in,
+    void *out, absl::Duration timeout) {
+  CollectiveOp op;
+  op.kind = CollectiveOpKind::AllGather;
+  op.dtype = dtype;
+  op.shape = shape;
+  op.dimension = dimension;
+  return run(key, replicaId, groups, op, in, out, timeout);
+}
+
+absl::Status InProcessCommunicator::reduceScatter(
+    const CollectiveKey &key, int64_t replicaId, const ReplicaGroups &groups,
+    ReduceKind kind, DType dtype, const Shape &shape, int64_t dimension,
+    const void *in, void *out, absl::Duration timeout) {
+  CollectiveOp op;
+  op.kind = CollectiveOpKind::ReduceScatter;
+  op.reduce = kind;
+  op.dtype = dtype;
+  op.shape = shape;
+  op.dimension = dimension;
+  return run(key, replicaId, groups, op, in, out, timeout);
+}
+
+absl::Status InProcessCommunicator::allToAll(
+    const CollectiveKey &key, int64_t replicaId, const ReplicaGroups &groups,
+    DType dtype, const Shape &shape, int64_t splitDimension,
+    int64_t concatDimension, int64_t splitCount, const void *in, void *out,
+    absl::Duration timeout) {
+  CollectiveOp op;
+  op.kind = CollectiveOpKind::AllToAll;
+  op.dtype = dtype;
+  op.shape = shape;
+  op.splitDimension = splitDimension;
+  op.concatDimension = concatDimension;
+  op.splitCount = splitCount;
+  return run(key, replicaId, groups, op, in, out, timeout);
+}
+
+absl::Status InProcessCommunicator::collectivePermute(
+    const CollectiveKey &key, int64_t replicaId, const SourceTargetPairs &pairs,
+    DType dtype, const Shape &shape, const void *in, void *out,
+    absl::Duration timeout) {
+  CollectiveOp op;
+  op.kind = CollectiveOpKind::CollectivePermute;
+  op.dtype = dtype;
+  op.shape = shape;
+  op.pairs = pairs;
+  return run(key, replicaId, {}, op, in, out, timeout);
+}
+
+absl::Status InProcessCommunicator::broadcast(
+    const CollectiveKey &key, int64_t replicaId, const ReplicaGroups &groups,
+    int64_t rootRank, DType dtype, const Shape &shape, const void *in,
+    void *out, absl::Duration timeout) {
+  CollectiveOp op;
+  op.kind = CollectiveOpKind::Broadcast;
+  op.dtype = dtype;
+  op.shape = shape;
+  op.root = rootRank;
+  return run(key, replicaId, groups, op, in, out, timeout);
 }
 
 } // namespace torus::rt

@@ -2,13 +2,40 @@
 //
 // Collectives between emulated cores that are threads of one process (XLA's
 // in_process_communicator design). The members of a replica group meet at a
-// rendezvous named by the collective key and the group; each registers its
-// buffers and waits (on a condition variable, never spinning, so 64 or 256
-// participants share two host cores) until all have arrived. Then each member
-// reduces its own contiguous slice of the elements across all inputs, in
-// participant order, and writes the slice to every member's output. A second
-// barrier keeps every member inside the call until all slices are written,
-// so nobody frees a buffer a peer still touches.
+// rendezvous named by the collective key and the group. Each registers its
+// buffers and waits (blocking, so 64 or 256 participants share two host
+// cores) until all have arrived or the timeout expires; a mismatched peer
+// fails the rendezvous for everyone. Then every member does its share of the
+// data movement, following the algorithm's schedule (CollectiveAlgorithm.h),
+// and a final barrier keeps every member inside the call until all shares
+// are done, so nobody frees a buffer a peer still touches.
+//
+// How each schedule is emulated (every member is a thread; "sending" is a
+// memcpy by the receiver from the sender's buffer once the sender has
+// published, through a per-member progress counter, that the data is there):
+//
+//   all-reduce   Direct: member i reduces slice i of the elements over every
+//                input and writes it to every output. Ring and Torus: member
+//                i reduces chunk i into its own output (the reduce-scatter
+//                half, read directly from every input so that reductions
+//                stay left to right in group order), then the chunks travel
+//                the ring, or the rings of each grid dimension in turn (the
+//                all-gather half), each member copying only from its ring
+//                predecessor.
+//   all-gather   Direct: each member copies every operand into its output.
+//                Ring/Torus: each member places its own operand, then copies
+//                blocks from its predecessor as above.
+//   broadcast    Direct: each member copies the root's operand. Ring (also
+//                for Torus): a pipelined chain from the root in group order,
+//                in segments of 256 KiB.
+//   reduce-scatter, all-to-all, collective-permute: Direct (each member
+//                computes its own result from the operands it needs).
+//
+// Results are therefore identical for every algorithm, floats included: a
+// reduction always folds the members left to right in group order. When a
+// member's output is its input (in place) for all-to-all or permute, results
+// are computed into a staging buffer and copied out after every member has
+// read its operands.
 //
 // A communicator serves any number of runs (keys carry a run id), but abort()
 // is final: create one communicator per run when runs must survive a failed
@@ -18,6 +45,7 @@
 #ifndef TORUS_RUNTIME_COLLECTIVES_INPROCESSCOMMUNICATOR_H
 #define TORUS_RUNTIME_COLLECTIVES_INPROCESSCOMMUNICATOR_H
 
+#include "runtime/collectives/CollectiveAlgorithm.h"
 #include "runtime/collectives/Communicator.h"
 
 #include "absl/container/flat_hash_map.h"
@@ -25,14 +53,25 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <span>
 
 namespace torus::rt {
 
+struct CommunicatorOptions {
+  /// The algorithm every collective that has several uses (all-reduce,
+  /// all-gather, broadcast); Auto chooses from the placement.
+  CollectiveAlgorithm algorithm = CollectiveAlgorithm::Auto;
+  /// Where each participant runs; enables Auto's ring and torus choice.
+  std::optional<MeshPlacement> placement;
+};
+
 class InProcessCommunicator final : public Communicator {
 public:
-  /// Fails (InvalidArgument) unless numReplicas >= 1.
+  /// Fails (InvalidArgument) unless numReplicas >= 1 and the placement, if
+  /// any, is valid and covers every participant.
   static absl::StatusOr<std::unique_ptr<InProcessCommunicator>>
-  create(int64_t numReplicas);
+  create(int64_t numReplicas, CommunicatorOptions options = {});
   ~InProcessCommunicator() override;
 
   int64_t numReplicas() const override { return numReplicas_; }
@@ -40,18 +79,51 @@ public:
                          const ReplicaGroups &groups, ReduceKind kind,
                          DType dtype, int64_t count, const void *in, void *out,
                          absl::Duration timeout) override;
+  absl::Status allGather(const CollectiveKey &key, int64_t replicaId,
+                         const ReplicaGroups &groups, DType dtype,
+                         const Shape &shape, int64_t dimension, const void *in,
+                         void *out, absl::Duration timeout) override;
+  absl::Status reduceScatter(const CollectiveKey &key, int64_t replicaId,
+                             const ReplicaGroups &groups, ReduceKind kind,
+                             DType dtype, const Shape &shape,
+                             int64_t dimension, const void *in, void *out,
+                             absl::Duration timeout) override;
+  absl::Status allToAll(const CollectiveKey &key, int64_t replicaId,
+                        const ReplicaGroups &groups, DType dtype,
+                        const Shape &shape, int64_t splitDimension,
+                        int64_t concatDimension, int64_t splitCount,
+                        const void *in, void *out,
+                        absl::Duration timeout) override;
+  absl::Status collectivePermute(const CollectiveKey &key, int64_t replicaId,
+                                 const SourceTargetPairs &pairs, DType dtype,
+                                 const Shape &shape, const void *in, void *out,
+                                 absl::Duration timeout) override;
+  absl::Status broadcast(const CollectiveKey &key, int64_t replicaId,
+                         const ReplicaGroups &groups, int64_t rootRank,
+                         DType dtype, const Shape &shape, const void *in,
+                         void *out, absl::Duration timeout) override;
   void abort(const absl::Status &reason) override;
   bool isAborted() const override {
     return aborted_.load(std::memory_order_acquire);
   }
+
+  /// Any collective described by `op`: what the named methods call.
+  absl::Status run(const CollectiveKey &key, int64_t replicaId,
+                   const ReplicaGroups &groups, const CollectiveOp &op,
+                   const void *in, void *out, absl::Duration timeout);
+
+  /// The schedule `op` runs with in the group `members` (participant ids).
+  CollectiveAlgorithm algorithmFor(const CollectiveOp &op,
+                                   std::span<const int64_t> members) const;
+  const CommunicatorOptions &options() const { return options_; }
 
   /// Rendezvous still held (for tests: 0 after successful collectives; failed
   /// ones are kept so late peers see the original error).
   size_t numPendingRendezvous() const;
 
 private:
-  explicit InProcessCommunicator(int64_t numReplicas)
-      : numReplicas_(numReplicas) {}
+  InProcessCommunicator(int64_t numReplicas, CommunicatorOptions options)
+      : numReplicas_(numReplicas), options_(std::move(options)) {}
 
   struct Rendezvous;
   struct RendezvousKey {
@@ -66,9 +138,10 @@ private:
     }
   };
 
-  absl::Status abortedStatusLocked() const;
+  void erase(const RendezvousKey &key, const Rendezvous *rv);
 
   const int64_t numReplicas_;
+  const CommunicatorOptions options_;
   mutable std::mutex mutex_;
   std::atomic<bool> aborted_{false};
   absl::Status abortReason_;

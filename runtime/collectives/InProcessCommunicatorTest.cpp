@@ -413,11 +413,11 @@ TEST(InProcessCommunicatorTest, MismatchedGroupsAcrossReplicas) {
 
 TEST(InProcessCommunicatorTest, UnsupportedDTypeIsUnimplemented) {
   auto comm = makeComm(2);
-  uint16_t in = 0, out = 0;
+  uint8_t in = 0, out = 0;
   absl::Status s = comm->allReduce(CollectiveKey{}, 0, {}, ReduceKind::Sum,
-                                   DType::BF16, 1, &in, &out, absl::Seconds(1));
+                                   DType::I1, 1, &in, &out, absl::Seconds(1));
   EXPECT_EQ(s.code(), absl::StatusCode::kUnimplemented);
-  EXPECT_THAT(std::string(s.message()), HasSubstr("bf16"));
+  EXPECT_THAT(std::string(s.message()), HasSubstr("i1"));
 }
 
 TEST(InProcessCommunicatorTest, CreateValidatesReplicaCount) {

@@ -2,6 +2,8 @@
 
 #include "runtime/collectives/Reduction.h"
 
+#include "runtime/collectives/HalfFloat.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -46,12 +48,32 @@ struct MinOp {
   template <typename T> T operator()(T a, T b) const { return nanMin(a, b); }
 };
 
+/// How elements of a dtype are stored and combined: native types combine as
+/// themselves; f16 and bf16 are widened to f32 for each step and rounded
+/// back (see HalfFloat.h).
+template <typename T> struct Native {
+  using Storage = T;
+  static T load(T v) { return v; }
+  static T store(T v) { return v; }
+};
+struct Bf16 {
+  using Storage = uint16_t;
+  static float load(uint16_t v) { return bf16ToFloat(v); }
+  static uint16_t store(float v) { return floatToBf16(v); }
+};
+struct F16 {
+  using Storage = uint16_t;
+  static float load(uint16_t v) { return f16ToFloat(v); }
+  static uint16_t store(float v) { return floatToF16(v); }
+};
+
 // Works through the range in blocks that stay in L1: accumulate the block in
 // a local buffer (so in-place outputs never clobber an input still to be
 // read), then copy it to every output.
-template <typename T, typename Op>
+template <typename Traits, typename Op>
 void reduceTyped(std::span<const void *const> inputs,
                  std::span<void *const> outputs, int64_t begin, int64_t end) {
+  using T = typename Traits::Storage;
   constexpr int64_t kBlock = 8192 / sizeof(T);
   alignas(64) T acc[kBlock];
   Op op;
@@ -61,25 +83,25 @@ void reduceTyped(std::span<const void *const> inputs,
     for (size_t q = 1; q < inputs.size(); ++q) {
       const T *in = static_cast<const T *>(inputs[q]) + b;
       for (int64_t j = 0; j < n; ++j)
-        acc[j] = op(acc[j], in[j]);
+        acc[j] = Traits::store(op(Traits::load(acc[j]), Traits::load(in[j])));
     }
     for (void *out : outputs)
       std::memcpy(static_cast<T *>(out) + b, acc, n * sizeof(T));
   }
 }
 
-template <typename T>
+template <typename Traits>
 void reduceKind(ReduceKind kind, std::span<const void *const> inputs,
                 std::span<void *const> outputs, int64_t begin, int64_t end) {
   switch (kind) {
   case ReduceKind::Sum:
-    return reduceTyped<T, SumOp>(inputs, outputs, begin, end);
+    return reduceTyped<Traits, SumOp>(inputs, outputs, begin, end);
   case ReduceKind::Product:
-    return reduceTyped<T, ProductOp>(inputs, outputs, begin, end);
+    return reduceTyped<Traits, ProductOp>(inputs, outputs, begin, end);
   case ReduceKind::Max:
-    return reduceTyped<T, MaxOp>(inputs, outputs, begin, end);
+    return reduceTyped<Traits, MaxOp>(inputs, outputs, begin, end);
   case ReduceKind::Min:
-    return reduceTyped<T, MinOp>(inputs, outputs, begin, end);
+    return reduceTyped<Traits, MinOp>(inputs, outputs, begin, end);
   }
   assert(false && "unknown reduce kind");
 }
@@ -100,15 +122,15 @@ absl::Status checkReducible(DType dtype, ReduceKind kind) {
   switch (dtype) {
   case DType::F32:
   case DType::F64:
+  case DType::F16:
+  case DType::BF16:
   case DType::I32:
   case DType::I64:
     return absl::OkStatus();
-  case DType::F16:
-  case DType::BF16:
   case DType::I1:
     return absl::UnimplementedError(
         fmt::format("{} reduction of {} elements is not supported yet "
-                    "(supported: f32, f64, i32, i64)",
+                    "(supported: f32, f64, f16, bf16, i32, i64)",
                     reduceKindName(kind), dtypeName(dtype)));
   }
   return absl::InvalidArgumentError(
@@ -124,13 +146,17 @@ void reduceRange(ReduceKind kind, DType dtype,
     return;
   switch (dtype) {
   case DType::F32:
-    return reduceKind<float>(kind, inputs, outputs, begin, end);
+    return reduceKind<Native<float>>(kind, inputs, outputs, begin, end);
   case DType::F64:
-    return reduceKind<double>(kind, inputs, outputs, begin, end);
+    return reduceKind<Native<double>>(kind, inputs, outputs, begin, end);
+  case DType::F16:
+    return reduceKind<F16>(kind, inputs, outputs, begin, end);
+  case DType::BF16:
+    return reduceKind<Bf16>(kind, inputs, outputs, begin, end);
   case DType::I32:
-    return reduceKind<int32_t>(kind, inputs, outputs, begin, end);
+    return reduceKind<Native<int32_t>>(kind, inputs, outputs, begin, end);
   case DType::I64:
-    return reduceKind<int64_t>(kind, inputs, outputs, begin, end);
+    return reduceKind<Native<int64_t>>(kind, inputs, outputs, begin, end);
   default:
     assert(false && "unsupported dtype");
   }

@@ -18,8 +18,8 @@
 
 namespace torus::rt {
 
-/// OK if reduceRange supports `dtype` with `kind`: f32, f64, i32 and i64 with
-/// sum, product, max and min. Unimplemented for f16, bf16 and i1.
+/// OK if reduceRange supports `dtype` with `kind`: f32, f64, f16, bf16, i32
+/// and i64 with sum, product, max and min. Unimplemented for i1.
 absl::Status checkReducible(DType dtype, ReduceKind kind);
 
 /// For every element i in [begin, end):
@@ -27,7 +27,9 @@ absl::Status checkReducible(DType dtype, ReduceKind kind);
 ///   outputs[q][i] = r for every q.
 /// Sum and product of integers wrap around; max and min of floats propagate
 /// NaN (XLA's semantics). An output may be the very buffer of an input
-/// (in-place), but must not otherwise overlap one. `inputs` must not be empty
+/// (in-place), but must not otherwise overlap one. f16 and bf16 combine each
+/// step in f32 and round back to nearest even (HalfFloat.h): the correctly
+/// rounded operation in the element type. `inputs` must not be empty
 /// and checkReducible(dtype, kind) must hold.
 void reduceRange(ReduceKind kind, DType dtype,
                  std::span<const void *const> inputs,

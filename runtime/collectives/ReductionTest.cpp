@@ -2,6 +2,8 @@
 
 #include "runtime/collectives/Reduction.h"
 
+#include "runtime/collectives/HalfFloat.h"
+
 #include "torus/HostTensor.h"
 
 #include <gmock/gmock.h>
@@ -99,17 +101,53 @@ TEST(ReductionTest, SingleInputCopies) {
 }
 
 TEST(ReductionTest, CheckReducible) {
-  for (DType d : {DType::F32, DType::F64, DType::I32, DType::I64})
+  for (DType d : {DType::F32, DType::F64, DType::F16, DType::BF16, DType::I32,
+                  DType::I64})
     EXPECT_TRUE(checkReducible(d, ReduceKind::Sum).ok());
-  absl::Status s = checkReducible(DType::BF16, ReduceKind::Max);
+  absl::Status s = checkReducible(DType::I1, ReduceKind::Max);
   EXPECT_EQ(s.code(), absl::StatusCode::kUnimplemented);
-  EXPECT_THAT(std::string(s.message()), HasSubstr("max reduction of bf16"));
-  EXPECT_EQ(checkReducible(DType::F16, ReduceKind::Sum).code(),
-            absl::StatusCode::kUnimplemented);
-  EXPECT_EQ(checkReducible(DType::I1, ReduceKind::Sum).code(),
-            absl::StatusCode::kUnimplemented);
+  EXPECT_THAT(std::string(s.message()), HasSubstr("max reduction of i1"));
   EXPECT_EQ(checkReducible(DType::F32, static_cast<ReduceKind>(42)).code(),
             absl::StatusCode::kInvalidArgument);
+}
+
+TEST(ReductionTest, HalfConversionsRoundToNearestEven) {
+  EXPECT_EQ(floatToBf16(1.0f), 0x3f80);
+  EXPECT_EQ(bf16ToFloat(0x3f80), 1.0f);
+  // 1 + 2^-8 is halfway between bf16 1.0 and 1 + 2^-7: ties go to even.
+  EXPECT_EQ(floatToBf16(1.0f + 0x1p-8f), 0x3f80);
+  EXPECT_EQ(floatToBf16(1.0f + 0x1p-8f + 0x1p-20f), 0x3f81);
+  EXPECT_EQ(floatToBf16(1.0f + 3 * 0x1p-8f), 0x3f82);
+  EXPECT_TRUE(std::isnan(bf16ToFloat(
+      floatToBf16(std::numeric_limits<float>::quiet_NaN()))));
+  EXPECT_EQ(floatToF16(1.0f), 0x3c00);
+  EXPECT_EQ(f16ToFloat(0x3c00), 1.0f);
+  EXPECT_EQ(floatToF16(65504.0f), 0x7bff);
+  EXPECT_EQ(floatToF16(1.0f + 0x1p-11f), 0x3c00); // tie to even
+}
+
+TEST(ReductionTest, HalfTypesRoundEveryStep) {
+  // bf16 has 8 significand bits: 256 + 1 rounds back to 256 at each step,
+  // so left to right 256 + 1 + 1 stays 256, while 1 + 1 + 256 is 258.
+  auto bf = [](float v) { return floatToBf16(v); };
+  std::vector<uint16_t> a = {bf(256), bf(1)}, b = {bf(1), bf(1)},
+                        c = {bf(1), bf(256)};
+  std::vector<uint16_t> out(2);
+  std::vector<const void *> ins = {a.data(), b.data(), c.data()};
+  std::vector<void *> outs = {out.data()};
+  reduceRange(ReduceKind::Sum, DType::BF16, ins, outs, 0, 2);
+  EXPECT_EQ(bf16ToFloat(out[0]), 256.0f);
+  EXPECT_EQ(bf16ToFloat(out[1]), 258.0f);
+  // f16: 2048 + 1 is a tie, rounds to even 2048.
+  auto h = [](float v) { return floatToF16(v); };
+  std::vector<uint16_t> x = {h(2048), h(3)}, y = {h(1), h(0.5f)};
+  std::vector<const void *> hin = {x.data(), y.data()};
+  reduceRange(ReduceKind::Sum, DType::F16, hin, outs, 0, 2);
+  EXPECT_EQ(f16ToFloat(out[0]), 2048.0f);
+  EXPECT_EQ(f16ToFloat(out[1]), 3.5f);
+  reduceRange(ReduceKind::Max, DType::F16, hin, outs, 0, 2);
+  EXPECT_EQ(f16ToFloat(out[0]), 2048.0f);
+  EXPECT_EQ(f16ToFloat(out[1]), 3.0f);
 }
 
 } // namespace

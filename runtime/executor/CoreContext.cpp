@@ -16,10 +16,12 @@ absl::Status prefixed(const absl::Status &status, std::string_view prefix) {
 }
 } // namespace
 
-CoreContext::CoreContext(int64_t coreId, int64_t replicaId, RunState &run,
+CoreContext::CoreContext(int64_t coreId, int64_t replicaId,
+                         int64_t partitionId, RunState &run,
                          CoreMemory &memory)
-    : coreId_(coreId), replicaId_(replicaId), run_(run), memory_(memory),
-      invocations_(run.spec().collectives.size(), 0) {}
+    : coreId_(coreId), replicaId_(replicaId), partitionId_(partitionId),
+      deviceId_(replicaId * run.numPartitions() + partitionId), run_(run),
+      memory_(memory), invocations_(run.spec().collectives.size(), 0) {}
 
 CoreContext *CoreContext::current() { return currentContext; }
 
@@ -34,7 +36,7 @@ void CoreContext::fail(const absl::Status &status) {
     return;
   if (error_.ok())
     error_ = status;
-  run_.fail(coreId_, replicaId_, status);
+  run_.fail(coreId_, replicaId_, partitionId_, status);
 }
 
 absl::Status CoreContext::executeCollective(int64_t index, const void *in,
@@ -56,13 +58,39 @@ absl::Status CoreContext::executeCollective(int64_t index, const void *in,
     return absl::AbortedError(fmt::format("{}: run aborted", where));
   CollectiveKey key{run_.runId(), index, invocations_[index]++};
 
+  Communicator &comm = run_.communicator();
+  const absl::Duration timeout = run_.collectiveTimeout();
+  const TensorSpec &operand = collective.operand;
   absl::Status status;
   switch (collective.kind) {
   case CollectiveKind::AllReduce:
-    status = run_.communicator().allReduce(
-        key, replicaId_, collective.replicaGroups, collective.reduce,
-        collective.operand.dtype, collective.operand.numElements(), in, out,
-        run_.collectiveTimeout());
+    status = comm.allReduce(key, deviceId_, collective.replicaGroups,
+                            collective.reduce, operand.dtype,
+                            operand.numElements(), in, out, timeout);
+    break;
+  case CollectiveKind::AllGather:
+    status = comm.allGather(key, deviceId_, collective.replicaGroups,
+                            operand.dtype, operand.shape, collective.dimension,
+                            in, out, timeout);
+    break;
+  case CollectiveKind::ReduceScatter:
+    status = comm.reduceScatter(key, deviceId_, collective.replicaGroups,
+                                collective.reduce, operand.dtype,
+                                operand.shape, collective.dimension, in, out,
+                                timeout);
+    break;
+  case CollectiveKind::AllToAll:
+    status = comm.allToAll(key, deviceId_, collective.replicaGroups,
+                           operand.dtype, operand.shape,
+                           collective.splitDimension,
+                           collective.concatDimension, collective.splitCount,
+                           in, out, timeout);
+    break;
+  case CollectiveKind::CollectivePermute:
+    status = comm.collectivePermute(key, deviceId_,
+                                    collective.sourceTargetPairs,
+                                    operand.dtype, operand.shape, in, out,
+                                    timeout);
     break;
   default:
     status = absl::UnimplementedError(

@@ -1,8 +1,8 @@
 //===- CoreContext.h - The emulated core a thread is running ----*- C++ -*-===//
 //
 // While a core executes a program, its worker thread has a current
-// CoreContext: which core and replica it is, the run it belongs to and its
-// memory. The C ABI that generated code calls (RuntimeAbi.h) finds its core
+// CoreContext: which core, replica and partition it is, the run it belongs to
+// and its memory. The C ABI that generated code calls (RuntimeAbi.h) finds its core
 // here, so kernels stay plain functions of their buffers.
 //
 //===----------------------------------------------------------------------===//
@@ -20,22 +20,34 @@ namespace torus::rt {
 
 class CoreContext {
 public:
+  /// Core `coreId` running partition `partitionId` of replica `replicaId`;
+  /// its participant id in the run's collectives is the global device id
+  /// `replicaId * numPartitions + partitionId` (the run's numPartitions).
+  CoreContext(int64_t coreId, int64_t replicaId, int64_t partitionId,
+              RunState &run, CoreMemory &memory);
+  /// A core of a run without partitions (partition 0).
   CoreContext(int64_t coreId, int64_t replicaId, RunState &run,
-              CoreMemory &memory);
+              CoreMemory &memory)
+      : CoreContext(coreId, replicaId, 0, run, memory) {}
   CoreContext(const CoreContext &) = delete;
   CoreContext &operator=(const CoreContext &) = delete;
 
   int64_t coreId() const { return coreId_; }
   int64_t replicaId() const { return replicaId_; }
+  int64_t partitionId() const { return partitionId_; }
+  /// The participant id in collectives: replica * numPartitions + partition.
+  int64_t deviceId() const { return deviceId_; }
   RunState &run() { return run_; }
   CoreMemory &memory() { return memory_; }
 
   /// Executes collective `index` of the run's ProgramSpec with this core's
-  /// operand `in` and result `out`: the element count and dtype come from the
-  /// spec's operand TensorSpec, the collective key from the run id, the index
-  /// and how often this core executed it before. Errors are prefixed with
-  /// the collective, e.g. `all_reduce #0 at step.mlir:4:8: `. Returns Aborted
-  /// at once when the run is already aborted.
+  /// operand `in` and result `out`: the kind and its parameters, the dtype
+  /// and shapes come from the spec, the collective key from the run id, the
+  /// index and how often this core executed it before. Replica groups and
+  /// permute pairs name participant ids (global device ids; replica ids when
+  /// the run has one partition). Errors are prefixed with the collective,
+  /// e.g. `all_reduce #0 at step.mlir:4:8: `. Returns Aborted at once when
+  /// the run is already aborted.
   absl::Status executeCollective(int64_t index, const void *in, void *out);
 
   /// Records a failure of this core (the first one is kept) and fails the
@@ -62,6 +74,8 @@ public:
 private:
   const int64_t coreId_;
   const int64_t replicaId_;
+  const int64_t partitionId_;
+  const int64_t deviceId_;
   RunState &run_;
   CoreMemory &memory_;
   /// invocations_[i]: how many times this core executed collective i.

@@ -5,6 +5,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include <thread>
 
 namespace torus::rt {
@@ -36,10 +38,60 @@ public:
         {key, replicaId, groups, kind, dtype, count, in, out, timeout});
     return result;
   }
+  absl::Status allGather(const CollectiveKey &key, int64_t replicaId,
+                         const ReplicaGroups &groups, DType dtype,
+                         const Shape &shape, int64_t dimension, const void *in,
+                         void *out, absl::Duration timeout) override {
+    kinds.push_back(fmt::format("all-gather {} dim {}",
+                                shapeToString(shape), dimension));
+    calls.push_back({key, replicaId, groups, ReduceKind::Sum, dtype,
+                     numElements(shape), in, out, timeout});
+    return result;
+  }
+  absl::Status reduceScatter(const CollectiveKey &key, int64_t replicaId,
+                             const ReplicaGroups &groups, ReduceKind kind,
+                             DType dtype, const Shape &shape,
+                             int64_t dimension, const void *in, void *out,
+                             absl::Duration timeout) override {
+    kinds.push_back(fmt::format("reduce-scatter {} dim {}",
+                                shapeToString(shape), dimension));
+    calls.push_back({key, replicaId, groups, kind, dtype, numElements(shape),
+                     in, out, timeout});
+    return result;
+  }
+  absl::Status allToAll(const CollectiveKey &key, int64_t replicaId,
+                        const ReplicaGroups &groups, DType dtype,
+                        const Shape &shape, int64_t splitDimension,
+                        int64_t concatDimension, int64_t splitCount,
+                        const void *in, void *out,
+                        absl::Duration timeout) override {
+    kinds.push_back(fmt::format("all-to-all {} {} {} {}",
+                                shapeToString(shape), splitDimension,
+                                concatDimension, splitCount));
+    calls.push_back({key, replicaId, groups, ReduceKind::Sum, dtype,
+                     numElements(shape), in, out, timeout});
+    return result;
+  }
+  absl::Status collectivePermute(const CollectiveKey &key, int64_t replicaId,
+                                 const SourceTargetPairs &pairs, DType dtype,
+                                 const Shape &shape, const void *in, void *out,
+                                 absl::Duration timeout) override {
+    kinds.push_back(fmt::format("permute {} with {} pairs",
+                                shapeToString(shape), pairs.size()));
+    calls.push_back({key, replicaId, {}, ReduceKind::Sum, dtype,
+                     numElements(shape), in, out, timeout});
+    return result;
+  }
+  absl::Status broadcast(const CollectiveKey &, int64_t, const ReplicaGroups &,
+                         int64_t, DType, const Shape &, const void *, void *,
+                         absl::Duration) override {
+    return absl::InternalError("the executor never broadcasts");
+  }
   void abort(const absl::Status &) override { aborted = true; }
   bool isAborted() const override { return aborted; }
 
   std::vector<Call> calls;
+  std::vector<std::string> kinds; // non-all-reduce calls, described
   absl::Status result;
   bool aborted = false;
 };
@@ -150,6 +202,54 @@ TEST(CoreContextTest, FailAbortsTheRunAndLaterCollectivesReturnAtOnce) {
   EXPECT_EQ(s.code(), absl::StatusCode::kAborted);
   EXPECT_THAT(std::string(s.message()), HasSubstr("all_reduce #0"));
   EXPECT_TRUE(comm.calls.empty());
+}
+
+TEST(CoreContextTest, EveryKindDispatchesWithItsParameters) {
+  ProgramSpec spec;
+  spec.name = "kinds";
+  spec.numReplicas = 2;
+  CollectiveSpec gather;
+  gather.kind = CollectiveKind::AllGather;
+  gather.operand = TensorSpec{DType::F32, {2, 3}};
+  gather.dimension = 1;
+  CollectiveSpec scatter;
+  scatter.kind = CollectiveKind::ReduceScatter;
+  scatter.reduce = ReduceKind::Min;
+  scatter.operand = TensorSpec{DType::I32, {4}};
+  CollectiveSpec a2a;
+  a2a.kind = CollectiveKind::AllToAll;
+  a2a.operand = TensorSpec{DType::F64, {4, 2}};
+  a2a.splitDimension = 0;
+  a2a.concatDimension = 1;
+  a2a.splitCount = 2;
+  CollectiveSpec permute;
+  permute.kind = CollectiveKind::CollectivePermute;
+  permute.operand = TensorSpec{DType::I64, {3}};
+  permute.sourceTargetPairs = {{0, 1}, {1, 0}};
+  spec.collectives = {gather, scatter, a2a, permute};
+  FakeCommunicator comm;
+  // Replica 1, partition 1 of 2 partitions: participant id 3.
+  RunState run(7, spec, comm, absl::Seconds(2), /*numPartitions=*/2);
+  CoreMemory memory(9);
+  CoreContext context(9, 1, 1, run, memory);
+  EXPECT_EQ(context.deviceId(), 3);
+  EXPECT_EQ(context.partitionId(), 1);
+  char buffer[64];
+  for (int64_t i = 0; i < 4; ++i)
+    ASSERT_TRUE(context.executeCollective(i, buffer, buffer).ok());
+  EXPECT_THAT(comm.kinds,
+              ::testing::ElementsAre("all-gather [2,3] dim 1",
+                                     "reduce-scatter [4] dim 0",
+                                     "all-to-all [4,2] 0 1 2",
+                                     "permute [3] with 2 pairs"));
+  ASSERT_EQ(comm.calls.size(), 4u);
+  EXPECT_EQ(comm.calls[0].replicaId, 3);
+  EXPECT_EQ(comm.calls[1].kind, ReduceKind::Min);
+  EXPECT_EQ(comm.calls[2].dtype, DType::F64);
+  EXPECT_EQ(comm.calls[3].key, (CollectiveKey{7, 3, 0}));
+  // Failures name the core, replica and partition.
+  context.fail(absl::InternalError("boom"));
+  EXPECT_EQ(run.status().message(), "core 9 (replica 1, partition 1): boom");
 }
 
 } // namespace

@@ -2,13 +2,17 @@
 
 #include "runtime/executor/Executor.h"
 
+#include "runtime/collectives/CollectiveOp.h"
 #include "runtime/collectives/InProcessCommunicator.h"
 #include "runtime/collectives/ReplicaGroups.h"
 #include "runtime/executor/CoreContext.h"
 #include "runtime/executor/RunState.h"
+#include "runtime/mesh/TpuGeneration.h"
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <exception>
 
@@ -31,33 +35,116 @@ std::string describeCollective(const CollectiveSpec &c, size_t index) {
   return out;
 }
 
-/// Everything one core does for its replica in a run.
-void runReplica(const Program &program, const std::vector<HostTensor> &inputs,
-                std::vector<HostTensor> &outputs, CoreContext &context) {
+bool isKnownKind(CollectiveKind kind) {
+  switch (kind) {
+  case CollectiveKind::AllReduce:
+  case CollectiveKind::AllGather:
+  case CollectiveKind::ReduceScatter:
+  case CollectiveKind::AllToAll:
+  case CollectiveKind::CollectivePermute:
+    return true;
+  }
+  return false;
+}
+
+/// Checks one collective of a program run as `numDevices` logical devices.
+absl::Status checkCollective(const CollectiveSpec &collective, size_t index,
+                             int64_t numDevices) {
+  const std::string where = describeCollective(collective, index);
+  auto fail = [&](const absl::Status &status) {
+    return absl::Status(status.code(), fmt::format("{}: {}", where,
+                                                   std::string(status.message())));
+  };
+  if (!isKnownKind(collective.kind))
+    return absl::InvalidArgumentError(
+        fmt::format("collective #{}: unknown collective kind {}", index,
+                    static_cast<int32_t>(collective.kind)));
+  TORUS_RETURN_IF_ERROR(checkShape(collective.operand, where + " operand"));
+  const bool permute = collective.kind == CollectiveKind::CollectivePermute;
+  int64_t groupSize = numDevices;
+  if (!permute) {
+    absl::Status groups =
+        validateReplicaGroups(collective.replicaGroups, numDevices);
+    if (!groups.ok())
+      return fail(groups);
+    if (!collective.replicaGroups.empty())
+      groupSize = static_cast<int64_t>(collective.replicaGroups[0].size());
+    // One program has one result type: ops whose result shape depends on
+    // the group size need groups of one size (HLO's rule).
+    if (collective.kind != CollectiveKind::AllReduce)
+      for (const auto &group : collective.replicaGroups)
+        if (static_cast<int64_t>(group.size()) != groupSize)
+          return absl::InvalidArgumentError(fmt::format(
+              "{}: replica groups {} differ in size", where,
+              replicaGroupsToString(collective.replicaGroups)));
+  }
+  CollectiveOp op = collectiveOpFromSpec(collective);
+  absl::Status check = op.check(groupSize, numDevices);
+  if (!check.ok())
+    return fail(check);
+  // The compiler states the result type; a default TensorSpec means "not
+  // given" (all-reduce specs written before the field existed).
+  TensorSpec expected{op.dtype, op.resultShape(groupSize)};
+  if (collective.result != TensorSpec{} && collective.result != expected)
+    return absl::InvalidArgumentError(fmt::format(
+        "{}: the result type {} does not match the {} of {} over groups of "
+        "{}, which gives {}",
+        where, collective.result.toString(), collectiveKindName(collective.kind),
+        collective.operand.toString(), groupSize, expected.toString()));
+  return absl::OkStatus();
+}
+
+/// What every core needs to run its steps.
+struct StepPlan {
+  int64_t steps = 1;
+  const std::vector<std::pair<int, int>> *carried = nullptr;
+  /// perStep[i]: input i gets a new slice every step.
+  std::vector<char> perStep;
+};
+
+/// Everything one core does for its logical device in a run.
+void runDevice(const Program &program, const std::vector<HostTensor> &inputs,
+               std::vector<HostTensor> &outputs, CoreContext &context,
+               const StepPlan &plan) {
   const ProgramSpec &spec = program.spec;
   CoreMemory &memory = context.memory();
-  const int64_t replica = context.replicaId();
+  const size_t numInputs = spec.inputs.size();
+  const std::string who =
+      context.run().numPartitions() > 1
+          ? fmt::format("replica {} partition {}", context.replicaId(),
+                        context.partitionId())
+          : fmt::format("replica {}", context.replicaId());
   std::vector<DeviceBuffer> buffers;
+  std::vector<DeviceBuffer> queues(numInputs); // per-step inputs, all steps
   std::vector<void *> pointers;
-  buffers.reserve(spec.inputs.size() + spec.outputs.size());
-  pointers.reserve(spec.inputs.size() + spec.outputs.size());
+  buffers.reserve(numInputs + spec.outputs.size());
+  pointers.reserve(numInputs + spec.outputs.size());
 
   // Host-to-device transfer, on the core's own thread.
-  for (size_t i = 0; i < spec.inputs.size(); ++i) {
-    auto buffer =
-        memory.allocate(spec.inputs[i].sizeInBytes(),
-                        fmt::format("replica {} input {}", replica, i));
+  for (size_t i = 0; i < numInputs; ++i) {
+    const size_t bytes = spec.inputs[i].sizeInBytes();
+    if (plan.perStep[i]) {
+      auto queue =
+          memory.allocate(bytes * plan.steps,
+                          fmt::format("{} input {} ({} steps)", who, i,
+                                      plan.steps));
+      if (!queue.ok())
+        return context.fail(queue.status());
+      if (queue->sizeInBytes() > 0)
+        std::memcpy(queue->data(), inputs[i].rawData(), queue->sizeInBytes());
+      queues[i] = std::move(*queue);
+    }
+    auto buffer = memory.allocate(bytes, fmt::format("{} input {}", who, i));
     if (!buffer.ok())
       return context.fail(buffer.status());
-    if (buffer->sizeInBytes() > 0)
-      std::memcpy(buffer->data(), inputs[i].rawData(), buffer->sizeInBytes());
+    if (!plan.perStep[i] && bytes > 0)
+      std::memcpy(buffer->data(), inputs[i].rawData(), bytes);
     pointers.push_back(buffer->data());
     buffers.push_back(std::move(*buffer));
   }
   for (size_t o = 0; o < spec.outputs.size(); ++o) {
-    auto buffer =
-        memory.allocate(spec.outputs[o].sizeInBytes(),
-                        fmt::format("replica {} output {}", replica, o));
+    auto buffer = memory.allocate(spec.outputs[o].sizeInBytes(),
+                                  fmt::format("{} output {}", who, o));
     if (!buffer.ok())
       return context.fail(buffer.status());
     pointers.push_back(buffer->data());
@@ -67,57 +154,111 @@ void runReplica(const Program &program, const std::vector<HostTensor> &inputs,
   if (context.run().isAborted())
     return;
 
-  {
-    CoreContext::Scope scope(context);
-    program.entry(pointers.data());
+  for (int64_t step = 0; step < plan.steps; ++step) {
+    if (step > 0)
+      for (const auto &[o, i] : *plan.carried)
+        std::swap(pointers[i], pointers[numInputs + o]);
+    for (size_t i = 0; i < numInputs; ++i)
+      if (plan.perStep[i]) {
+        const size_t bytes = spec.inputs[i].sizeInBytes();
+        if (bytes > 0)
+          std::memcpy(pointers[i],
+                      static_cast<const char *>(queues[i].data()) +
+                          bytes * step,
+                      bytes);
+      }
+    {
+      CoreContext::Scope scope(context);
+      program.entry(pointers.data());
+    }
+    if (!context.error().ok() || context.run().isAborted())
+      return;
   }
-  if (!context.error().ok() || context.run().isAborted())
-    return;
 
   // Device-to-host transfer.
   outputs.clear();
   outputs.reserve(spec.outputs.size());
   for (size_t o = 0; o < spec.outputs.size(); ++o) {
     HostTensor tensor(spec.outputs[o]);
-    const DeviceBuffer &buffer = buffers[spec.inputs.size() + o];
-    if (buffer.sizeInBytes() > 0)
-      std::memcpy(tensor.rawData(), buffer.data(), buffer.sizeInBytes());
+    if (tensor.sizeInBytes() > 0)
+      std::memcpy(tensor.rawData(), pointers[numInputs + o],
+                  tensor.sizeInBytes());
     outputs.push_back(std::move(tensor));
   }
 }
 
-} // namespace
-
-namespace {
-std::vector<std::unique_ptr<CoreMemory>>
-makeMemories(const ExecutorOptions &options) {
+std::vector<std::unique_ptr<CoreMemory>> makeMemories(int64_t numCores,
+                                                      size_t capacity) {
   std::vector<std::unique_ptr<CoreMemory>> memories;
-  memories.reserve(options.numCores);
-  for (int64_t c = 0; c < options.numCores; ++c)
-    memories.push_back(
-        std::make_unique<CoreMemory>(c, options.coreMemoryCapacity));
+  memories.reserve(numCores);
+  for (int64_t c = 0; c < numCores; ++c)
+    memories.push_back(std::make_unique<CoreMemory>(c, capacity));
   return memories;
 }
-} // namespace
 
-Executor::Executor(const ExecutorOptions &options)
-    : options_(options), memories_(makeMemories(options)),
-      pool_(options.numCores) {}
-
-absl::StatusOr<std::unique_ptr<Executor>>
-Executor::create(const ExecutorOptions &options) {
-  if (options.numCores < 1 || options.numCores > kMaxCores)
+absl::Status checkOptions(const ExecutorOptions &options, int64_t numCores) {
+  if (numCores < 1 || numCores > Executor::kMaxCores)
     return absl::InvalidArgumentError(
-        fmt::format("an executor needs 1 to {} cores, got {}", kMaxCores,
-                    options.numCores));
+        fmt::format("an executor needs 1 to {} cores, got {}",
+                    Executor::kMaxCores, numCores));
   if (options.collectiveTimeout <= absl::ZeroDuration())
     return absl::InvalidArgumentError(
         fmt::format("the collective timeout must be positive, got {}",
                     absl::FormatDuration(options.collectiveTimeout)));
-  return std::unique_ptr<Executor>(new Executor(options));
+  return absl::OkStatus();
+}
+
+} // namespace
+
+Executor::Executor(const ExecutorOptions &options, int64_t numCores,
+                   size_t capacity, std::optional<Topology> topology)
+    : options_(options), numCores_(numCores), capacity_(capacity),
+      topology_(std::move(topology)),
+      memories_(makeMemories(numCores, capacity)), pool_(numCores) {
+  if (topology_)
+    for (const auto &task : topology_->deviceCoordinates())
+      for (const Coordinates &c : task)
+        coordinates_.push_back(c);
+}
+
+absl::StatusOr<std::unique_ptr<Executor>>
+Executor::create(const ExecutorOptions &options) {
+  TORUS_RETURN_IF_ERROR(checkOptions(options, options.numCores));
+  return std::unique_ptr<Executor>(new Executor(
+      options, options.numCores,
+      options.coreMemoryCapacity.value_or(kDefaultCoreMemoryCapacity),
+      std::nullopt));
+}
+
+absl::StatusOr<std::unique_ptr<Executor>>
+Executor::create(const Topology &topology, ExecutorOptions options) {
+  const int64_t numCores =
+      static_cast<int64_t>(topology.numTasks()) * topology.numTpusPerTask();
+  if (numCores > kMaxCores)
+    return absl::InvalidArgumentError(fmt::format(
+        "topology {} has {} TPU devices; an executor emulates at most {} "
+        "cores (the cost model prices larger slices without running them)",
+        topology.name().empty() ? topology.toString() : topology.name(),
+        numCores, kMaxCores));
+  options.numCores = numCores;
+  TORUS_RETURN_IF_ERROR(checkOptions(options, numCores));
+  size_t capacity = kDefaultCoreMemoryCapacity;
+  if (options.coreMemoryCapacity)
+    capacity = *options.coreMemoryCapacity;
+  else if (topology.generation())
+    capacity = static_cast<size_t>(topology.generation()->hbmBytesPerCore);
+  return std::unique_ptr<Executor>(
+      new Executor(options, numCores, capacity, topology));
 }
 
 Executor::~Executor() = default;
+
+std::optional<std::array<int32_t, 4>>
+Executor::coreCoordinates(int64_t coreId) const {
+  if (coreId < 0 || coreId >= static_cast<int64_t>(coordinates_.size()))
+    return std::nullopt;
+  return coordinates_[coreId];
+}
 
 absl::Status
 Executor::validate(const Program &program,
@@ -132,31 +273,43 @@ Executor::validate(const Program &program,
   if (numReplicas < 1)
     return absl::InvalidArgumentError(fmt::format(
         "program '{}' has an invalid replica count {}", name, numReplicas));
-  if (numReplicas > numCores())
+  const int64_t numPartitions = runOptions.numPartitions;
+  if (numPartitions < 1)
+    return absl::InvalidArgumentError(
+        fmt::format("invalid partition count {}", numPartitions));
+  const int64_t numDevices = numReplicas * numPartitions;
+  if (numDevices > numCores()) {
+    if (numPartitions == 1)
+      return absl::InvalidArgumentError(fmt::format(
+          "program '{}' is compiled for {} replicas but the executor has only "
+          "{} core{}",
+          name, numReplicas, numCores(), numCores() == 1 ? "" : "s"));
     return absl::InvalidArgumentError(fmt::format(
-        "program '{}' is compiled for {} replicas but the executor has only "
-        "{} core{}",
-        name, numReplicas, numCores(), numCores() == 1 ? "" : "s"));
+        "program '{}' needs {} replicas x {} partitions = {} cores but the "
+        "executor has only {}",
+        name, numReplicas, numPartitions, numDevices, numCores()));
+  }
 
   // Device assignment.
   const std::vector<int64_t> &assignment = runOptions.replicaToCore;
+  const char *unit = numPartitions == 1 ? "replica" : "device";
   if (!assignment.empty()) {
-    if (static_cast<int64_t>(assignment.size()) != numReplicas)
-      return absl::InvalidArgumentError(
-          fmt::format("the device assignment has {} entries for {} replicas",
-                      assignment.size(), numReplicas));
+    if (static_cast<int64_t>(assignment.size()) != numDevices)
+      return absl::InvalidArgumentError(fmt::format(
+          "the device assignment has {} entries for {} {}s", assignment.size(),
+          numDevices, unit));
     std::vector<int64_t> owner(numCores(), -1);
-    for (int64_t r = 0; r < numReplicas; ++r) {
-      int64_t core = assignment[r];
+    for (int64_t d = 0; d < numDevices; ++d) {
+      int64_t core = assignment[d];
       if (core < 0 || core >= numCores())
         return absl::InvalidArgumentError(fmt::format(
-            "the device assignment puts replica {} on core {}, outside [0, {})",
-            r, core, numCores()));
+            "the device assignment puts {} {} on core {}, outside [0, {})",
+            unit, d, core, numCores()));
       if (owner[core] >= 0)
-        return absl::InvalidArgumentError(fmt::format(
-            "the device assignment puts replicas {} and {} on core {}",
-            owner[core], r, core));
-      owner[core] = r;
+        return absl::InvalidArgumentError(
+            fmt::format("the device assignment puts {}s {} and {} on core {}",
+                        unit, owner[core], d, core));
+      owner[core] = d;
     }
   }
   if (runOptions.collectiveTimeout &&
@@ -172,74 +325,163 @@ Executor::validate(const Program &program,
   for (size_t o = 0; o < spec.outputs.size(); ++o)
     TORUS_RETURN_IF_ERROR(checkShape(
         spec.outputs[o], fmt::format("program '{}' output {}", name, o)));
-  for (size_t c = 0; c < spec.collectives.size(); ++c) {
-    const CollectiveSpec &collective = spec.collectives[c];
-    std::string where = describeCollective(collective, c);
-    if (collective.kind != CollectiveKind::AllReduce)
+  for (size_t c = 0; c < spec.collectives.size(); ++c)
+    TORUS_RETURN_IF_ERROR(checkCollective(spec.collectives[c], c, numDevices));
+
+  // The on-device loop.
+  const int64_t steps = runOptions.stepsPerRun;
+  if (steps < 1)
+    return absl::InvalidArgumentError(
+        fmt::format("steps per run must be at least 1, got {}", steps));
+  const int64_t numInputs = static_cast<int64_t>(spec.inputs.size());
+  const int64_t numOutputs = static_cast<int64_t>(spec.outputs.size());
+  std::vector<char> perStep(numInputs, 0);
+  for (int i : runOptions.perStepInputs) {
+    if (i < 0 || i >= numInputs)
+      return absl::InvalidArgumentError(fmt::format(
+          "per-step input {} is out of range: program '{}' has {} input{}", i,
+          name, numInputs, numInputs == 1 ? "" : "s"));
+    if (perStep[i])
       return absl::InvalidArgumentError(
-          fmt::format("{}: unknown collective kind {}", where,
-                      static_cast<int32_t>(collective.kind)));
-    TORUS_RETURN_IF_ERROR(checkShape(collective.operand, where + " operand"));
-    absl::Status groups =
-        validateReplicaGroups(collective.replicaGroups, numReplicas);
-    if (!groups.ok())
-      return absl::InvalidArgumentError(
-          fmt::format("{}: {}", where, std::string(groups.message())));
+          fmt::format("input {} is listed twice as a per-step input", i));
+    perStep[i] = 1;
+  }
+  std::vector<int> carriedFrom(numInputs, -1), carriedTo(numOutputs, -1);
+  for (const auto &[o, i] : runOptions.carried) {
+    if (o < 0 || o >= numOutputs)
+      return absl::InvalidArgumentError(fmt::format(
+          "carried output {} is out of range: program '{}' has {} output{}", o,
+          name, numOutputs, numOutputs == 1 ? "" : "s"));
+    if (i < 0 || i >= numInputs)
+      return absl::InvalidArgumentError(fmt::format(
+          "output {} is carried to input {}, out of range: program '{}' has "
+          "{} input{}",
+          o, i, name, numInputs, numInputs == 1 ? "" : "s"));
+    if (spec.outputs[o] != spec.inputs[i])
+      return absl::InvalidArgumentError(fmt::format(
+          "output {} ({}) cannot be carried to input {} ({}): the types "
+          "differ",
+          o, spec.outputs[o].toString(), i, spec.inputs[i].toString()));
+    if (carriedFrom[i] >= 0)
+      return absl::InvalidArgumentError(fmt::format(
+          "input {} is carried from two outputs ({} and {})", i,
+          carriedFrom[i], o));
+    if (carriedTo[o] >= 0)
+      return absl::InvalidArgumentError(fmt::format(
+          "output {} is carried to two inputs ({} and {})", o, carriedTo[o],
+          i));
+    if (perStep[i])
+      return absl::InvalidArgumentError(fmt::format(
+          "input {} is both carried and fed per step", i));
+    carriedFrom[i] = o;
+    carriedTo[o] = i;
   }
 
   // The inputs.
-  if (static_cast<int64_t>(inputs.size()) != numReplicas)
-    return absl::InvalidArgumentError(fmt::format(
-        "program '{}' has {} replica{} but inputs were given for {}", name,
-        numReplicas, numReplicas == 1 ? "" : "s", inputs.size()));
-  for (int64_t r = 0; r < numReplicas; ++r) {
-    if (inputs[r].size() != spec.inputs.size())
+  if (static_cast<int64_t>(inputs.size()) != numDevices) {
+    if (numPartitions == 1)
       return absl::InvalidArgumentError(fmt::format(
-          "replica {}: expected {} argument{}, got {}", r, spec.inputs.size(),
-          spec.inputs.size() == 1 ? "" : "s", inputs[r].size()));
+          "program '{}' has {} replica{} but inputs were given for {}", name,
+          numReplicas, numReplicas == 1 ? "" : "s", inputs.size()));
+    return absl::InvalidArgumentError(fmt::format(
+        "program '{}' runs as {} replicas x {} partitions = {} devices but "
+        "inputs were given for {}",
+        name, numReplicas, numPartitions, numDevices, inputs.size()));
+  }
+  for (int64_t d = 0; d < numDevices; ++d) {
+    if (inputs[d].size() != spec.inputs.size())
+      return absl::InvalidArgumentError(fmt::format(
+          "{} {}: expected {} argument{}, got {}", unit, d, spec.inputs.size(),
+          spec.inputs.size() == 1 ? "" : "s", inputs[d].size()));
     for (size_t i = 0; i < spec.inputs.size(); ++i) {
-      const HostTensor &tensor = inputs[r][i];
-      if (tensor.spec() != spec.inputs[i])
-        return absl::InvalidArgumentError(
-            fmt::format("replica {}, argument {}: expected {}, got {}", r, i,
-                        spec.inputs[i].toString(), tensor.spec().toString()));
+      const HostTensor &tensor = inputs[d][i];
+      TensorSpec expected = spec.inputs[i];
+      if (perStep[i])
+        expected.shape.insert(expected.shape.begin(), steps);
+      if (tensor.spec() != expected)
+        return absl::InvalidArgumentError(fmt::format(
+            "{} {}, argument {}: expected {}{}, got {}", unit, d, i,
+            expected.toString(),
+            perStep[i] ? " (a per-step input: one slice per step)" : "",
+            tensor.spec().toString()));
       if (!tensor.rawData() && tensor.sizeInBytes() > 0)
         return absl::InvalidArgumentError(fmt::format(
-            "replica {}, argument {}: the tensor has no storage", r, i));
+            "{} {}, argument {}: the tensor has no storage", unit, d, i));
     }
   }
   return absl::OkStatus();
+}
+
+absl::StatusOr<InProcessCommunicator *>
+Executor::communicatorFor(const std::vector<int64_t> &deviceToCore) {
+  if (communicator_ && !communicator_->isAborted() &&
+      communicatorCores_ == deviceToCore &&
+      communicator_->numPendingRendezvous() == 0)
+    return communicator_.get();
+  communicator_.reset();
+  CommunicatorOptions options;
+  options.algorithm = options_.collectiveAlgorithm;
+  if (!coordinates_.empty()) {
+    MeshPlacement placement;
+    const auto &shape = topology_->meshShape();
+    placement.meshShape = {shape[0], shape[1], shape[2], shape[3]};
+    for (int dim = 0; dim < 3; ++dim)
+      placement.wraparound[dim] = topology_->hasWraparound(dim);
+    for (int64_t core : deviceToCore)
+      placement.coordinates.push_back(coordinates_[core]);
+    options.placement = std::move(placement);
+  }
+  TORUS_ASSIGN_OR_RETURN(
+      communicator_,
+      InProcessCommunicator::create(
+          static_cast<int64_t>(deviceToCore.size()), std::move(options)));
+  communicatorCores_ = deviceToCore;
+  return communicator_.get();
 }
 
 absl::StatusOr<std::vector<std::vector<HostTensor>>>
 Executor::run(const Program &program,
               const std::vector<std::vector<HostTensor>> &inputs,
               const RunOptions &runOptions) {
+  const auto start = std::chrono::steady_clock::now();
   TORUS_RETURN_IF_ERROR(validate(program, inputs, runOptions));
   std::lock_guard<std::mutex> runLock(runMutex_);
 
-  const int64_t numReplicas = program.spec.numReplicas;
-  std::vector<int64_t> replicaToCore = runOptions.replicaToCore;
-  if (replicaToCore.empty())
-    for (int64_t r = 0; r < numReplicas; ++r)
-      replicaToCore.push_back(r);
-  std::vector<int64_t> coreToReplica(numCores(), -1);
-  for (int64_t r = 0; r < numReplicas; ++r)
-    coreToReplica[replicaToCore[r]] = r;
+  const int64_t numPartitions = runOptions.numPartitions;
+  const int64_t numDevices = program.spec.numReplicas * numPartitions;
+  std::vector<int64_t> deviceToCore = runOptions.replicaToCore;
+  if (deviceToCore.empty())
+    for (int64_t d = 0; d < numDevices; ++d)
+      deviceToCore.push_back(d);
+  std::vector<int64_t> coreToDevice(numCores(), -1);
+  for (int64_t d = 0; d < numDevices; ++d)
+    coreToDevice[deviceToCore[d]] = d;
 
-  // A fresh communicator per run: an aborted run must not poison the next.
-  TORUS_ASSIGN_OR_RETURN(std::unique_ptr<InProcessCommunicator> communicator,
-                         InProcessCommunicator::create(numReplicas));
+  StepPlan plan;
+  plan.steps = runOptions.stepsPerRun;
+  plan.carried = &runOptions.carried;
+  plan.perStep.assign(program.spec.inputs.size(), 0);
+  for (int i : runOptions.perStepInputs)
+    plan.perStep[i] = 1;
+
+  // One communicator per run, reused while runs succeed: an aborted run
+  // must not poison the next, but a good one leaves nothing behind.
+  TORUS_ASSIGN_OR_RETURN(InProcessCommunicator * communicator,
+                         communicatorFor(deviceToCore));
   RunState state(
       nextRunId_++, program.spec, *communicator,
-      runOptions.collectiveTimeout.value_or(options_.collectiveTimeout));
+      runOptions.collectiveTimeout.value_or(options_.collectiveTimeout),
+      numPartitions);
 
-  std::vector<std::vector<HostTensor>> outputs(numReplicas);
-  pool_.run(replicaToCore, [&](int64_t core) {
-    const int64_t replica = coreToReplica[core];
-    CoreContext context(core, replica, state, *memories_[core]);
+  std::vector<std::vector<HostTensor>> outputs(numDevices);
+  pool_.run(deviceToCore, [&](int64_t core) {
+    const int64_t device = coreToDevice[core];
+    CoreMemory &memory = *memories_[core];
+    memory.resetPeak();
+    CoreContext context(core, device / numPartitions, device % numPartitions,
+                        state, memory);
     try {
-      runReplica(program, inputs[replica], outputs[replica], context);
+      runDevice(program, inputs[device], outputs[device], context, plan);
     } catch (const std::exception &e) {
       context.fail(
           absl::InternalError(fmt::format("uncaught exception: {}", e.what())));
@@ -247,7 +489,20 @@ Executor::run(const Program &program,
       context.fail(absl::InternalError("uncaught exception"));
     }
   });
-  TORUS_RETURN_IF_ERROR(state.status());
+  absl::Status status = state.status();
+  if (!status.ok()) {
+    communicator_.reset();
+    return status;
+  }
+  if (runOptions.stats) {
+    RunStats &stats = *runOptions.stats;
+    stats.hostTime = absl::FromChrono(std::chrono::steady_clock::now() - start);
+    stats.steps = runOptions.stepsPerRun;
+    stats.peakCoreBytes = 0;
+    for (int64_t core : deviceToCore)
+      stats.peakCoreBytes =
+          std::max(stats.peakCoreBytes, memories_[core]->peakBytesInUse());
+  }
   return outputs;
 }
 

@@ -1,45 +1,63 @@
-//===- Executor.h - Runs one SPMD program on every emulated core -*- C++
-//-*-===//
+//===- Executor.h - Runs one SPMD program on every emulated core -*- C++ -*-===//
 //
 // The executor owns the emulated cores of one host: a persistent worker
 // thread and a capacity-limited memory per core. run() executes one compiled
-// SPMD program on spec.numReplicas of them concurrently: each core copies its
-// replica's inputs into its device buffers, calls the program's entry with
-// its thread's CoreContext set (so __torus_replica_id and __torus_collective
-// find it), and copies the outputs back. Collectives meet through an
-// InProcessCommunicator created for the run.
+// SPMD program on numReplicas x numPartitions of them concurrently: each core
+// copies its inputs into device buffers of its own memory (host-to-device
+// transfer), runs `stepsPerRun` steps of the program's entry with its
+// thread's CoreContext set (so __torus_replica_id, __torus_partition_id and
+// __torus_collective find it), and copies the outputs back (device-to-host).
+// Collectives meet through an InProcessCommunicator; when the executor was
+// created from a Topology, its Auto algorithm follows the slice's rings and
+// torus dimensions.
 //
-// Replicas and cores: a program compiled for R replicas runs on R of the
-// executor's N cores (R <= N); by default replica r on core r, or on the
-// cores RunOptions::replicaToCore names (a device assignment). Idle cores do
-// nothing.
+// Logical devices and cores: a program compiled for R replicas of P
+// partitions runs as R*P logical devices d = r * P + p (XLA's global device
+// id; with one partition, d is the replica). Device d runs on core d, or on
+// the core RunOptions::replicaToCore names (a device assignment; see
+// DeviceAssignmentCores.h to derive one from a DeviceAssignment). Idle cores
+// do nothing. Collectives' replica groups and permute pairs name logical
+// devices (HLO's flattened-id mode; replica ids when P = 1).
+//
+// Isolation: every device buffer is a separate allocation in its core's
+// CoreMemory, and the C ABI hands a core only the pointers of its own buffers
+// (the entry's `buffers` array, built on the core's own thread). Generated
+// code has no way to name another core's memory; data crosses cores only
+// through a collective (whose implementation reads the peers' buffers inside
+// the rendezvous) or a host transfer.
 //
 // Every failure is a Status, never a hang: inputs are validated up front
-// (naming replica, argument, expected and actual TensorSpec); a core that
+// (naming device, argument, expected and actual TensorSpec); a core that
 // fails during the run (out of memory, a collective error, an exception)
 // aborts the run, peers blocked in collectives return, and run() reports the
-// first failure prefixed with its core and replica.
+// first failure prefixed with its core, replica (and partition).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TORUS_RUNTIME_EXECUTOR_EXECUTOR_H
 #define TORUS_RUNTIME_EXECUTOR_EXECUTOR_H
 
 #include "runtime/ProgramSpec.h"
+#include "runtime/collectives/CollectiveAlgorithm.h"
 #include "runtime/collectives/Communicator.h"
 #include "runtime/core/CoreMemory.h"
 #include "runtime/executor/WorkerPool.h"
+#include "runtime/mesh/Topology.h"
 #include "torus/HostTensor.h"
 #include "torus/Status.h"
 
 #include "absl/time/time.h"
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace torus::rt {
+
+class InProcessCommunicator;
 
 /// A compiled SPMD program: its contract and its entry point.
 struct Program {
@@ -48,20 +66,57 @@ struct Program {
 };
 
 struct ExecutorOptions {
-  /// Emulated cores, 1..Executor::kMaxCores.
+  /// Emulated cores, 1..Executor::kMaxCores. Ignored by create(Topology).
   int64_t numCores = 1;
-  /// Memory capacity of every core, in bytes.
-  size_t coreMemoryCapacity = kDefaultCoreMemoryCapacity;
+  /// Memory capacity of every core, in bytes. Unset: the HBM of one core of
+  /// the topology's TPU generation when created from a Topology that has
+  /// one, else kDefaultCoreMemoryCapacity.
+  std::optional<size_t> coreMemoryCapacity;
   /// How long a core waits for its peers in a collective.
   absl::Duration collectiveTimeout = kDefaultCollectiveTimeout;
+  /// The schedule of collectives that have several (CollectiveAlgorithm.h).
+  CollectiveAlgorithm collectiveAlgorithm = CollectiveAlgorithm::Auto;
+};
+
+/// What a run measured.
+struct RunStats {
+  /// Wall time of the whole run() call: validation, host-to-device
+  /// transfers, every step and device-to-host transfers.
+  absl::Duration hostTime;
+  int64_t steps = 0;
+  /// Highest device memory in use during the run, over the cores used.
+  size_t peakCoreBytes = 0;
+  absl::Duration hostTimePerStep() const {
+    return steps > 0 ? hostTime / steps : absl::ZeroDuration();
+  }
 };
 
 struct RunOptions {
-  /// replicaToCore[r] is the core running replica r (distinct cores). Empty:
-  /// replica r runs on core r.
+  /// Partitions (logical cores) per replica: the program runs as
+  /// numReplicas * numPartitions logical devices.
+  int64_t numPartitions = 1;
+  /// replicaToCore[d] is the core running logical device d (distinct cores);
+  /// with one partition, d is the replica. Empty: device d on core d.
   std::vector<int64_t> replicaToCore;
   /// Overrides ExecutorOptions::collectiveTimeout for this run.
   std::optional<absl::Duration> collectiveTimeout;
+
+  /// The on-device loop: the program's entry runs this many times per run()
+  /// on every core, with no host transfer in between.
+  int64_t stepsPerRun = 1;
+  /// Loop-carried values: (output o, input i) makes output o of step k the
+  /// input i of step k + 1 (their TensorSpecs must be equal; each input and
+  /// each output at most once). The device buffers are swapped, not copied.
+  std::vector<std::pair<int, int>> carried;
+  /// Inputs fed a new value every step, like an infeed queue: the host
+  /// tensor given for such an input has an extra leading dimension of
+  /// stepsPerRun (`[steps, ...spec]`); all steps are transferred to the core
+  /// (and charged to its memory) up front, and slice k is copied into the
+  /// input's buffer before step k. Inputs neither carried nor per-step are
+  /// transferred once and hold the same value in every step.
+  std::vector<int> perStepInputs;
+  /// When set, receives the run's measurements.
+  RunStats *stats = nullptr;
 };
 
 class Executor {
@@ -77,42 +132,69 @@ public:
     options.numCores = numCores;
     return create(options);
   }
+  /// One core per TPU device of `topology`: core c is TPU ordinal o of task
+  /// t with c = t * numTpusPerTask + o (TensorFlow's device order). Each
+  /// core's capacity is the generation's HBM per core unless the options
+  /// set one; collectives know every core's mesh coordinates.
+  static absl::StatusOr<std::unique_ptr<Executor>>
+  create(const Topology &topology, ExecutorOptions options = {});
   ~Executor();
   Executor(const Executor &) = delete;
   Executor &operator=(const Executor &) = delete;
 
-  int64_t numCores() const { return options_.numCores; }
+  int64_t numCores() const { return numCores_; }
   const ExecutorOptions &options() const { return options_; }
+  /// The capacity every core was created with.
+  size_t coreMemoryCapacity() const { return capacity_; }
   CoreMemory &coreMemory(int64_t coreId) { return *memories_.at(coreId); }
   /// The OS thread emulating core `coreId` (the same for every run).
   std::thread::id coreThreadId(int64_t coreId) const {
     return pool_.threadId(coreId);
   }
+  /// The slice this executor emulates, if created from one.
+  const Topology *topology() const {
+    return topology_ ? &*topology_ : nullptr;
+  }
+  /// Mesh coordinates (x, y, z, core) of core `coreId` (topology only).
+  std::optional<std::array<int32_t, 4>> coreCoordinates(int64_t coreId) const;
 
-  /// Runs `program` once on every replica: `inputs[replica][argument]`,
-  /// returns `outputs[replica][result]`. Thread-safe; concurrent calls run
-  /// one after another.
+  /// Runs `program` on every logical device: `inputs[device][argument]`,
+  /// returns `outputs[device][result]` after the last step. Thread-safe;
+  /// concurrent calls run one after another.
   absl::StatusOr<std::vector<std::vector<HostTensor>>>
   run(const Program &program,
       const std::vector<std::vector<HostTensor>> &inputs,
       const RunOptions &runOptions = {});
 
   /// The checks run() makes before starting any core: the program (entry,
-  /// replica count, specs, collectives and their replica groups), the device
-  /// assignment and every input's TensorSpec.
+  /// replica count, specs, every collective's kind, shapes, groups and
+  /// pairs), the run options (partitions, device assignment, steps, carried
+  /// and per-step inputs) and every input's TensorSpec.
   absl::Status validate(const Program &program,
                         const std::vector<std::vector<HostTensor>> &inputs,
                         const RunOptions &runOptions = {}) const;
 
 private:
-  explicit Executor(const ExecutorOptions &options);
+  Executor(const ExecutorOptions &options, int64_t numCores, size_t capacity,
+           std::optional<Topology> topology);
+  /// The communicator for a run on `deviceToCore`: the previous run's when
+  /// it succeeded on the same cores (no per-run allocation), else new.
+  absl::StatusOr<InProcessCommunicator *>
+  communicatorFor(const std::vector<int64_t> &deviceToCore);
 
-  ExecutorOptions options_;
+  const ExecutorOptions options_;
+  const int64_t numCores_;
+  const size_t capacity_;
+  const std::optional<Topology> topology_;
+  /// (x, y, z, core) per core, when created from a topology.
+  std::vector<std::array<int32_t, 4>> coordinates_;
   std::vector<std::unique_ptr<CoreMemory>> memories_;
   // Declared after the memories: threads stop before memories go away.
   WorkerPool pool_;
   std::mutex runMutex_;
   uint64_t nextRunId_ = 0;
+  std::unique_ptr<InProcessCommunicator> communicator_;
+  std::vector<int64_t> communicatorCores_;
 };
 
 } // namespace torus::rt

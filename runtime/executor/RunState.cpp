@@ -6,7 +6,7 @@
 
 namespace torus::rt {
 
-void RunState::fail(int64_t coreId, int64_t replicaId,
+void RunState::fail(int64_t coreId, int64_t replicaId, int64_t partitionId,
                     const absl::Status &status) {
   if (status.ok())
     return;
@@ -15,9 +15,14 @@ void RunState::fail(int64_t coreId, int64_t replicaId,
     std::lock_guard<std::mutex> lock(mutex_);
     if (!firstError_.ok())
       return;
+    std::string where =
+        numPartitions_ > 1
+            ? fmt::format("core {} (replica {}, partition {})", coreId,
+                          replicaId, partitionId)
+            : fmt::format("core {} (replica {})", coreId, replicaId);
     firstError_ = absl::Status(
-        status.code(), fmt::format("core {} (replica {}): {}", coreId,
-                                   replicaId, std::string(status.message())));
+        status.code(),
+        fmt::format("{}: {}", where, std::string(status.message())));
     first = firstError_;
     aborted_.store(true, std::memory_order_release);
   }

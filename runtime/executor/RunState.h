@@ -25,9 +25,9 @@ namespace torus::rt {
 class RunState {
 public:
   RunState(uint64_t runId, const ProgramSpec &spec, Communicator &communicator,
-           absl::Duration collectiveTimeout)
+           absl::Duration collectiveTimeout, int64_t numPartitions = 1)
       : runId_(runId), spec_(spec), communicator_(communicator),
-        collectiveTimeout_(collectiveTimeout) {}
+        collectiveTimeout_(collectiveTimeout), numPartitions_(numPartitions) {}
   RunState(const RunState &) = delete;
   RunState &operator=(const RunState &) = delete;
 
@@ -35,12 +35,19 @@ public:
   const ProgramSpec &spec() const { return spec_; }
   Communicator &communicator() { return communicator_; }
   absl::Duration collectiveTimeout() const { return collectiveTimeout_; }
+  /// Partitions (logical cores) per replica; cores = replicas x partitions.
+  int64_t numPartitions() const { return numPartitions_; }
 
-  /// Records that core `coreId` (running `replicaId`) failed. The first
-  /// failure becomes the run's status, prefixed `core C (replica R): `, and
-  /// aborts the run; later ones (usually peers woken with Aborted) are
-  /// dropped.
-  void fail(int64_t coreId, int64_t replicaId, const absl::Status &status);
+  /// Records that core `coreId` (running partition `partitionId` of
+  /// `replicaId`) failed. The first failure becomes the run's status,
+  /// prefixed `core C (replica R): ` (`core C (replica R, partition P): `
+  /// when the run has several partitions), and aborts the run; later ones
+  /// (usually peers woken with Aborted) are dropped.
+  void fail(int64_t coreId, int64_t replicaId, int64_t partitionId,
+            const absl::Status &status);
+  void fail(int64_t coreId, int64_t replicaId, const absl::Status &status) {
+    fail(coreId, replicaId, 0, status);
+  }
   bool isAborted() const { return aborted_.load(std::memory_order_acquire); }
   /// OK, or the first failure.
   absl::Status status() const;
@@ -50,6 +57,7 @@ private:
   const ProgramSpec &spec_;
   Communicator &communicator_;
   const absl::Duration collectiveTimeout_;
+  const int64_t numPartitions_;
 
   mutable std::mutex mutex_;
   absl::Status firstError_;

@@ -19,6 +19,33 @@ public:
                          absl::Duration) override {
     return absl::UnimplementedError("not used");
   }
+  absl::Status allGather(const CollectiveKey &, int64_t, const ReplicaGroups &,
+                         DType, const Shape &, int64_t, const void *, void *,
+                         absl::Duration) override {
+    return absl::UnimplementedError("not used");
+  }
+  absl::Status reduceScatter(const CollectiveKey &, int64_t,
+                             const ReplicaGroups &, ReduceKind, DType,
+                             const Shape &, int64_t, const void *, void *,
+                             absl::Duration) override {
+    return absl::UnimplementedError("not used");
+  }
+  absl::Status allToAll(const CollectiveKey &, int64_t, const ReplicaGroups &,
+                        DType, const Shape &, int64_t, int64_t, int64_t,
+                        const void *, void *, absl::Duration) override {
+    return absl::UnimplementedError("not used");
+  }
+  absl::Status collectivePermute(const CollectiveKey &, int64_t,
+                                 const SourceTargetPairs &, DType,
+                                 const Shape &, const void *, void *,
+                                 absl::Duration) override {
+    return absl::UnimplementedError("not used");
+  }
+  absl::Status broadcast(const CollectiveKey &, int64_t, const ReplicaGroups &,
+                         int64_t, DType, const Shape &, const void *, void *,
+                         absl::Duration) override {
+    return absl::UnimplementedError("not used");
+  }
   void abort(const absl::Status &reason) override { aborts.push_back(reason); }
   bool isAborted() const override { return !aborts.empty(); }
   std::vector<absl::Status> aborts;
