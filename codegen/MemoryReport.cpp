@@ -3,7 +3,9 @@
 #include "codegen/MemoryReport.h"
 #include "ir/DiagnosticCollector.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -43,8 +45,9 @@ std::optional<int64_t> byteSize(MemRefType type) {
   return type.getNumElements() * elementBytes;
 }
 
-/// The buffer `value` is a view of: through view-like ops, casts and
-/// `extract_strided_metadata`'s base buffer.
+/// The buffer `value` is a view of, or a pointer into: through view-like
+/// ops, casts, `extract_strided_metadata`'s base buffer and the aligned
+/// pointer generated code passes to runtime calls.
 Value rootBuffer(Value value) {
   while (Operation *def = value.getDefiningOp()) {
     if (auto view = dyn_cast<ViewLikeOpInterface>(def))
@@ -53,6 +56,11 @@ Value rootBuffer(Value value) {
       value = meta.getSource();
     else if (auto cast = dyn_cast<memref::CastOp>(def))
       value = cast.getSource();
+    else if (auto pointer =
+                 dyn_cast<memref::ExtractAlignedPointerAsIndexOp>(def))
+      value = pointer.getSource();
+    else if (isa<arith::IndexCastOp, LLVM::IntToPtrOp>(def))
+      value = def->getOperand(0);
     else
       break;
   }
@@ -107,6 +115,45 @@ std::string formatBytes(int64_t bytes) {
   return fmt::format("{:.2f} {} ({} bytes)", value, units[unit], bytes);
 }
 
+namespace {
+
+/// The largest sum of `bytes` over intervals [from[i], until[i]] that
+/// overlap, by a sweep over program positions 1..last.
+TemporaryPeak sweep(const std::vector<BufferInfo> &buffers,
+                    const std::vector<size_t> &temporaries,
+                    const std::vector<int64_t> &until, int64_t last) {
+  TemporaryPeak peak;
+  int64_t current = 0;
+  std::vector<size_t> alive;
+  for (int64_t p = 1; p <= last; ++p) {
+    bool grew = false;
+    for (size_t t = 0; t < temporaries.size(); ++t) {
+      const BufferInfo &b = buffers[temporaries[t]];
+      if (b.liveFrom == p) {
+        current += b.bytes;
+        alive.push_back(temporaries[t]);
+        grew = true;
+      }
+    }
+    if (grew && current > peak.bytes) {
+      peak.bytes = current;
+      peak.alive = alive;
+      for (size_t i : alive)
+        if (buffers[i].liveFrom == p)
+          peak.location = buffers[i].location;
+    }
+    for (size_t t = 0; t < temporaries.size(); ++t) {
+      if (until[t] != p)
+        continue;
+      current -= buffers[temporaries[t]].bytes;
+      alive.erase(std::find(alive.begin(), alive.end(), temporaries[t]));
+    }
+  }
+  return peak;
+}
+
+} // namespace
+
 absl::StatusOr<MemoryReport> analyzeMemory(ModuleOp module,
                                            int64_t numInputs) {
   func::FuncOp entry;
@@ -147,63 +194,76 @@ absl::StatusOr<MemoryReport> analyzeMemory(ModuleOp module,
     report.buffers.push_back(std::move(info));
   }
 
+  // Program order. A use inside a nested region counts at the end of the
+  // top-level op holding it (a loop uses its buffers until it ends).
+  llvm::DenseMap<Operation *, int64_t> position;
+  int64_t last = 0;
+  entry.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (op != entry.getOperation())
+      position[op] = ++last;
+  });
+  llvm::DenseMap<Operation *, int64_t> topLevelEnd;
+  for (Operation &top : entry.getBody().front()) {
+    int64_t end = position[&top];
+    top.walk([&](Operation *inner) { end = std::max(end, position[inner]); });
+    topLevelEnd[&top] = end;
+  }
+  auto useEnd = [&](Operation *op) {
+    Operation *top = op;
+    while (top->getParentOp() != entry.getOperation())
+      top = top->getParentOp();
+    return topLevelEnd[top];
+  };
+
   // Temporaries, in program order.
-  llvm::DenseMap<Value, size_t> live; // alloc result -> index in buffers
-  int64_t current = 0;
-  int64_t position = 0;
-  int64_t temporaries = 0;
+  llvm::DenseMap<Value, size_t> temporaryOf; // alloc result -> buffers index
+  std::vector<size_t> temporaries;
+  int64_t count = 0;
   llvm::SmallPtrSet<Operation *, 4> notedCallees;
   entry.walk<WalkOrder::PreOrder>([&](Operation *op) {
-    ++position;
-    if (isa<memref::AllocOp, memref::AllocaOp>(op)) {
-      Value buffer = op->getResult(0);
-      auto type = cast<MemRefType>(buffer.getType());
-      BufferInfo info;
-      info.kind = BufferInfo::Kind::Temporary;
-      info.index = temporaries++;
-      info.type = typeString(type);
-      info.location = formatLocation(op->getLoc());
-      info.producer = producerOf(buffer);
-      info.liveFrom = position;
-      info.liveUntil = -1; // Until the end unless freed.
-      auto bytes = byteSize(type);
-      if (!bytes) {
-        report.exact = false;
-        report.notes.push_back(fmt::format(
-            "{}: a buffer of dynamic shape {} is not counted", info.location,
-            info.type));
-      }
-      info.bytes = bytes.value_or(0);
-      if (op->getParentOp() != entry.getOperation()) {
-        report.exact = false;
-        report.notes.push_back(fmt::format(
-            "{}: {} allocated inside '{}' is counted once", info.location,
-            info.type, op->getParentOp()->getName().getStringRef().str()));
-      }
-      if (isa<memref::AllocaOp>(op))
-        info.producer += " (stack)";
-      report.totalTemporaryBytes += info.bytes;
-      current += info.bytes;
-      live[buffer] = report.buffers.size();
-      report.buffers.push_back(std::move(info));
-      if (current > report.peakTemporaryBytes) {
-        report.peakTemporaryBytes = current;
-        report.peakLocation = report.buffers.back().location;
-        report.liveAtPeak.clear();
-        for (auto &[value, index] : live)
-          report.liveAtPeak.push_back(index);
-      }
+    if (!isa<memref::AllocOp, memref::AllocaOp>(op))
       return;
+    Value buffer = op->getResult(0);
+    auto type = cast<MemRefType>(buffer.getType());
+    BufferInfo info;
+    info.kind = BufferInfo::Kind::Temporary;
+    info.index = count++;
+    info.type = typeString(type);
+    info.location = formatLocation(op->getLoc());
+    info.producer = producerOf(buffer);
+    if (isa<memref::AllocaOp>(op))
+      info.producer += " (stack)";
+    info.liveFrom = info.lastUse = position[op];
+    info.liveUntil = last; // Unless freed.
+    auto bytes = byteSize(type);
+    if (!bytes) {
+      report.exact = false;
+      report.notes.push_back(fmt::format(
+          "{}: a buffer of dynamic shape {} is not counted", info.location,
+          info.type));
     }
+    info.bytes = bytes.value_or(0);
+    if (op->getParentOp() != entry.getOperation()) {
+      report.exact = false;
+      report.notes.push_back(fmt::format(
+          "{}: {} allocated inside '{}' is counted once", info.location,
+          info.type, op->getParentOp()->getName().getStringRef().str()));
+    }
+    report.totalTemporaryBytes += info.bytes;
+    temporaryOf[buffer] = report.buffers.size();
+    temporaries.push_back(report.buffers.size());
+    report.buffers.push_back(std::move(info));
+  });
+
+  // Frees and uses.
+  entry.walk([&](Operation *op) {
     if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
-      auto it = live.find(rootBuffer(dealloc.getMemref()));
-      if (it == live.end())
+      auto it = temporaryOf.find(rootBuffer(dealloc.getMemref()));
+      if (it == temporaryOf.end())
         return;
-      BufferInfo &info = report.buffers[it->second];
-      info.liveUntil = position;
-      current -= info.bytes;
-      live.erase(it);
-      if (dealloc->getParentOp() != entry.getOperation() && report.exact) {
+      report.buffers[it->second].liveUntil =
+          std::min(report.buffers[it->second].liveUntil, position[op] - 1);
+      if (op->getParentOp() != entry.getOperation() && report.exact) {
         report.exact = false;
         report.notes.push_back(fmt::format(
             "{}: a conditional free is taken as always happening",
@@ -213,19 +273,32 @@ absl::StatusOr<MemoryReport> analyzeMemory(ModuleOp module,
     }
     if (auto call = dyn_cast<func::CallOp>(op)) {
       auto callee = module.lookupSymbol<func::FuncOp>(call.getCallee());
-      if (callee && !callee.isExternal() && notedCallees.insert(callee).second) {
+      if (callee && !callee.isExternal() &&
+          notedCallees.insert(callee).second) {
         report.exact = false;
-        report.notes.push_back(fmt::format(
-            "buffers allocated inside @{} are not counted",
-            callee.getName().str()));
+        report.notes.push_back(
+            fmt::format("buffers allocated inside @{} are not counted",
+                        callee.getName().str()));
       }
     }
+    for (Value operand : op->getOperands()) {
+      auto it = temporaryOf.find(rootBuffer(operand));
+      if (it == temporaryOf.end())
+        continue;
+      BufferInfo &info = report.buffers[it->second];
+      info.lastUse = std::max(info.lastUse, useEnd(op));
+    }
   });
-  for (BufferInfo &info : report.buffers)
-    if (info.kind == BufferInfo::Kind::Temporary && info.liveUntil < 0)
-      info.liveUntil = position;
 
-  // Largest first; keep program order among equals. liveAtPeak follows.
+  std::vector<int64_t> freedAt, deadAt;
+  for (size_t t : temporaries) {
+    freedAt.push_back(report.buffers[t].liveUntil);
+    deadAt.push_back(report.buffers[t].lastUse);
+  }
+  report.asGenerated = sweep(report.buffers, temporaries, freedAt, last);
+  report.byLiveness = sweep(report.buffers, temporaries, deadAt, last);
+
+  // Largest first; keep program order among equals. Peaks follow.
   std::vector<size_t> order(report.buffers.size());
   for (size_t i = 0; i < order.size(); ++i)
     order[i] = i;
@@ -239,9 +312,11 @@ absl::StatusOr<MemoryReport> analyzeMemory(ModuleOp module,
     sorted.push_back(std::move(report.buffers[order[i]]));
   }
   report.buffers = std::move(sorted);
-  for (size_t &i : report.liveAtPeak)
-    i = newIndex[i];
-  std::sort(report.liveAtPeak.begin(), report.liveAtPeak.end());
+  for (TemporaryPeak *peak : {&report.asGenerated, &report.byLiveness}) {
+    for (size_t &i : peak->alive)
+      i = newIndex[i];
+    std::sort(peak->alive.begin(), peak->alive.end());
+  }
   return report;
 }
 
@@ -252,25 +327,31 @@ std::string formatMemoryReport(const MemoryReport &r, int64_t numCores,
   out += fmt::format("Memory of @{} on one core ({} core{} run it, each "
                      "needing the same)\n",
                      r.function, numCores, numCores == 1 ? "" : "s");
-  out += fmt::format("Read from the bufferized IR; the peak is {}.\n\n",
-                     r.exact ? "liveness-based (exact for this program)"
-                             : "liveness-based, an estimate (see notes)");
+  out += fmt::format("Read from the bufferized IR; {}.\n\n",
+                     r.exact ? "exact for this program"
+                             : "an estimate (see the notes)");
   int64_t peak = r.peakBytes();
+  auto at = [](const TemporaryPeak &p) {
+    return p.location.empty() ? std::string()
+                              : fmt::format("  (reached at {})", p.location);
+  };
   out += fmt::format("  peak per core             {}\n", formatBytes(peak));
   out += fmt::format("    inputs                  {}\n",
                      formatBytes(r.inputBytes));
   out += fmt::format("    outputs                 {}\n",
                      formatBytes(r.outputBytes));
   out += fmt::format("    temporaries at peak     {}{}\n",
-                     formatBytes(r.peakTemporaryBytes),
-                     r.peakLocation.empty()
-                         ? ""
-                         : fmt::format("  (reached at {})", r.peakLocation));
-  out += fmt::format("  all temporaries, summed   {}  (the peak if nothing "
+                     formatBytes(r.asGenerated.bytes), at(r.asGenerated));
+  out += fmt::format("  peak by liveness          {}  (if each temporary "
+                     "were freed after its last use)\n",
+                     formatBytes(r.livenessPeakBytes()));
+  out += fmt::format("    temporaries at peak     {}{}\n",
+                     formatBytes(r.byLiveness.bytes), at(r.byLiveness));
+  out += fmt::format("  all temporaries, summed   {}  (the peak if none "
                      "were freed)\n",
                      formatBytes(r.totalTemporaryBytes));
   if (numCores > 1)
-    out += fmt::format("  all {} cores              {}\n", numCores,
+    out += fmt::format("  {:<24}  {}\n", fmt::format("all {} cores", numCores),
                        formatBytes(peak * numCores));
   if (capacityBytes && *capacityBytes > 0)
     out += fmt::format("  core memory capacity      {}  ({:.4f}% used at "
@@ -280,34 +361,43 @@ std::string formatMemoryReport(const MemoryReport &r, int64_t numCores,
                            static_cast<double>(*capacityBytes),
                        peak > *capacityBytes ? "  DOES NOT FIT" : "");
 
-  out += fmt::format("\nLargest buffers ({} of {}):\n",
-                     std::min(maxBuffers, r.buffers.size()),
-                     r.buffers.size());
-  out += fmt::format("  {:<10} {:<20} {:>12}  {:<13} {:<24} {}\n", "buffer",
-                     "type", "bytes", "live (ops)", "produced by", "location");
+  out += fmt::format("\nLargest buffers ({} of {}); live ranges are "
+                     "operation numbers in @{}:\n",
+                     std::min(maxBuffers, r.buffers.size()), r.buffers.size(),
+                     r.function);
+  out += fmt::format("  {:<10} {:<20} {:>12}  {:<17} {:<24} {}\n", "buffer",
+                     "type", "bytes", "alloc/last/free", "produced by",
+                     "location");
   for (size_t i = 0; i < r.buffers.size() && i < maxBuffers; ++i) {
     const BufferInfo &b = r.buffers[i];
-    std::string range = b.kind == BufferInfo::Kind::Temporary
-                            ? fmt::format("{}..{}", b.liveFrom, b.liveUntil)
-                            : "whole run";
-    out += fmt::format("  {:<10} {:<20} {:>12}  {:<13} {:<24} {}\n",
+    std::string range =
+        b.kind == BufferInfo::Kind::Temporary
+            ? fmt::format("{}/{}/{}", b.liveFrom, b.lastUse, b.liveUntil + 1)
+            : "whole run";
+    out += fmt::format("  {:<10} {:<20} {:>12}  {:<17} {:<24} {}\n",
                        fmt::format("{} {}", kindName(b.kind), b.index), b.type,
                        b.bytes, range, b.producer, b.location);
   }
-  if (!r.liveAtPeak.empty()) {
-    out += "\nTemporaries live at the peak:\n";
-    for (size_t i : r.liveAtPeak) {
+  auto listAlive = [&](const TemporaryPeak &p, std::string_view title) {
+    if (p.alive.empty())
+      return;
+    out += fmt::format("\n{}:\n", title);
+    for (size_t i : p.alive) {
       const BufferInfo &b = r.buffers[i];
       out += fmt::format("  temp {:<5} {:<20} {:>12}  {}\n", b.index, b.type,
                          b.bytes, b.location);
     }
-  }
+  };
+  listAlive(r.asGenerated, "Temporaries allocated at the peak");
+  listAlive(r.byLiveness, "Temporaries alive at the peak by liveness");
   out += "\nNotes:\n";
   for (const std::string &note : r.notes)
     out += "  - " + note + "\n";
   out += "  - inputs and outputs live in the core's memory arena for the "
          "whole run; temporaries are allocated by the generated code (from "
          "the host heap today) and counted here as the core's.\n";
+  out += "  - the deallocation pass frees temporaries at the end of their "
+         "block, so the peak as generated can exceed the peak by liveness.\n";
   return out;
 }
 

@@ -5,13 +5,18 @@
 // buffers (inputs, then outputs, which the executor allocates in the core's
 // memory) plus the temporaries the code allocates.
 //
-// The peak is liveness-based: the entry function's operations are walked in
-// program order, a temporary counts from its `memref.alloc` to its
-// `memref.dealloc` (placed after its last use by ownership-based buffer
-// deallocation), and the peak is the largest sum of live buffers. It is
-// exact for straight-line code, which is what the torus lowering produces
-// today; an allocation inside a loop or a conditional is counted once, and
-// the report says so (`exact` false, with a note).
+// Two peaks are computed by walking the entry function's operations in
+// program order and summing the temporaries alive at each point:
+//  - as generated: a temporary lives from its `memref.alloc` to its
+//    `memref.dealloc`, where ownership-based deallocation put it (the end of
+//    its block, often the end of the function): what this code needs;
+//  - by liveness: a temporary lives from its allocation to its last use
+//    (through views, casts and pointers taken from it): what the code would
+//    need if every buffer were freed, or its memory reused, as soon as it is
+//    dead; the target for a memory planner.
+// Both are exact for straight-line code, which is what the torus lowering
+// produces today; an allocation inside a loop or a conditional is counted
+// once, and the report says so (`exact` false, with a note).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TORUS_CODEGEN_MEMORYREPORT_H
@@ -40,35 +45,50 @@ struct BufferInfo {
   int64_t bytes = 0;
   /// `file:line:col` of the op the buffer holds the result of.
   std::string location;
-  /// The op that allocates it (temporaries), e.g. `linalg.generic`, and its
-  /// live range in program order (operation indices in the entry function);
-  /// inputs and outputs live throughout.
+  /// The op that computes its contents (temporaries), e.g. `linalg.generic`,
+  /// and its life in program order (operation indices in the entry
+  /// function): allocated at liveFrom, last used at lastUse, freed at
+  /// liveUntil (the end of the function when never freed). Inputs and
+  /// outputs live throughout.
   std::string producer;
   int64_t liveFrom = 0;
+  int64_t lastUse = 0;
   int64_t liveUntil = 0;
+};
+
+/// One way of counting: the largest sum of temporaries alive at once, where
+/// it is reached, and the temporaries alive then (indices into
+/// MemoryReport::buffers).
+struct TemporaryPeak {
+  int64_t bytes = 0;
+  std::string location;
+  std::vector<size_t> alive;
 };
 
 struct MemoryReport {
   std::string function;
   int64_t inputBytes = 0;
   int64_t outputBytes = 0;
-  /// Largest sum of live temporaries, and where it is reached.
-  int64_t peakTemporaryBytes = 0;
-  std::string peakLocation;
-  /// Temporaries live at the peak, largest first (indices into `buffers`).
-  std::vector<size_t> liveAtPeak;
-  /// Sum of all temporaries: what the peak would be if none were freed.
+  /// Temporaries alive from alloc to dealloc, as the code is generated.
+  TemporaryPeak asGenerated;
+  /// Temporaries alive from alloc to last use.
+  TemporaryPeak byLiveness;
+  /// Sum of all temporaries: the peak if none were ever freed.
   int64_t totalTemporaryBytes = 0;
   /// Every buffer, largest first.
   std::vector<BufferInfo> buffers;
-  /// False when the peak is an estimate (allocations in loops or branches,
+  /// False when the peaks are estimates (allocations in loops or branches,
   /// dynamic sizes, calls into other functions); `notes` says why.
   bool exact = true;
   std::vector<std::string> notes;
 
-  /// inputs + outputs + peak temporaries: one core's peak.
+  /// inputs + outputs + peak temporaries as generated: one core's peak.
   int64_t peakBytes() const {
-    return inputBytes + outputBytes + peakTemporaryBytes;
+    return inputBytes + outputBytes + asGenerated.bytes;
+  }
+  /// The same by liveness.
+  int64_t livenessPeakBytes() const {
+    return inputBytes + outputBytes + byLiveness.bytes;
   }
 };
 
@@ -79,7 +99,7 @@ absl::StatusOr<MemoryReport> analyzeMemory(ModuleOp module,
                                            int64_t numInputs = -1);
 
 /// The report as text: totals, the largest `maxBuffers` buffers, what is
-/// live at the peak. `numCores` cores run the program (every core needs the
+/// alive at the peaks. `numCores` cores run the program (every core needs the
 /// same); `capacityBytes`, when known, is one core's memory.
 std::string formatMemoryReport(const MemoryReport &report, int64_t numCores,
                                std::optional<int64_t> capacityBytes,

@@ -1,15 +1,31 @@
-// Tests torusc's --emit ladder on a dot_general + all_reduce program.
+// Tests torusc's --emit ladder on a dot_general + all_reduce program: every
+// stage prints what it names, and the stages issue 7 will build are refused
+// with a message instead of printing the torus IR.
 // RUN: torusc %S/Inputs/dot_all_reduce.mlir --emit=torus | FileCheck %s --check-prefix=TORUS
 // RUN: torusc %S/Inputs/dot_all_reduce.mlir --emit=linalg | FileCheck %s --check-prefix=LINALG
+// RUN: torusc %S/Inputs/dot_all_reduce.mlir --emit=bufferized --replicas=4 | FileCheck %s --check-prefix=BUFFERIZED
 // RUN: torusc %S/Inputs/dot_all_reduce.mlir --emit=llvm-dialect --replicas=4 | FileCheck %s --check-prefix=LLVMDIALECT
 // RUN: torusc %S/Inputs/dot_all_reduce.mlir --emit=llvm --replicas=4 | FileCheck %s --check-prefix=LLVMIR
 // RUN: torusc %S/Inputs/dot_all_reduce.mlir --replicas=4 -o %t.ll && FileCheck %s --check-prefix=LLVMIR < %t.ll
+// RUN: torusc %S/Inputs/dot_all_reduce.mlir --emit=asm --replicas=4 | FileCheck %s --check-prefix=ASM
+// RUN: torusc %S/Inputs/dot_all_reduce.mlir --emit=asm -O0 --replicas=4 | FileCheck %s --check-prefix=ASM
+// RUN: not torusc %S/Inputs/dot_all_reduce.mlir --emit=sharded 2>&1 | FileCheck %s --check-prefix=SHARDED
+// RUN: not torusc %S/Inputs/dot_all_reduce.mlir --emit=spmd 2>&1 | FileCheck %s --check-prefix=SPMD
+// RUN: torusc %S/Inputs/dot_all_reduce.mlir --emit=sharded; test $? -eq 2
+// RUN: not torusc %S/Inputs/dot_all_reduce.mlir --emit=obj 2>&1 | FileCheck %s --check-prefix=OBJSTDOUT
+// RUN: not torusc %S/Inputs/dot_all_reduce.mlir --emit=nonsense 2>&1 | FileCheck %s --check-prefix=BADEMIT
+// RUN: torusc %S/Inputs/dot_all_reduce.mlir --emit=nonsense; test $? -eq 2
+// RUN: cat %S/Inputs/dot_all_reduce.mlir | torusc - --emit=torus | FileCheck %s --check-prefix=TORUS
 
 // TORUS: torus.dot_general
 // TORUS: torus.all_reduce sum
 
 // LINALG: linalg.generic
 // LINALG: call @__torus_collective
+
+// BUFFERIZED: func.func @step(%{{.*}}: memref<4x3xf32>, %{{.*}}: memref<2x4xf32>, %{{.*}}: memref<2x3xf32>)
+// BUFFERIZED: memref.alloc
+// BUFFERIZED: memref.dealloc
 
 // LLVMDIALECT: llvm.func @step(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr)
 
@@ -18,3 +34,11 @@
 // LLVMIR: fmul float
 // LLVMIR: call void @__torus_collective(i64 0,
 // LLVMIR: define void @__torus_entry_step(ptr %0)
+
+// ASM-DAG: __torus_entry_step:
+// ASM-DAG: __torus_collective
+
+// SHARDED: torusc: --emit=sharded needs the sharding passes, which are not built yet
+// SPMD: torusc: --emit=spmd needs the SPMD partitioner, which is not built yet
+// OBJSTDOUT: torusc: --emit=obj writes an object file and its metadata; give the object's path with -o
+// BADEMIT: Cannot find option named 'nonsense'

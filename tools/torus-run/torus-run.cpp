@@ -32,7 +32,9 @@
 
 #include <fmt/format.h>
 
-#include <chrono>
+#include "absl/time/time.h"
+
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <map>
@@ -178,7 +180,7 @@ absl::StatusOr<LoadedProgram> loadAot(const std::string &path) {
   int64_t compiled = artifact.spec.numReplicas;
   torus::tools::MeshRequest request = meshRequest();
   if (request.replicas && *request.replicas != compiled)
-    return absl::InvalidArgumentError(fmt::format(
+    return absl::FailedPreconditionError(fmt::format(
         "{} was compiled for {} replicas; --replicas={} needs a recompile",
         path, compiled, *request.replicas));
   request.replicas = compiled;
@@ -430,10 +432,10 @@ std::variant<int, Failure> run() {
   if (coreMemoryMiB.getNumOccurrences())
     executorOptions.coreMemoryCapacity =
         static_cast<size_t>(coreMemoryMiB.getValue()) << 20;
-  else if (plan.coreMemoryBytes)
-    executorOptions.coreMemoryCapacity =
-        static_cast<size_t>(*plan.coreMemoryBytes);
-  auto executor = rt::Executor::create(executorOptions);
+  // On a topology: its cores, HBM per core and torus-aware collectives.
+  auto executor = plan.topology
+                      ? rt::Executor::create(*plan.topology, executorOptions)
+                      : rt::Executor::create(executorOptions);
   if (!executor.ok())
     return fromStatus(executor.status(), kExitUsage);
   rt::RunOptions runOptions;
@@ -451,17 +453,18 @@ std::variant<int, Failure> run() {
                               plan.topology ? " of " + plan.topologyName : "");
   std::vector<std::vector<HostTensor>> outputs;
   std::vector<double> times;
+  size_t peakCoreBytes = 0;
   for (int64_t step = 0; step < steps; ++step) {
-    auto start = std::chrono::steady_clock::now();
+    rt::RunStats stats;
+    runOptions.stats = &stats;
     auto result = (*executor)->run(loaded->program, perReplica, runOptions);
-    double ms = std::chrono::duration<double, std::milli>(
-                    std::chrono::steady_clock::now() - start)
-                    .count();
     if (!result.ok())
       return Failure{kExitRunFailed,
                      fmt::format("torus-run: step {} failed: {}", step,
                                  std::string(result.status().message()))};
+    double ms = absl::ToDoubleMilliseconds(stats.hostTime);
     times.push_back(ms);
+    peakCoreBytes = std::max(peakCoreBytes, stats.peakCoreBytes);
     llvm::outs() << fmt::format("step {}: {:.3f} ms host\n", step, ms);
     outputs = std::move(*result);
   }
@@ -471,6 +474,10 @@ std::variant<int, Failure> run() {
     llvm::outs() << fmt::format("median of {} steps: {:.3f} ms host\n",
                                 steps.getValue(), sorted[sorted.size() / 2]);
   }
+  llvm::outs() << fmt::format("peak device memory of a core: {} bytes (of "
+                              "{})\n",
+                              peakCoreBytes,
+                              (*executor)->coreMemoryCapacity());
   llvm::outs() << "simulated time: not available (no ICI cost model in the "
                   "runtime yet)\n";
 

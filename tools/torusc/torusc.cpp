@@ -301,19 +301,23 @@ int main(int argc, char **argv) {
     return fail(parseErrors, kExitUsage);
 
   // --- The command line, checked before reading anything -----------------
-  if (absl::Status available = mlir::torus::checkStageAvailable(emit);
+  // With --pass-pipeline and no --emit, the pipeline's result is printed.
+  Stage stage = emit;
+  if (!passPipeline.empty() && !emit.getNumOccurrences())
+    stage = Stage::LLVMDialect;
+  if (absl::Status available = mlir::torus::checkStageAvailable(stage);
       !available.ok())
     return usageError(fmt::format(
-        "--emit={} needs {}", mlir::torus::stageName(emit),
-        emit == Stage::Sharded ? "the sharding passes, which are not built yet"
+        "--emit={} needs {}", mlir::torus::stageName(stage),
+        stage == Stage::Sharded ? "the sharding passes, which are not built yet"
                                : "the SPMD partitioner, which is not built "
                                  "yet"));
   if (printPipeline) {
-    Stage last = isMlirStage(emit) ? emit.getValue() : Stage::LLVMDialect;
+    Stage last = isMlirStage(stage) ? stage : Stage::LLVMDialect;
     llvm::outs() << mlir::torus::defaultPipelineText(last);
     return 0;
   }
-  if (emit == Stage::Obj && outputFile == "-")
+  if (stage == Stage::Obj && outputFile == "-")
     return usageError("--emit=obj writes an object file and its metadata; "
                       "give the object's path with -o (e.g. -o step.o)");
   if ((dumpDot || dumpBeforePasses) && dumpDir.empty())
@@ -355,7 +359,7 @@ int main(int argc, char **argv) {
   auto plan = torus::tools::planMesh(request);
   if (!plan.ok())
     return usageError(plan.status());
-  if (plan->numPartitions > 1 && emit != Stage::Torus)
+  if (plan->numPartitions > 1 && stage != Stage::Torus)
     return usageError(fmt::format(
         "{} partitions per replica need the SPMD partitioner, which is not "
         "built yet; only --emit=torus is available",
@@ -459,8 +463,8 @@ int main(int argc, char **argv) {
   };
 
   std::string outputText;
-  if (isMlirStage(emit)) {
-    absl::Status status = mlir::torus::lowerToStage(module, emit, options);
+  if (isMlirStage(stage)) {
+    absl::Status status = mlir::torus::lowerToStage(module, stage, options);
     if (!status.ok())
       return compileError(status);
     outputText = printModule(module);
@@ -474,10 +478,10 @@ int main(int argc, char **argv) {
                            mlir::torus::formatCollectiveReport(compiled->spec)));
     if (dumper)
       record(dumper->writeNumbered("llvm", "ll", printLLVM(llvmModule)));
-    if (emit == Stage::LLVMIR)
+    if (stage == Stage::LLVMIR)
       outputText = printLLVM(llvmModule);
 
-    if (dumper || emit == Stage::Asm || emit == Stage::Obj) {
+    if (dumper || stage == Stage::Asm || stage == Stage::Obj) {
       absl::Status optimized =
           torus::rt::JitModule::optimizeForHost(llvmModule, optLevel);
       if (!optimized.ok())
@@ -485,7 +489,7 @@ int main(int argc, char **argv) {
       if (dumper)
         record(dumper->writeNumbered("llvm-opt", "ll", printLLVM(llvmModule)));
     }
-    if (emit == Stage::Asm || (dumper && emit == Stage::Obj)) {
+    if (stage == Stage::Asm || (dumper && stage == Stage::Obj)) {
       // Code generation changes the module; the object is made from a copy.
       std::unique_ptr<llvm::Module> copy = llvm::CloneModule(llvmModule);
       auto assembly = torus::rt::JitModule::compileForHost(
@@ -494,10 +498,10 @@ int main(int argc, char **argv) {
         return compileError(assembly.status());
       if (dumper)
         record(dumper->writeNumbered("asm", "s", *assembly));
-      if (emit == Stage::Asm)
+      if (stage == Stage::Asm)
         outputText = std::move(*assembly);
     }
-    if (emit == Stage::Obj) {
+    if (stage == Stage::Obj) {
       auto object = torus::rt::JitModule::compileForHost(
           llvmModule, torus::rt::CodeFileType::Object, optLevel);
       if (!object.ok())
@@ -532,7 +536,7 @@ int main(int argc, char **argv) {
     record(dumper->status());
   if (!dumpStatus.ok())
     return usageError(dumpStatus);
-  if (emit != Stage::Obj)
+  if (stage != Stage::Obj)
     if (absl::Status s = writeText(outputFile, outputText); !s.ok())
       return usageError(s);
   return 0;

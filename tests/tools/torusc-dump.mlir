@@ -1,0 +1,91 @@
+// Tests torusc --dump-dir: the module after every pass numbered in order
+// (module_0000.<name>.NNNN.after_<pass>.mlir), the LLVM IR before and after
+// optimization, the assembly, a memory report, a collective report and,
+// with --dump-dot, the graph with shardings as colours.
+// RUN: rm -rf %t && torusc %S/Inputs/sharded_mlp.mlir --replicas=2 --dump-dir=%t --dump-dot --emit=obj -o %t/mlp.o
+// RUN: ls %t | LC_ALL=C sort | FileCheck %s --check-prefix=FILES
+// RUN: FileCheck %s --check-prefix=INPUT < %t/module_0000.mlp.0000.input.mlir
+// RUN: FileCheck %s --check-prefix=AFTER < %t/module_0000.mlp.0001.after_torus-lower-collectives.mlir
+// RUN: FileCheck %s --check-prefix=COLLECTIVES < %t/module_0000.mlp.collectives.txt
+// RUN: FileCheck %s --check-prefix=DOT < %t/module_0000.mlp.torus.dot
+// RUN: FileCheck %s --check-prefix=LLVM < %t/module_0000.mlp.*.llvm.ll
+// RUN: FileCheck %s --check-prefix=LLVMOPT < %t/module_0000.mlp.*.llvm-opt.ll
+// RUN: rm -rf %t.chain && torusc %S/Inputs/chain.mlir --topology=v3-8 --dump-dir=%t.chain --emit=bufferized -o /dev/null
+// RUN: FileCheck %s --check-prefix=MEMORY < %t.chain/module_0000.chain.memory.txt
+// RUN: rm -rf %t.before && torusc %S/Inputs/dot_all_reduce.mlir --emit=linalg --dump-dir=%t.before --dump-before-passes -o /dev/null
+// RUN: ls %t.before | LC_ALL=C sort | FileCheck %s --check-prefix=BEFORE
+// RUN: not torusc %S/Inputs/dot_all_reduce.mlir --dump-dot 2>&1 | FileCheck %s --check-prefix=NODIR
+// RUN: not torusc %S/Inputs/dot_all_reduce.mlir --dump-dir=/dev/null/x 2>&1 | FileCheck %s --check-prefix=BADDIR
+
+// FILES:      mlp.o
+// FILES-NEXT: mlp.torus.json
+// FILES-NEXT: module_0000.mlp.0000.input.mlir
+// FILES-NEXT: module_0000.mlp.0001.after_torus-lower-collectives.mlir
+// FILES-NEXT: module_0000.mlp.0002.after_torus-to-linalg.mlir
+// FILES-NEXT: module_0000.mlp.0003.after_canonicalize.mlir
+// FILES-NEXT: module_0000.mlp.0004.after_linalg-fuse-elementwise-ops.mlir
+// FILES-NEXT: module_0000.mlp.0005.after_canonicalize.mlir
+// FILES-NEXT: module_0000.mlp.0006.after_cse.mlir
+// FILES-NEXT: module_0000.mlp.0007.after_empty-tensor-to-alloc-tensor.mlir
+// FILES-NEXT: module_0000.mlp.0008.after_one-shot-bufferize.mlir
+// FILES-NEXT: module_0000.mlp.0009.after_buffer-results-to-out-params.mlir
+// FILES:      module_0000.mlp.{{[0-9]+}}.after_convert-linalg-to-loops.mlir
+// FILES:      module_0000.mlp.{{[0-9]+}}.after_reconcile-unrealized-casts.mlir
+// FILES-NEXT: module_0000.mlp.[[N:[0-9]+]].after_canonicalize.mlir
+// FILES-NEXT: module_0000.mlp.{{[0-9]+}}.llvm.ll
+// FILES-NEXT: module_0000.mlp.{{[0-9]+}}.llvm-opt.ll
+// FILES-NEXT: module_0000.mlp.{{[0-9]+}}.asm.s
+// FILES-NEXT: module_0000.mlp.collectives.txt
+// FILES-NEXT: module_0000.mlp.memory.txt
+// FILES-NEXT: module_0000.mlp.torus.dot
+
+// INPUT: func.func @mlp
+// INPUT: torus.dot_general
+// AFTER: torus.collectives = [{kind = "all_reduce"
+// AFTER: call @__torus_collective
+
+// MEMORY: Memory of @chain on one core (8 cores run it, each needing the same)
+// MEMORY: Read from the bufferized IR; exact for this program.
+// MEMORY:      peak per core             96.00 KiB (98304 bytes)
+// MEMORY-NEXT:   inputs                  16.00 KiB (16384 bytes)
+// MEMORY-NEXT:   outputs                 16.00 KiB (16384 bytes)
+// MEMORY-NEXT:   temporaries at peak     64.00 KiB (65536 bytes)  (reached at {{.*}}chain.mlir:6:8)
+// MEMORY-NEXT: peak by liveness          80.00 KiB (81920 bytes)  (if each temporary were freed after its last use)
+// MEMORY-NEXT:   temporaries at peak     48.00 KiB (49152 bytes)  (reached at {{.*}}chain.mlir:5:8)
+// MEMORY-NEXT: all temporaries, summed   64.00 KiB (65536 bytes)
+// MEMORY-NEXT: all 8 cores               768.00 KiB (786432 bytes)
+// MEMORY-NEXT: core memory capacity      16.00 GiB (17179869184 bytes)  (0.0006% used at the peak)
+// MEMORY: Largest buffers (6 of 6)
+// MEMORY: buffer     type                        bytes  alloc/last/free   produced by              location
+// MEMORY: input 0    f32[64,64]                  16384  whole run         (argument)
+// MEMORY: temp 3     f32[64,64]                  16384  {{[0-9]+/[0-9]+/[0-9]+}}  linalg.generic {{.*}}chain.mlir:6:8
+// MEMORY: Temporaries alive at the peak by liveness:
+// MEMORY-NEXT: temp 0
+// MEMORY-NEXT: temp 1
+// MEMORY-NEXT: temp 2
+// MEMORY-NOT: temp 3
+
+// COLLECTIVES: Collectives of @mlp on 2 replicas: 1 call site
+// COLLECTIVES: 0  all_reduce         sum     f32[8,4]       f32[8,4]              128  all replicas                 2         128  {{.*}}sharded_mlp.mlir:14:8
+// COLLECTIVES: Simulated time: not available.
+
+// DOT: digraph "mlp" {
+// DOT: arg0 [shape=ellipse, label="argument 0\nf32[8,16]\nsharding = {devices=[2,1]0,1}", style=filled, fillcolor="#8dd3c7"];
+// DOT: op0 [shape=box, label="torus.dot_general\n%arg0, %arg1, batching_dims = [] x [],\ncontracting_dims = [1] x [0]\nsharding = {devices=[2,2]0,1,2,3}\n{{.*}}sharded_mlp.mlir:10:8", style=filled, fillcolor="[[C4:#[0-9a-f]+]]"];
+// DOT: arg0 -> op0 [label="f32[8,16]"];
+// DOT: op2 [shape=box, label="torus.maximum{{.*}}", style=filled, fillcolor="[[C4]]"];
+// DOT: op4 [shape=box, label="torus.all_reduce\nsum %3\n{{.*}}"];
+// DOT: subgraph cluster_legend {
+// DOT: label="{replicated}"
+
+// LLVM: define void @__torus_entry_mlp(ptr %0)
+// LLVMOPT: target triple = "x86_64
+// LLVMOPT: define void @__torus_entry_mlp(ptr nocapture readonly %0)
+
+// BEFORE:      module_0000.step.0000.input.mlir
+// BEFORE-NEXT: module_0000.step.0001.before_torus-lower-collectives.mlir
+// BEFORE-NEXT: module_0000.step.0002.after_torus-lower-collectives.mlir
+// BEFORE-NEXT: module_0000.step.0003.before_torus-to-linalg.mlir
+
+// NODIR: torusc: --dump-dot writes into the dump directory; add --dump-dir=DIR
+// BADDIR: torusc: cannot create the dump directory '/dev/null/x'
