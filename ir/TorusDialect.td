@@ -18,8 +18,21 @@ def Torus_Dialect : Dialect {
     dimensions, `reduce` names its dimensions and kind, and collectives name
     their replica groups. Programs are SPMD: one program runs on every
     replica, and `replica_id` tells them apart.
+
+    Element types are `f16`, `bf16`, `f32`, `f64`, `i1` (HLO `pred`), `i32`
+    and `i64`. Integers are signed (HLO `s32`, `s64`); where HLO uses an
+    unsigned type (`replica-id`, random bits) Torus uses the signless type
+    of the same width and says so in the op's description.
+
+    Attribute names follow StableHLO/HLO (`broadcast_dimensions`,
+    `slice_sizes`, `offset_dims`, `window_strides`, `feature_group_count`,
+    `replica_groups`, ...), so a reader who knows HLO can read the IR and an
+    importer maps attributes one to one. Where HLO carries a reducer
+    computation (`reduce`, `reduce_window`, `scatter`, `all_reduce`), a
+    torus op names its combiner by a kind instead.
   }];
   let hasConstantMaterializer = 1;
+  let useDefaultAttributePrinterParser = 1;
 }
 
 class Torus_Op<string mnemonic, list<Trait> traits = []>
@@ -33,11 +46,61 @@ def Torus_ComparisonDirection : I32EnumAttr<"ComparisonDirection",
   let cppNamespace = "::mlir::torus";
 }
 
+// The first four values are shared with torus::rt::ReduceKind (the runtime's
+// all-reduce); keep them in this order.
 def Torus_ReduceKind : I32EnumAttr<"ReduceKind",
     "the combiner of a reduction or all-reduce", [
       I32EnumAttrCase<"sum", 0>, I32EnumAttrCase<"product", 1>,
-      I32EnumAttrCase<"max", 2>, I32EnumAttrCase<"min", 3>]> {
+      I32EnumAttrCase<"max", 2>, I32EnumAttrCase<"min", 3>,
+      I32EnumAttrCase<"And", 4, "and">, I32EnumAttrCase<"Or", 5, "or">]> {
   let cppNamespace = "::mlir::torus";
+}
+
+def Torus_ScatterKind : I32EnumAttr<"ScatterKind",
+    "how scatter combines an update with the value it lands on", [
+      I32EnumAttrCase<"replace", 0>, I32EnumAttrCase<"sum", 1>,
+      I32EnumAttrCase<"product", 2>, I32EnumAttrCase<"max", 3>,
+      I32EnumAttrCase<"min", 4>]> {
+  let cppNamespace = "::mlir::torus";
+}
+
+def Torus_RngAlgorithm : I32EnumAttr<"RngAlgorithm",
+    "HLO random bit generator algorithm", [
+      I32EnumAttrCase<"DEFAULT", 0>, I32EnumAttrCase<"THREE_FRY", 1>,
+      I32EnumAttrCase<"PHILOX", 2>]> {
+  let cppNamespace = "::mlir::torus";
+}
+
+//===----------------------------------------------------------------------===//
+// Attributes
+//===----------------------------------------------------------------------===//
+
+def Torus_ConvDimensionNumbersAttr
+    : AttrDef<Torus_Dialect, "ConvDimensionNumbers"> {
+  let mnemonic = "conv";
+  let summary = "which dimension of each convolution operand is which";
+  let description = [{
+    HLO's `ConvDimensionNumbers` (StableHLO's `#stablehlo.conv`): the batch,
+    feature and spatial dimensions of the input (lhs), kernel (rhs) and
+    output. Written as three layouts, one letter or spatial index per tensor
+    dimension: `b` batch, `f` feature, `i`/`o` kernel input/output feature,
+    and `0`, `1`, ... the spatial dimensions in order:
+
+    ```mlir
+    #torus.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>   // NHWC, HWIO
+    ```
+  }];
+  let parameters = (ins
+    "int64_t":$inputBatchDimension,
+    "int64_t":$inputFeatureDimension,
+    ArrayRefParameter<"int64_t">:$inputSpatialDimensions,
+    "int64_t":$kernelInputFeatureDimension,
+    "int64_t":$kernelOutputFeatureDimension,
+    ArrayRefParameter<"int64_t">:$kernelSpatialDimensions,
+    "int64_t":$outputBatchDimension,
+    "int64_t":$outputFeatureDimension,
+    ArrayRefParameter<"int64_t">:$outputSpatialDimensions);
+  let hasCustomAssemblyFormat = 1;
 }
 
 #endif // TORUS_DIALECT_TD

@@ -1,12 +1,20 @@
-//===- TorusOps.cpp - torus dialect operations ----------------------------===//
+//===- TorusOps.cpp - The torus dialect and its attributes ----------------===//
+//
+// Dialect registration, the constant materializer and the
+// `#torus.conv<...>` attribute. The ops' verifiers, builders and folders
+// live in ir/ops/, one file per family.
+//
+//===----------------------------------------------------------------------===//
 
 #include "ir/TorusOps.h"
 #include "ir/ShapeRules.h"
+#include "ir/ops/OpUtils.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
-#include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace mlir::torus;
@@ -14,10 +22,165 @@ using namespace mlir::torus;
 #include "ir/TorusDialect.cpp.inc"
 #include "ir/TorusEnums.cpp.inc"
 
+//===----------------------------------------------------------------------===//
+// #torus.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Prints one layout: `[b, 0, 1, f]`, one entry per tensor dimension.
+void printLayout(llvm::raw_ostream &os, int64_t batch, int64_t feature,
+                 ArrayRef<int64_t> spatial, char batchChar, char featureChar) {
+  int64_t rank = 2 + spatial.size();
+  os << '[';
+  for (int64_t d = 0; d < rank; ++d) {
+    if (d)
+      os << ", ";
+    if (d == batch)
+      os << batchChar;
+    else if (d == feature)
+      os << featureChar;
+    else if (const int64_t *it = llvm::find(spatial, d); it != spatial.end())
+      os << (it - spatial.begin());
+    else
+      os << '?';
+  }
+  os << ']';
+}
+
+/// Parses one layout; `batchKw`/`featureKw` are its two letters.
+ParseResult parseLayout(AsmParser &parser, StringRef batchKw,
+                        StringRef featureKw, int64_t &batch, int64_t &feature,
+                        SmallVectorImpl<int64_t> &spatial) {
+  batch = feature = -1;
+  SmallVector<std::pair<int64_t, int64_t>> spatialAt; // (index, position)
+  int64_t position = 0;
+  llvm::SMLoc loc = parser.getCurrentLocation();
+  auto parseEntry = [&]() -> ParseResult {
+    int64_t index;
+    OptionalParseResult number = parser.parseOptionalInteger(index);
+    if (number.has_value()) {
+      if (failed(*number))
+        return failure();
+      spatialAt.push_back({index, position++});
+      return success();
+    }
+    StringRef keyword;
+    llvm::SMLoc kwLoc = parser.getCurrentLocation();
+    if (parser.parseKeyword(&keyword))
+      return failure();
+    int64_t *slot = keyword == batchKw     ? &batch
+                    : keyword == featureKw ? &feature
+                                           : nullptr;
+    if (!slot)
+      return parser.emitError(kwLoc)
+             << "expected '" << batchKw << "', '" << featureKw
+             << "' or a spatial dimension number, got '" << keyword << "'";
+    if (*slot != -1)
+      return parser.emitError(kwLoc) << "'" << keyword << "' appears twice";
+    *slot = position++;
+    return success();
+  };
+  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, parseEntry))
+    return failure();
+  if (batch < 0 || feature < 0)
+    return parser.emitError(loc) << "layout needs both '" << batchKw
+                                 << "' and '" << featureKw << "'";
+  spatial.assign(spatialAt.size(), -1);
+  for (auto [index, pos] : spatialAt) {
+    if (index < 0 || index >= static_cast<int64_t>(spatialAt.size()) ||
+        spatial[index] != -1)
+      return parser.emitError(loc)
+             << "spatial dimensions must be numbered 0 to "
+             << spatialAt.size() - 1 << ", each once";
+    spatial[index] = pos;
+  }
+  return success();
+}
+
+ParseResult parseConvDims(AsmParser &parser, ConvDimensionNumbersAttr &attr) {
+  int64_t ib, ifeat, ki, ko, ob, of;
+  SmallVector<int64_t> is, ks, os;
+  if (parseLayout(parser, "b", "f", ib, ifeat, is) || parser.parseKeyword("x") ||
+      parseLayout(parser, "i", "o", ki, ko, ks) || parser.parseArrow() ||
+      parseLayout(parser, "b", "f", ob, of, os))
+    return failure();
+  attr = ConvDimensionNumbersAttr::get(parser.getContext(), ib, ifeat, is, ki,
+                                       ko, ks, ob, of, os);
+  return success();
+}
+
+void printConvDims(llvm::raw_ostream &os, ConvDimensionNumbersAttr attr) {
+  printLayout(os, attr.getInputBatchDimension(),
+              attr.getInputFeatureDimension(),
+              attr.getInputSpatialDimensions(), 'b', 'f');
+  os << 'x';
+  printLayout(os, attr.getKernelInputFeatureDimension(),
+              attr.getKernelOutputFeatureDimension(),
+              attr.getKernelSpatialDimensions(), 'i', 'o');
+  os << "->";
+  printLayout(os, attr.getOutputBatchDimension(),
+              attr.getOutputFeatureDimension(),
+              attr.getOutputSpatialDimensions(), 'b', 'f');
+}
+} // namespace
+
+Attribute ConvDimensionNumbersAttr::parse(AsmParser &parser, Type) {
+  ConvDimensionNumbersAttr attr;
+  if (parser.parseLess() || parseConvDims(parser, attr) ||
+      parser.parseGreater())
+    return {};
+  return attr;
+}
+
+void ConvDimensionNumbersAttr::print(AsmPrinter &printer) const {
+  printer << '<';
+  printConvDims(printer.getStream(), *this);
+  printer << '>';
+}
+
+/// The custom<ConvDimensionNumbers> directive of torus.convolution: the
+/// attribute without its `#torus.conv<...>` wrapper.
+static ParseResult parseConvDimensionNumbers(OpAsmParser &parser,
+                                             ConvDimensionNumbersAttr &attr) {
+  return parseConvDims(parser, attr);
+}
+static void printConvDimensionNumbers(OpAsmPrinter &printer, Operation *,
+                                      ConvDimensionNumbersAttr attr) {
+  printConvDims(printer.getStream(), attr);
+}
+
+ConvDims mlir::torus::toConvDims(ConvDimensionNumbersAttr attr) {
+  ConvDims d;
+  d.inputBatch = attr.getInputBatchDimension();
+  d.inputFeature = attr.getInputFeatureDimension();
+  d.inputSpatial.assign(attr.getInputSpatialDimensions().begin(),
+                        attr.getInputSpatialDimensions().end());
+  d.kernelInputFeature = attr.getKernelInputFeatureDimension();
+  d.kernelOutputFeature = attr.getKernelOutputFeatureDimension();
+  d.kernelSpatial.assign(attr.getKernelSpatialDimensions().begin(),
+                         attr.getKernelSpatialDimensions().end());
+  d.outputBatch = attr.getOutputBatchDimension();
+  d.outputFeature = attr.getOutputFeatureDimension();
+  d.outputSpatial.assign(attr.getOutputSpatialDimensions().begin(),
+                         attr.getOutputSpatialDimensions().end());
+  return d;
+}
+
+#define GET_ATTRDEF_CLASSES
+#include "ir/TorusAttrs.cpp.inc"
+
 #define GET_OP_CLASSES
 #include "ir/TorusOps.cpp.inc"
 
+//===----------------------------------------------------------------------===//
+// Dialect
+//===----------------------------------------------------------------------===//
+
 void TorusDialect::initialize() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "ir/TorusAttrs.cpp.inc"
+      >();
   addOperations<
 #define GET_OP_LIST
 #include "ir/TorusOps.cpp.inc"
@@ -33,195 +196,44 @@ Operation *TorusDialect::materializeConstant(OpBuilder &builder,
   return builder.create<ConstantOp>(loc, type, elements);
 }
 
-namespace {
-RankedTensorType tensorType(Value v) {
-  return cast<RankedTensorType>(v.getType());
+TypedAttr mlir::torus::reduceIdentity(ReduceKind kind, Type t) {
+  Builder b(t.getContext());
+  if (auto ft = dyn_cast<FloatType>(t)) {
+    const llvm::fltSemantics &sem = ft.getFloatSemantics();
+    switch (kind) {
+    case ReduceKind::sum:
+      return b.getFloatAttr(ft, APFloat::getZero(sem));
+    case ReduceKind::product:
+      return b.getFloatAttr(ft, APFloat::getOne(sem));
+    case ReduceKind::max:
+      return b.getFloatAttr(ft, APFloat::getInf(sem, /*Negative=*/true));
+    case ReduceKind::min:
+      return b.getFloatAttr(ft, APFloat::getInf(sem, /*Negative=*/false));
+    case ReduceKind::And:
+    case ReduceKind::Or:
+      return {};
+    }
+  }
+  unsigned width = t.getIntOrFloatBitWidth();
+  APInt value(width, 0);
+  switch (kind) {
+  case ReduceKind::sum:
+  case ReduceKind::Or:
+    break;
+  case ReduceKind::product:
+    value = APInt(width, 1);
+    break;
+  case ReduceKind::max:
+    value = width == 1 ? APInt(1, 0) : APInt::getSignedMinValue(width);
+    break;
+  case ReduceKind::min:
+    value = width == 1 ? APInt(1, 1) : APInt::getSignedMaxValue(width);
+    break;
+  case ReduceKind::And:
+    value = APInt::getAllOnes(width);
+    break;
+  }
+  return b.getIntegerAttr(t, value);
 }
-
-/// True if `v` is a constant whose every element equals `value`.
-bool isSplatOf(Value v, double value) {
-  DenseElementsAttr attr;
-  if (!matchPattern(v, m_Constant(&attr)) || !attr.isSplat())
-    return false;
-  Type et = attr.getElementType();
-  if (isa<FloatType>(et))
-    return attr.getSplatValue<APFloat>().convertToDouble() == value;
-  if (et.isInteger(1))
-    return attr.getSplatValue<bool>() == (value != 0);
-  if (isa<IntegerType>(et))
-    return attr.getSplatValue<APInt>().getSExtValue() ==
-           static_cast<int64_t>(value);
-  return false;
-}
-} // namespace
-
-//===----------------------------------------------------------------------===//
-// Folders
-//===----------------------------------------------------------------------===//
 
 OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
-
-OpFoldResult AddOp::fold(FoldAdaptor) {
-  if (isSplatOf(getRhs(), 0.0))
-    return getLhs();
-  if (isSplatOf(getLhs(), 0.0))
-    return getRhs();
-  return {};
-}
-
-OpFoldResult MultiplyOp::fold(FoldAdaptor) {
-  if (isSplatOf(getRhs(), 1.0))
-    return getLhs();
-  if (isSplatOf(getLhs(), 1.0))
-    return getRhs();
-  return {};
-}
-
-OpFoldResult ConvertOp::fold(FoldAdaptor) {
-  if (getOperand().getType() == getType())
-    return getOperand();
-  return {};
-}
-
-OpFoldResult BroadcastInDimOp::fold(FoldAdaptor adaptor) {
-  if (getOperand().getType() == getType())
-    return getOperand();
-  // A broadcast of a splat constant is a splat constant of the result type.
-  if (auto splat = dyn_cast_if_present<SplatElementsAttr>(adaptor.getOperand()))
-    return SplatElementsAttr::get(getType(), splat.getSplatValue<Attribute>());
-  return {};
-}
-
-OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
-  if (getOperand().getType() == getType())
-    return getOperand();
-  if (auto dense = dyn_cast_if_present<DenseElementsAttr>(adaptor.getOperand()))
-    return dense.reshape(getType());
-  // reshape(reshape(x)) == reshape(x): only the final shape matters.
-  if (auto inner = getOperand().getDefiningOp<ReshapeOp>()) {
-    getOperandMutable().assign(inner.getOperand());
-    return getResult();
-  }
-  return {};
-}
-
-OpFoldResult TransposeOp::fold(FoldAdaptor) {
-  if (llvm::equal(getPermutation(),
-                  llvm::seq<int64_t>(0, getPermutation().size())))
-    return getOperand();
-  // transpose(transpose(x, p), q) == transpose(x, p∘q).
-  if (auto inner = getOperand().getDefiningOp<TransposeOp>()) {
-    llvm::SmallVector<int64_t> composed;
-    for (int64_t q : getPermutation())
-      composed.push_back(inner.getPermutation()[q]);
-    getOperandMutable().assign(inner.getOperand());
-    setPermutation(composed);
-    return getResult();
-  }
-  return {};
-}
-
-//===----------------------------------------------------------------------===//
-// Verifiers
-//===----------------------------------------------------------------------===//
-
-LogicalResult BroadcastInDimOp::verify() {
-  if (tensorType(getOperand()).getElementType() != getType().getElementType())
-    return emitOpError("result element type ")
-           << getType().getElementType() << " differs from operand's "
-           << tensorType(getOperand()).getElementType();
-  std::string error;
-  if (failed(checkBroadcastInDim(tensorType(getOperand()).getShape(),
-                                 getType().getShape(),
-                                 getBroadcastDimensions(), error)))
-    return emitOpError(error);
-  return success();
-}
-
-LogicalResult ReshapeOp::verify() {
-  auto in = tensorType(getOperand());
-  if (in.getElementType() != getType().getElementType())
-    return emitOpError("result element type ")
-           << getType().getElementType() << " differs from operand's "
-           << in.getElementType();
-  if (in.getNumElements() != getType().getNumElements())
-    return emitOpError("cannot reshape ")
-           << formatShape(in.getShape()) << " (" << in.getNumElements()
-           << " elements) to " << formatShape(getType().getShape()) << " ("
-           << getType().getNumElements() << " elements)";
-  return success();
-}
-
-namespace {
-/// Checks that `op`'s result has `expected` shape and `elementType`.
-LogicalResult checkResult(Operation *op, RankedTensorType result,
-                          llvm::ArrayRef<int64_t> expected, Type elementType) {
-  if (result.getElementType() != elementType)
-    return op->emitOpError("result element type ")
-           << result.getElementType() << " differs from operand element type "
-           << elementType;
-  if (result.getShape() != expected)
-    return op->emitOpError("result shape ")
-           << formatShape(result.getShape()) << " should be "
-           << formatShape(expected);
-  return success();
-}
-} // namespace
-
-LogicalResult TransposeOp::verify() {
-  std::string error;
-  auto shape = inferTransposeShape(tensorType(getOperand()).getShape(),
-                                   getPermutation(), error);
-  if (failed(shape))
-    return emitOpError(error);
-  return checkResult(*this, getType(), *shape,
-                     tensorType(getOperand()).getElementType());
-}
-
-LogicalResult DotGeneralOp::verify() {
-  auto lhs = tensorType(getLhs()), rhs = tensorType(getRhs());
-  if (lhs.getElementType() != rhs.getElementType())
-    return emitOpError("operand element types differ: ")
-           << lhs.getElementType() << " and " << rhs.getElementType();
-  std::string error;
-  auto shape = inferDotGeneralShape(
-      lhs.getShape(), rhs.getShape(), getLhsBatchingDimensions(),
-      getRhsBatchingDimensions(), getLhsContractingDimensions(),
-      getRhsContractingDimensions(), error);
-  if (failed(shape))
-    return emitOpError(error);
-  return checkResult(*this, getType(), *shape, lhs.getElementType());
-}
-
-LogicalResult ReduceOp::verify() {
-  auto in = tensorType(getOperand());
-  std::string error;
-  auto shape = inferReduceShape(in.getShape(), getDimensions(), error);
-  if (failed(shape))
-    return emitOpError(error);
-  if (in.getElementType().isInteger(1) &&
-      (getKind() == ReduceKind::sum || getKind() == ReduceKind::product))
-    return emitOpError("cannot ")
-           << stringifyReduceKind(getKind()) << "-reduce an i1 tensor";
-  return checkResult(*this, getType(), *shape, in.getElementType());
-}
-
-LogicalResult AllReduceOp::verify() {
-  if (getType().getElementType().isInteger(1))
-    return emitOpError("cannot all-reduce an i1 tensor");
-  auto groups = getReplicaGroupsAttr();
-  if (!groups)
-    return success();
-  auto type = groups.getShapedType();
-  if (type.getRank() != 2)
-    return emitOpError("replica_groups must be a 2-D tensor (one row per "
-                       "group), got rank ")
-           << type.getRank();
-  if (type.getNumElements() == 0)
-    return success();
-  llvm::SmallVector<int64_t> flat(groups.getValues<int64_t>());
-  std::string error;
-  if (failed(checkReplicaGroups(flat, type.getDimSize(1), error)))
-    return emitOpError(error);
-  return success();
-}

@@ -9,12 +9,30 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "ir/TorusEnums.h.inc"
 
+#define GET_ATTRDEF_CLASSES
+#include "ir/TorusAttrs.h.inc"
+
 #define GET_OP_CLASSES
 #include "ir/TorusOps.h.inc"
+
+namespace mlir::torus {
+
+/// The HLO ConvDimensionNumbers of `attr` as plain integers.
+struct ConvDims;
+ConvDims toConvDims(ConvDimensionNumbersAttr attr);
+
+/// The identity of `kind` for element type `type`: 0, 1, -inf/INT_MIN,
+/// +inf/INT_MAX, all ones, 0 (for i1: false, true, false, true, true, false).
+TypedAttr reduceIdentity(ReduceKind kind, Type type);
+
+} // namespace mlir::torus
 
 #endif // TORUS_IR_TORUSOPS_H

@@ -1,22 +1,35 @@
 //===- TorusOps.td - torus dialect operations --------------*- tablegen -*-===//
 //
 // HLO semantics with static shapes. Every op verifies its operands and states
-// what it checked in its error message, pointing at the op.
+// what it checked in its error message, pointing at the op. The docs/
+// IR reference is generated from the summaries and descriptions here.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TORUS_OPS_TD
 #define TORUS_OPS_TD
 
 include "ir/TorusDialect.td"
+include "mlir/Interfaces/CallInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/IR/BuiltinAttributeInterfaces.td"
+include "mlir/IR/SymbolInterfaces.td"
 
 def Torus_ElementType : AnyTypeOf<[F16, BF16, F32, F64, I1, I32, I64]>;
 def Torus_Tensor : StaticShapeTensorOf<[F16, BF16, F32, F64, I1, I32, I64]>;
 def Torus_FloatTensor : StaticShapeTensorOf<[F16, BF16, F32, F64]>;
+def Torus_NumericTensor : StaticShapeTensorOf<[F16, BF16, F32, F64, I32, I64]>;
+def Torus_IntTensor : StaticShapeTensorOf<[I32, I64]>;
+def Torus_IntOrPredTensor : StaticShapeTensorOf<[I1, I32, I64]>;
 def Torus_PredTensor : StaticShapeTensorOf<[I1]>;
-def Torus_I64Groups : ConfinedAttr<I64ElementsAttr, []>;
+def Torus_IndexScalar : 0DTensorOf<[I32, I64]>;
+def Torus_PredScalar : 0DTensorOf<[I1]> {
+  let builderCall = "::mlir::RankedTensorType::get({}, $_builder.getI1Type())";
+}
+def Torus_I32Scalar : 0DTensorOf<[I32]> {
+  let builderCall = "::mlir::RankedTensorType::get({}, $_builder.getI32Type())";
+}
 
 //===----------------------------------------------------------------------===//
 // Constants
@@ -38,51 +51,162 @@ def Torus_ConstantOp : Torus_Op<"constant", [ConstantLike, Pure,
   let hasFolder = 1;
 }
 
-//===----------------------------------------------------------------------===//
-// Elementwise ops
-//===----------------------------------------------------------------------===//
+def Torus_IotaOp : Torus_Op<"iota", [Pure]> {
+  let summary = "indices along one dimension";
+  let description = [{
+    Each element is its own index along `iota_dimension`, converted to the
+    result's element type (HLO `iota`).
 
-class Torus_UnaryOp<string mnemonic, Type operandType, string doc>
-    : Torus_Op<mnemonic, [Pure, SameOperandsAndResultType, Elementwise]> {
-  let summary = doc;
-  let description = "Elementwise " # doc # " (HLO `" # mnemonic # "`).";
-  let arguments = (ins operandType:$operand);
-  let results = (outs operandType:$result);
-  let assemblyFormat = "$operand attr-dict `:` type($result)";
-}
-
-def Torus_NegateOp : Torus_UnaryOp<"negate", Torus_Tensor, "negation">;
-def Torus_ExpOp : Torus_UnaryOp<"exp", Torus_FloatTensor, "exponential">;
-def Torus_LogOp : Torus_UnaryOp<"log", Torus_FloatTensor, "natural logarithm">;
-
-class Torus_BinaryOp<string mnemonic, string doc>
-    : Torus_Op<mnemonic, [Pure, SameOperandsAndResultType, Elementwise]> {
-  let summary = doc;
-  let description = "Elementwise " # doc # " of two tensors of one type "
-    # "(HLO `" # mnemonic # "`); broadcasting is explicit, through "
-    # "`torus.broadcast_in_dim`.\n\n```mlir\n%r = torus." # mnemonic
-    # " %a, %b : tensor<4xf32>\n```";
-  let arguments = (ins Torus_Tensor:$lhs, Torus_Tensor:$rhs);
+    ```mlir
+    %i = torus.iota dim = 1 : tensor<2x3xi32>   // [[0, 1, 2], [0, 1, 2]]
+    ```
+  }];
+  let arguments = (ins I64Attr:$iota_dimension);
   let results = (outs Torus_Tensor:$result);
-  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";
+  let assemblyFormat = "`dim` `=` $iota_dimension attr-dict `:` type($result)";
+  let hasVerifier = 1;
 }
 
-def Torus_AddOp : Torus_BinaryOp<"add", "sum"> { let hasFolder = 1; }
-def Torus_SubtractOp : Torus_BinaryOp<"subtract", "difference">;
-def Torus_MultiplyOp : Torus_BinaryOp<"multiply", "product"> {
+//===----------------------------------------------------------------------===//
+// Elementwise unary ops
+//===----------------------------------------------------------------------===//
+
+class Torus_UnaryOp<string mnemonic, Type type, string summaryText,
+                    string details, string exampleType = "tensor<4xf32>",
+                    string hloName = "">
+    : Torus_Op<mnemonic, [Pure, SameOperandsAndResultType, Elementwise]> {
+  let summary = summaryText;
+  let description = "Elementwise " # summaryText # " (HLO `"
+    # !if(!empty(hloName), mnemonic, hloName) # "`). " # details # "\n\n```mlir\n%r = torus." # mnemonic # " %x : "
+    # exampleType # "\n```";
+  let arguments = (ins type:$operand);
+  let results = (outs type:$result);
+  let assemblyFormat = "$operand attr-dict `:` type($result)";
   let hasFolder = 1;
 }
-def Torus_DivideOp : Torus_BinaryOp<"divide", "quotient">;
-def Torus_MaximumOp : Torus_BinaryOp<"maximum",
-    "maximum (NaN if either operand is NaN)">;
+
+def Torus_AbsOp : Torus_UnaryOp<"abs", Torus_NumericTensor, "absolute value",
+    "For integers the most negative value maps to itself (two's complement).">;
+def Torus_NegateOp : Torus_UnaryOp<"negate", Torus_NumericTensor, "negation",
+    "Integers wrap around.">;
+def Torus_SignOp : Torus_UnaryOp<"sign", Torus_NumericTensor, "sign",
+    "-1, 0 or 1 by the sign of the operand; for floats `±0` stays `±0` and "
+    "NaN stays NaN.">;
+def Torus_ExpOp : Torus_UnaryOp<"exp", Torus_FloatTensor, "exponential",
+    "`e^x`.", "tensor<4xf32>", "exponential">;
+def Torus_Expm1Op : Torus_UnaryOp<"expm1", Torus_FloatTensor,
+    "exponential minus one",
+    "`e^x - 1`, accurate for `x` near zero.", "tensor<4xf32>",
+    "exponential-minus-one">;
+def Torus_LogOp : Torus_UnaryOp<"log", Torus_FloatTensor, "natural logarithm",
+    "NaN for negative operands, `-inf` for zero.">;
+def Torus_Log1pOp : Torus_UnaryOp<"log1p", Torus_FloatTensor,
+    "logarithm of one plus the operand",
+    "`log(1 + x)`, accurate for `x` near zero.", "tensor<4xf32>",
+    "log-plus-one">;
+def Torus_SqrtOp : Torus_UnaryOp<"sqrt", Torus_FloatTensor, "square root",
+    "NaN for negative operands.">;
+def Torus_RsqrtOp : Torus_UnaryOp<"rsqrt", Torus_FloatTensor,
+    "reciprocal square root", "`1 / sqrt(x)`.">;
+def Torus_TanhOp : Torus_UnaryOp<"tanh", Torus_FloatTensor,
+    "hyperbolic tangent", "">;
+def Torus_LogisticOp : Torus_UnaryOp<"logistic", Torus_FloatTensor,
+    "logistic sigmoid", "`1 / (1 + e^-x)`.">;
+def Torus_SinOp : Torus_UnaryOp<"sin", Torus_FloatTensor, "sine",
+    "In radians.", "tensor<4xf32>",
+    "sine">;
+def Torus_CosOp : Torus_UnaryOp<"cos", Torus_FloatTensor, "cosine",
+    "In radians.", "tensor<4xf32>",
+    "cosine">;
+def Torus_FloorOp : Torus_UnaryOp<"floor", Torus_FloatTensor,
+    "round toward negative infinity", "">;
+def Torus_CeilOp : Torus_UnaryOp<"ceil", Torus_FloatTensor,
+    "round toward positive infinity", "">;
+def Torus_RoundNearestEvenOp : Torus_UnaryOp<"round_nearest_even",
+    Torus_FloatTensor, "round to the nearest integer, ties to even", "",
+    "tensor<4xf32>", "round-nearest-even">;
+def Torus_NotOp : Torus_UnaryOp<"not", Torus_IntOrPredTensor, "bitwise not",
+    "Logical not for `i1`.", "tensor<4xi1>">;
+
+def Torus_IsFiniteOp : Torus_Op<"is_finite", [Pure, Elementwise]> {
+  let summary = "elementwise finiteness test";
+  let description = [{
+    True where the operand is neither infinite nor NaN (HLO `is-finite`).
+    The result has the operand's shape and element type `i1`.
+
+    ```mlir
+    %p = torus.is_finite %x : (tensor<4xf32>) -> tensor<4xi1>
+    ```
+  }];
+  let arguments = (ins Torus_FloatTensor:$operand);
+  let results = (outs Torus_PredTensor:$result);
+  let assemblyFormat = "$operand attr-dict `:` functional-type(operands, results)";
+  let builders = [OpBuilder<(ins "Value":$operand)>];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise binary ops
+//===----------------------------------------------------------------------===//
+
+class Torus_BinaryOp<string mnemonic, Type type, string summaryText,
+                     string details>
+    : Torus_Op<mnemonic, [Pure, SameOperandsAndResultType, Elementwise]> {
+  let summary = summaryText;
+  let description = "Elementwise " # summaryText # " of two tensors of one "
+    # "type (HLO `" # mnemonic # "`). " # details # " Broadcasting is "
+    # "explicit, through `torus.broadcast_in_dim`.\n\n```mlir\n%r = torus."
+    # mnemonic # " %a, %b : tensor<4xf32>\n```";
+  let arguments = (ins type:$lhs, type:$rhs);
+  let results = (outs type:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";
+  let hasFolder = 1;
+}
+
+def Torus_AddOp : Torus_BinaryOp<"add", Torus_Tensor, "sum",
+    "Integers wrap around; for `i1` it is logical or.">;
+def Torus_SubtractOp : Torus_BinaryOp<"subtract", Torus_NumericTensor,
+    "difference", "Integers wrap around.">;
+def Torus_MultiplyOp : Torus_BinaryOp<"multiply", Torus_Tensor, "product",
+    "Integers wrap around; for `i1` it is logical and.">;
+def Torus_DivideOp : Torus_BinaryOp<"divide", Torus_NumericTensor, "quotient",
+    "Integer division rounds toward zero; as in XLA, `x / 0` is -1 and "
+    "`INT_MIN / -1` is `INT_MIN`.">;
+def Torus_RemainderOp : Torus_BinaryOp<"remainder", Torus_NumericTensor,
+    "remainder",
+    "The result has the sign of the dividend (C `fmod` and `%`); as in XLA, "
+    "`x % 0` is `x` and `INT_MIN % -1` is 0 for integers.">;
+def Torus_PowerOp : Torus_BinaryOp<"power", Torus_NumericTensor, "power",
+    "`lhs ^ rhs`. Integers are exact (repeated squaring, wrapping); a "
+    "negative integer exponent gives 0 unless the base is 1 or -1.">;
+def Torus_MaximumOp : Torus_BinaryOp<"maximum", Torus_Tensor, "maximum",
+    "NaN if either operand is NaN; logical or for `i1`.">;
+def Torus_MinimumOp : Torus_BinaryOp<"minimum", Torus_Tensor, "minimum",
+    "NaN if either operand is NaN; logical and for `i1`.">;
+def Torus_Atan2Op : Torus_BinaryOp<"atan2", Torus_FloatTensor,
+    "two-argument arctangent",
+    "The angle of the point `(rhs, lhs)` in `[-π, π]`, as C `atan2(lhs, "
+    "rhs)`.">;
+def Torus_AndOp : Torus_BinaryOp<"and", Torus_IntOrPredTensor, "bitwise and",
+    "Logical and for `i1`.">;
+def Torus_OrOp : Torus_BinaryOp<"or", Torus_IntOrPredTensor, "bitwise or",
+    "Logical or for `i1`.">;
+def Torus_XorOp : Torus_BinaryOp<"xor", Torus_IntOrPredTensor,
+    "bitwise exclusive or", "Logical xor for `i1`.">;
+
+//===----------------------------------------------------------------------===//
+// Comparison, selection, conversion
+//===----------------------------------------------------------------------===//
 
 def Torus_CompareOp : Torus_Op<"compare", [Pure, Elementwise,
     SameTypeOperands]> {
   let summary = "elementwise comparison";
   let description = [{
     Compares `lhs` and `rhs` elementwise with `comparison_direction` and
-    yields an `i1` tensor of their shape (HLO `compare`; floats compare
-    ordered, except `NE`, which is true for NaN).
+    yields an `i1` tensor of their shape (HLO `compare`). Floats compare
+    ordered (false if either is NaN) except `NE`, which is true for NaN;
+    integers compare signed, and `i1` as unsigned (`false < true`).
 
     ```mlir
     %p = torus.compare LT, %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
@@ -95,14 +219,18 @@ def Torus_CompareOp : Torus_Op<"compare", [Pure, Elementwise,
     $comparison_direction `,` $lhs `,` $rhs attr-dict `:`
     functional-type(operands, results)
   }];
+  let builders = [OpBuilder<(ins "ComparisonDirection":$direction,
+                                 "Value":$lhs, "Value":$rhs)>];
+  let hasFolder = 1;
 }
 
-def Torus_SelectOp : Torus_Op<"select", [Pure, Elementwise,
+def Torus_SelectOp : Torus_Op<"select", [Pure,
     AllTypesMatch<["on_true", "on_false", "result"]>]> {
   let summary = "elementwise choice";
   let description = [{
-    `pred ? on_true : on_false` elementwise (HLO `select`); `pred` has the
-    shape of the result.
+    `pred ? on_true : on_false` elementwise (HLO `select`). `pred` has the
+    shape of the result, or is a scalar (`tensor<i1>`) that chooses whole
+    tensors.
 
     ```mlir
     %r = torus.select %p, %a, %b : tensor<4xi1>, tensor<4xf32>
@@ -114,13 +242,38 @@ def Torus_SelectOp : Torus_Op<"select", [Pure, Elementwise,
   let assemblyFormat = [{
     $pred `,` $on_true `,` $on_false attr-dict `:` type($pred) `,` type($result)
   }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Torus_ClampOp : Torus_Op<"clamp", [Pure,
+    AllTypesMatch<["operand", "result"]>]> {
+  let summary = "elementwise clamp to a range";
+  let description = [{
+    `min(max(operand, min), max)` elementwise (HLO `clamp`; note the operand
+    order `min, operand, max`). `min` and `max` have the operand's type or
+    are scalars of its element type. Floats propagate NaN from any operand.
+
+    ```mlir
+    %r = torus.clamp %lo, %x, %hi : (tensor<f32>, tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins Torus_NumericTensor:$min, Torus_NumericTensor:$operand,
+                       Torus_NumericTensor:$max);
+  let results = (outs Torus_NumericTensor:$result);
+  let assemblyFormat = [{
+    $min `,` $operand `,` $max attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
 }
 
 def Torus_ConvertOp : Torus_Op<"convert", [Pure, Elementwise]> {
   let summary = "elementwise element-type conversion";
   let description = [{
-    Converts each element to the result's element type (HLO `convert`):
-    float to integer rounds toward zero, anything to `i1` is `x != 0`.
+    Converts each element to the result's element type (HLO `convert`).
+    Float to integer rounds toward zero and saturates (NaN becomes 0, as in
+    XLA); integer to float rounds to nearest; anything to `i1` is `x != 0`;
+    `i1` converts as 0 or 1.
 
     ```mlir
     %f = torus.convert %i : (tensor<4xi32>) -> tensor<4xf32>
@@ -191,12 +344,273 @@ def Torus_TransposeOp : Torus_Op<"transpose", [Pure]> {
     $operand `,` `permutation` `=` $permutation attr-dict `:`
     functional-type(operands, results)
   }];
+  let builders = [OpBuilder<(ins "Value":$operand,
+                                 "ArrayRef<int64_t>":$permutation)>];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Torus_SliceOp : Torus_Op<"slice", [Pure]> {
+  let summary = "static strided slice";
+  let description = [{
+    Takes, along each dimension `d`, the elements `start_indices[d]`,
+    `start_indices[d] + strides[d]`, ... below `limit_indices[d]` (HLO
+    `slice`). `0 <= start <= limit <= size` and strides are positive; the
+    result dimension is `ceil((limit - start) / stride)`.
+
+    ```mlir
+    %s = torus.slice %x, start_indices = [0, 1], limit_indices = [4, 3], strides = [2, 1]
+         : (tensor<4x3xf32>) -> tensor<2x2xf32>
+    ```
+  }];
+  let arguments = (ins Torus_Tensor:$operand,
+                       DenseI64ArrayAttr:$start_indices,
+                       DenseI64ArrayAttr:$limit_indices,
+                       DenseI64ArrayAttr:$strides);
+  let results = (outs Torus_Tensor:$result);
+  let assemblyFormat = [{
+    $operand `,` `start_indices` `=` $start_indices `,` `limit_indices` `=`
+    $limit_indices `,` `strides` `=` $strides attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let builders = [OpBuilder<(ins "Value":$operand, "ArrayRef<int64_t>":$start,
+                                 "ArrayRef<int64_t>":$limit,
+                                 "ArrayRef<int64_t>":$strides)>];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Torus_DynamicSliceOp : Torus_Op<"dynamic_slice", [Pure]> {
+  let summary = "slice at run-time start indices";
+  let description = [{
+    A `slice_sizes` block of `operand` starting at `start_indices` (one
+    scalar `i32` or `i64` tensor per dimension), HLO `dynamic-slice`. As in
+    HLO, each start index is clamped to `[0, size - slice_size]`, so the
+    block is always in bounds.
+
+    ```mlir
+    %s = torus.dynamic_slice %x[%i, %j], sizes = [2, 3]
+         : (tensor<8x8xf32>, tensor<i32>, tensor<i32>) -> tensor<2x3xf32>
+    ```
+  }];
+  let arguments = (ins Torus_Tensor:$operand,
+                       Variadic<Torus_IndexScalar>:$start_indices,
+                       DenseI64ArrayAttr:$slice_sizes);
+  let results = (outs Torus_Tensor:$result);
+  let assemblyFormat = [{
+    $operand `[` $start_indices `]` `,` `sizes` `=` $slice_sizes attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let builders = [OpBuilder<(ins "Value":$operand, "ValueRange":$start,
+                                 "ArrayRef<int64_t>":$sizes)>];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Torus_DynamicUpdateSliceOp : Torus_Op<"dynamic_update_slice", [Pure,
+    AllTypesMatch<["operand", "result"]>]> {
+  let summary = "overwrite a block at run-time start indices";
+  let description = [{
+    `operand` with the block `update` written at `start_indices` (one scalar
+    `i32` or `i64` tensor per dimension), HLO `dynamic-update-slice`. Start
+    indices are clamped to `[0, size - update_size]`.
+
+    ```mlir
+    %r = torus.dynamic_update_slice %x, %u[%i, %j]
+         : (tensor<8x8xf32>, tensor<2x3xf32>, tensor<i32>, tensor<i32>) -> tensor<8x8xf32>
+    ```
+  }];
+  let arguments = (ins Torus_Tensor:$operand, Torus_Tensor:$update,
+                       Variadic<Torus_IndexScalar>:$start_indices);
+  let results = (outs Torus_Tensor:$result);
+  let assemblyFormat = [{
+    $operand `,` $update `[` $start_indices `]` attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Torus_ConcatenateOp : Torus_Op<"concatenate", [Pure]> {
+  let summary = "join tensors along one dimension";
+  let description = [{
+    The inputs in order along `dimension`; all other dimensions and the
+    element type agree (HLO `concatenate`).
+
+    ```mlir
+    %r = torus.concatenate(%a, %b), dimension = 0
+         : (tensor<2x3xf32>, tensor<4x3xf32>) -> tensor<6x3xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<Torus_Tensor>:$inputs, I64Attr:$dimension);
+  let results = (outs Torus_Tensor:$result);
+  let assemblyFormat = [{
+    `(` $inputs `)` `,` `dimension` `=` $dimension attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let builders = [OpBuilder<(ins "ValueRange":$inputs, "int64_t":$dimension)>];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Torus_PadOp : Torus_Op<"pad", [Pure]> {
+  let summary = "edge and interior padding";
+  let description = [{
+    HLO `pad`: along each dimension, `edge_padding_low` copies of
+    `padding_value` before the operand's elements, `interior_padding` between
+    neighbouring elements and `edge_padding_high` after them. Edge padding
+    may be negative, which removes elements from that edge. Result dimension:
+    `low + size + (size - 1) * interior + high`.
+
+    ```mlir
+    %r = torus.pad %x, %zero, low = [1, 0], high = [1, 2], interior = [0, 1]
+         : (tensor<2x3xf32>, tensor<f32>) -> tensor<4x7xf32>
+    ```
+  }];
+  let arguments = (ins Torus_Tensor:$operand, Torus_Tensor:$padding_value,
+                       DenseI64ArrayAttr:$edge_padding_low,
+                       DenseI64ArrayAttr:$edge_padding_high,
+                       DenseI64ArrayAttr:$interior_padding);
+  let results = (outs Torus_Tensor:$result);
+  let assemblyFormat = [{
+    $operand `,` $padding_value `,` `low` `=` $edge_padding_low `,` `high` `=`
+    $edge_padding_high `,` `interior` `=` $interior_padding attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let builders = [OpBuilder<(ins "Value":$operand, "Value":$paddingValue,
+                                 "ArrayRef<int64_t>":$low,
+                                 "ArrayRef<int64_t>":$high,
+                                 "ArrayRef<int64_t>":$interior)>];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Torus_ReverseOp : Torus_Op<"reverse", [Pure, SameOperandsAndResultType]> {
+  let summary = "reverse the order of elements along dimensions";
+  let description = [{
+    HLO `reverse`: element `i` along each of `dimensions` moves to
+    `size - 1 - i`.
+
+    ```mlir
+    %r = torus.reverse %x, dims = [0] : tensor<4x3xf32>
+    ```
+  }];
+  let arguments = (ins Torus_Tensor:$operand, DenseI64ArrayAttr:$dimensions);
+  let results = (outs Torus_Tensor:$result);
+  let assemblyFormat = [{
+    $operand `,` `dims` `=` $dimensions attr-dict `:` type($result)
+  }];
   let hasVerifier = 1;
   let hasFolder = 1;
 }
 
 //===----------------------------------------------------------------------===//
-// Linear algebra and reductions
+// Reductions
+//===----------------------------------------------------------------------===//
+
+def Torus_ReduceOp : Torus_Op<"reduce", [Pure]> {
+  let summary = "reduce over dimensions";
+  let description = [{
+    Combines the elements along `dimensions` with `kind` and removes those
+    dimensions. Kinds: `sum`, `product`, `max`, `min` (floats propagate NaN),
+    and `and`, `or` (integers and `i1`; bitwise). This is HLO `reduce` with
+    its reducer computation named by a kind and its init value the kind's
+    identity (0, 1, -inf, +inf, all ones, 0); the HLO importer recognises the
+    usual reducer bodies. `sum` and `product` of `i1` are rejected: convert
+    first.
+
+    ```mlir
+    %s = torus.reduce sum %x, dims = [1] : (tensor<4x8xf32>) -> tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins Torus_ReduceKind:$kind, Torus_Tensor:$operand,
+                       DenseI64ArrayAttr:$dimensions);
+  let results = (outs Torus_Tensor:$result);
+  let assemblyFormat = [{
+    $kind $operand `,` `dims` `=` $dimensions attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let builders = [OpBuilder<(ins "ReduceKind":$kind, "Value":$operand,
+                                 "ArrayRef<int64_t>":$dimensions)>];
+  let hasVerifier = 1;
+}
+
+class Torus_ArgReduceOp<string mnemonic, string which, string order>
+    : Torus_Op<mnemonic, [Pure]> {
+  let summary = "the " # which # " along one dimension and its index";
+  let description = "Along `dimension`, the " # which # " element and its "
+    # "index (the first one if several are equal), removing the dimension. "
+    # "If there is a NaN the first NaN is chosen, as in JAX. HLO expresses "
+    # "this as a variadic `reduce` over `(operand, iota)` with a comparator "
+    # "(" # order # "); Torus names it so that it stays recognisable for "
+    # "differentiation and fast to lower. The index result is `i32` or "
+    # "`i64`.\n\n```mlir\n%v, %i = torus." # mnemonic # " %x, dimension = 1"
+    # "\n       : (tensor<4x8xf32>) -> (tensor<4xf32>, tensor<4xi32>)\n```";
+  let arguments = (ins Torus_NumericTensor:$operand, I64Attr:$dimension);
+  let results = (outs Torus_NumericTensor:$values, Torus_IntTensor:$indices);
+  let assemblyFormat = [{
+    $operand `,` `dimension` `=` $dimension attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let builders = [OpBuilder<(ins "Value":$operand, "int64_t":$dimension,
+                                 "Type":$indexType)>];
+  let hasVerifier = 1;
+}
+
+def Torus_ArgMaxOp : Torus_ArgReduceOp<"argmax", "maximum",
+    "GT, ties to the lower index">;
+def Torus_ArgMinOp : Torus_ArgReduceOp<"argmin", "minimum",
+    "LT, ties to the lower index">;
+
+def Torus_ReduceWindowOp : Torus_Op<"reduce_window", [Pure]> {
+  let summary = "reduce sliding windows (pooling)";
+  let description = [{
+    HLO `reduce-window` with the reducer named by `kind` (`sum`, `product`,
+    `max`, `min`, `and`, `or`) and the init value the kind's identity. The
+    operand is padded by `padding` (a `[rank, 2]` tensor of low/high pairs,
+    filled with the identity) after inserting `base_dilations - 1` holes
+    between elements; windows of `window_dimensions`, whose elements are
+    `window_dilations` apart, start every `window_strides` elements. Missing
+    strides and dilations are 1, missing padding 0. Result dimension:
+    `(padded - dilated_window) / stride + 1` (floor), or 0 if the window does
+    not fit.
+
+    Max pooling is `max`; average pooling is `sum` divided by the window
+    size (or by the count of non-padding elements, itself a `sum` window over
+    ones).
+
+    ```mlir
+    %p = torus.reduce_window max %x, window = [1, 2, 2, 1]
+         {window_strides = array<i64: 1, 2, 2, 1>}
+         : (tensor<1x4x4x3xf32>) -> tensor<1x2x2x3xf32>
+    ```
+  }];
+  let arguments = (ins Torus_ReduceKind:$kind, Torus_Tensor:$operand,
+                       DenseI64ArrayAttr:$window_dimensions,
+                       OptionalAttr<DenseI64ArrayAttr>:$window_strides,
+                       OptionalAttr<DenseI64ArrayAttr>:$base_dilations,
+                       OptionalAttr<DenseI64ArrayAttr>:$window_dilations,
+                       OptionalAttr<I64ElementsAttr>:$padding);
+  let results = (outs Torus_Tensor:$result);
+  let assemblyFormat = [{
+    $kind $operand `,` `window` `=` $window_dimensions attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let builders = [OpBuilder<(ins "ReduceKind":$kind, "Value":$operand,
+      "ArrayRef<int64_t>":$window, "ArrayRef<int64_t>":$strides,
+      "ArrayRef<int64_t>":$baseDilations, "ArrayRef<int64_t>":$windowDilations,
+      "ArrayRef<std::pair<int64_t, int64_t>>":$padding)>];
+  let extraClassDeclaration = [{
+    /// The attributes with their defaults filled in (1s, 0 padding).
+    SmallVector<int64_t> getStrides();
+    SmallVector<int64_t> getBaseDilationsOr1();
+    SmallVector<int64_t> getWindowDilationsOr1();
+    SmallVector<std::pair<int64_t, int64_t>> getPaddingPairs();
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Linear algebra
 //===----------------------------------------------------------------------===//
 
 def Torus_DotGeneralOp : Torus_Op<"dot_general", [Pure]> {
@@ -206,7 +620,8 @@ def Torus_DotGeneralOp : Torus_Op<"dot_general", [Pure]> {
     `rhs_contracting_dimensions` (pairwise equal sizes) and pairs
     `lhs_batching_dimensions` with `rhs_batching_dimensions`. The result's
     dimensions are the batch dimensions, then the remaining lhs dimensions,
-    then the remaining rhs dimensions, each in operand order.
+    then the remaining rhs dimensions, each in operand order. Both operands
+    have the result's element type (accumulation is in that type).
 
     ```mlir
     %c = torus.dot_general %a, %b, batching_dims = [] x [],
@@ -226,33 +641,334 @@ def Torus_DotGeneralOp : Torus_Op<"dot_general", [Pure]> {
     $lhs_contracting_dimensions `x` $rhs_contracting_dimensions attr-dict `:`
     functional-type(operands, results)
   }];
+  let builders = [OpBuilder<(ins "Value":$lhs, "Value":$rhs,
+      "ArrayRef<int64_t>":$lhsBatch, "ArrayRef<int64_t>":$rhsBatch,
+      "ArrayRef<int64_t>":$lhsContracting,
+      "ArrayRef<int64_t>":$rhsContracting)>];
   let hasVerifier = 1;
 }
 
-def Torus_ReduceOp : Torus_Op<"reduce", [Pure]> {
-  let summary = "reduce over dimensions";
+def Torus_ConvolutionOp : Torus_Op<"convolution", [Pure]> {
+  let summary = "N-d convolution with strides, padding, dilation and groups";
   let description = [{
-    Combines the elements along `dimensions` with `kind` (sum, product, max,
-    min), removing those dimensions. This is HLO `reduce` with its reducer
-    computation named by a kind rather than spelled as a region; the HLO
-    importer recognises the usual reducer bodies.
+    HLO `convolution` (a cross-correlation: the kernel is not flipped).
+    `dimension_numbers` says which dimension of the input (`lhs`), kernel
+    (`rhs`) and output is batch, feature and spatial; `[b, 0, 1, f]x[0, 1,
+    i, o]->[b, 0, 1, f]` is NHWC input, HWIO kernel, NHWC output.
+
+    Per spatial dimension the input is dilated by `lhs_dilation` (holes of
+    zeros between elements: a transposed convolution), padded by `padding`
+    (`[spatial_rank, 2]` low/high pairs, may be negative), and the kernel is
+    dilated by `rhs_dilation`; the window moves by `window_strides`. Missing
+    attributes are 1s and zero padding. Output spatial size:
+    `(padded_input - dilated_kernel) / stride + 1`.
+
+    `feature_group_count = G` splits input features into G groups, each
+    convolved with `O / G` of the kernel's output features (the kernel's
+    input feature dimension is `C / G`; depthwise when G = C).
+    `batch_group_count = B` splits the input batch into B groups, each
+    producing `O / B` output features (used by gradients of grouped
+    convolutions). Both operands have the result's element type.
 
     ```mlir
-    %s = torus.reduce sum %x, dims = [1] : (tensor<4x8xf32>) -> tensor<4xf32>
+    %y = torus.convolution %x, %w, dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]
+         {window_strides = array<i64: 2, 2>,
+          padding = dense<[[1, 1], [1, 1]]> : tensor<2x2xi64>}
+         : (tensor<1x8x8x3xf32>, tensor<3x3x3x16xf32>) -> tensor<1x4x4x16xf32>
     ```
   }];
-  let arguments = (ins Torus_ReduceKind:$kind, Torus_Tensor:$operand,
-                       DenseI64ArrayAttr:$dimensions);
+  let arguments = (ins Torus_Tensor:$lhs, Torus_Tensor:$rhs,
+      Torus_ConvDimensionNumbersAttr:$dimension_numbers,
+      OptionalAttr<DenseI64ArrayAttr>:$window_strides,
+      OptionalAttr<I64ElementsAttr>:$padding,
+      OptionalAttr<DenseI64ArrayAttr>:$lhs_dilation,
+      OptionalAttr<DenseI64ArrayAttr>:$rhs_dilation,
+      DefaultValuedAttr<I64Attr, "1">:$feature_group_count,
+      DefaultValuedAttr<I64Attr, "1">:$batch_group_count);
   let results = (outs Torus_Tensor:$result);
   let assemblyFormat = [{
-    $kind $operand `,` `dims` `=` $dimensions attr-dict `:`
+    $lhs `,` $rhs `,` `dim_numbers` `=`
+    custom<ConvDimensionNumbers>($dimension_numbers) attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let builders = [OpBuilder<(ins "Value":$lhs, "Value":$rhs,
+      "ConvDimensionNumbersAttr":$dimensionNumbers,
+      "ArrayRef<int64_t>":$strides,
+      "ArrayRef<std::pair<int64_t, int64_t>>":$padding,
+      "ArrayRef<int64_t>":$lhsDilation, "ArrayRef<int64_t>":$rhsDilation,
+      "int64_t":$featureGroupCount, "int64_t":$batchGroupCount)>];
+  let extraClassDeclaration = [{
+    /// The attributes with their defaults filled in (1s, 0 padding), one
+    /// entry per spatial dimension.
+    SmallVector<int64_t> getStrides();
+    SmallVector<int64_t> getLhsDilationOr1();
+    SmallVector<int64_t> getRhsDilationOr1();
+    SmallVector<std::pair<int64_t, int64_t>> getPaddingPairs();
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Indexing
+//===----------------------------------------------------------------------===//
+
+def Torus_GatherOp : Torus_Op<"gather", [Pure]> {
+  let summary = "gather slices at run-time indices";
+  let description = [{
+    HLO `gather`. `start_indices` holds a batch of start positions: its
+    `index_vector_dim` (which may equal its rank, meaning an implicit
+    trailing 1) holds one index per entry of `start_index_map`, the operand
+    dimension it indexes. For each batch position a `slice_sizes` block of
+    the operand is taken at that start (clamped, as in HLO, so the block is
+    in bounds); the `collapsed_slice_dims` (of size 1) are dropped from it,
+    the remaining block dimensions become the result's `offset_dims`, and
+    the other result dimensions are the batch dimensions of `start_indices`
+    in order.
+
+    Embedding lookup (`table[ids]`, table `[V, D]`, ids `[N]`):
+
+    ```mlir
+    %e = torus.gather %table[%ids], offset_dims = [1], collapsed_slice_dims = [0],
+           start_index_map = [0], index_vector_dim = 1, slice_sizes = [1, 16]
+         : (tensor<1000x16xf32>, tensor<8xi32>) -> tensor<8x16xf32>
+    ```
+  }];
+  let arguments = (ins Torus_Tensor:$operand, Torus_IntTensor:$start_indices,
+                       DenseI64ArrayAttr:$offset_dims,
+                       DenseI64ArrayAttr:$collapsed_slice_dims,
+                       DenseI64ArrayAttr:$start_index_map,
+                       I64Attr:$index_vector_dim,
+                       DenseI64ArrayAttr:$slice_sizes,
+                       UnitAttr:$indices_are_sorted);
+  let results = (outs Torus_Tensor:$result);
+  let assemblyFormat = [{
+    $operand `[` $start_indices `]` `,` `offset_dims` `=` $offset_dims `,`
+    `collapsed_slice_dims` `=` $collapsed_slice_dims `,` `start_index_map` `=`
+    $start_index_map `,` `index_vector_dim` `=` $index_vector_dim `,`
+    `slice_sizes` `=` $slice_sizes attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let builders = [OpBuilder<(ins "Value":$operand, "Value":$startIndices,
+      "ArrayRef<int64_t>":$offsetDims, "ArrayRef<int64_t>":$collapsedSliceDims,
+      "ArrayRef<int64_t>":$startIndexMap, "int64_t":$indexVectorDim,
+      "ArrayRef<int64_t>":$sliceSizes)>];
+  let hasVerifier = 1;
+}
+
+def Torus_ScatterOp : Torus_Op<"scatter", [Pure,
+    AllTypesMatch<["operand", "result"]>]> {
+  let summary = "combine updates into a tensor at run-time indices";
+  let description = [{
+    HLO `scatter` with the update computation named by `kind`: `replace`
+    (the update overwrites), `sum`, `product`, `max`, `min`. The indices
+    are laid out as for `gather`: `index_vector_dim` of `scatter_indices`
+    holds one index per entry of `scatter_dims_to_operand_dims`. Each update
+    is a window: its `update_window_dims` are window dimensions, in order,
+    of the operand's dimensions other than `inserted_window_dims` (which have
+    size 1 in the window); its other dimensions are the batch dimensions of
+    `scatter_indices`. As in XLA, a window that would not fit in the operand
+    at its start is skipped entirely. Updates are applied in row-major order
+    of the updates tensor, so `replace` with repeated indices keeps the last.
+
+    Adding rows of `u` into `x` at row indices `ids` (the gradient of an
+    embedding lookup):
+
+    ```mlir
+    %r = torus.scatter sum %x[%ids], %u, update_window_dims = [1],
+           inserted_window_dims = [0], scatter_dims_to_operand_dims = [0],
+           index_vector_dim = 1
+         : (tensor<1000x16xf32>, tensor<8xi32>, tensor<8x16xf32>) -> tensor<1000x16xf32>
+    ```
+  }];
+  let arguments = (ins Torus_ScatterKind:$kind, Torus_Tensor:$operand,
+                       Torus_IntTensor:$scatter_indices, Torus_Tensor:$updates,
+                       DenseI64ArrayAttr:$update_window_dims,
+                       DenseI64ArrayAttr:$inserted_window_dims,
+                       DenseI64ArrayAttr:$scatter_dims_to_operand_dims,
+                       I64Attr:$index_vector_dim,
+                       UnitAttr:$indices_are_sorted,
+                       UnitAttr:$unique_indices);
+  let results = (outs Torus_Tensor:$result);
+  let assemblyFormat = [{
+    $kind $operand `[` $scatter_indices `]` `,` $updates `,`
+    `update_window_dims` `=` $update_window_dims `,` `inserted_window_dims` `=`
+    $inserted_window_dims `,` `scatter_dims_to_operand_dims` `=`
+    $scatter_dims_to_operand_dims `,` `index_vector_dim` `=` $index_vector_dim
+    attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Control flow
+//===----------------------------------------------------------------------===//
+
+def Torus_ReturnOp : Torus_Op<"return", [Pure, Terminator,
+    ParentOneOf<["WhileOp", "IfOp", "CaseOp"]>]> {
+  let summary = "the values a region of a control-flow op produces";
+  let description = [{
+    Ends the regions of `torus.while`, `torus.if` and `torus.case`: the
+    loop condition (one `tensor<i1>`), the next loop-carried values, or a
+    branch's results. (Functions end in `func.return`.)
+
+    ```mlir
+    torus.return %a, %b : tensor<f32>, tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<AnyType>:$results);
+  let assemblyFormat = "attr-dict ($results^ `:` type($results))?";
+  let builders = [OpBuilder<(ins), [{ build($_builder, $_state, ValueRange{}); }]>];
+}
+
+def Torus_WhileOp : Torus_Op<"while", [RecursiveMemoryEffects]> {
+  let summary = "loop while a condition holds";
+  let description = [{
+    HLO `while`: starting from `operand`, runs `body` while `cond` returns
+    true, each region taking the loop-carried values as block arguments;
+    `cond` returns one `tensor<i1>`, `body` the next values (of the same
+    types). The results are the values for which `cond` was false. Regions
+    may use values defined above the op (StableHLO style); the HLO exporter
+    turns those into tuple elements.
+
+    ```mlir
+    %r:2 = torus.while(%i = %zero, %x = %init) : tensor<i32>, tensor<4xf32>
+      cond {
+        %p = torus.compare LT, %i, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>
+        torus.return %p : tensor<i1>
+      } do {
+        %i1 = torus.add %i, %one : tensor<i32>
+        %x1 = torus.multiply %x, %x : tensor<4xf32>
+        torus.return %i1, %x1 : tensor<i32>, tensor<4xf32>
+      }
+    ```
+  }];
+  let arguments = (ins Variadic<Torus_Tensor>:$operand);
+  let results = (outs Variadic<Torus_Tensor>:$results);
+  let regions = (region SizedRegion<1>:$cond, SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
+def Torus_IfOp : Torus_Op<"if", [RecursiveMemoryEffects]> {
+  let summary = "two-way conditional";
+  let description = [{
+    Runs `true_branch` if `pred` is true, else `false_branch`; the results
+    are what the branch returns (both return the same types). HLO
+    `conditional` with a `pred` selector. Branches take no arguments and may
+    use values defined above.
+
+    ```mlir
+    %r = torus.if %p -> (tensor<4xf32>) {
+      torus.return %a : tensor<4xf32>
+    } else {
+      %n = torus.negate %a : tensor<4xf32>
+      torus.return %n : tensor<4xf32>
+    }
+    ```
+  }];
+  let arguments = (ins Torus_PredScalar:$pred);
+  let results = (outs Variadic<Torus_Tensor>:$results);
+  let regions = (region SizedRegion<1>:$true_branch,
+                        SizedRegion<1>:$false_branch);
+  let assemblyFormat = [{
+    $pred (`->` `(` type($results)^ `)`)? $true_branch `else` $false_branch
+    attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+def Torus_CaseOp : Torus_Op<"case", [RecursiveMemoryEffects]> {
+  let summary = "n-way conditional";
+  let description = [{
+    HLO `conditional` with an index selector (StableHLO `case`): runs branch
+    `index`, or the last branch if `index` is out of range; the results are
+    what that branch returns (all branches return the same types). Branches
+    take no arguments and may use values defined above.
+
+    ```mlir
+    %r = torus.case %i -> (tensor<f32>) {
+      torus.return %a : tensor<f32>
+    }, {
+      torus.return %b : tensor<f32>
+    }
+    ```
+  }];
+  let arguments = (ins Torus_I32Scalar:$index);
+  let results = (outs Variadic<Torus_Tensor>:$results);
+  let regions = (region VariadicRegion<SizedRegion<1>>:$branches);
+  let assemblyFormat = [{
+    $index (`->` `(` type($results)^ `)`)? $branches attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+def Torus_CallOp : Torus_Op<"call", [CallOpInterface,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "call a function of the module";
+  let description = [{
+    HLO `call`: runs the `func.func` named `callee` on `operands` and
+    yields its results. Callees are usually private functions of the module;
+    the tracer makes one for each distinct traced sub-function.
+
+    ```mlir
+    %r = torus.call @layer(%x, %w) : (tensor<8x4xf32>, tensor<4x4xf32>) -> tensor<8x4xf32>
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$callee, Variadic<AnyType>:$operands);
+  let results = (outs Variadic<AnyType>:$results);
+  let assemblyFormat = [{
+    $callee `(` $operands `)` attr-dict `:` functional-type($operands, results)
+  }];
+  let extraClassDeclaration = [{
+    operand_range getArgOperands() { return getOperands(); }
+    MutableOperandRange getArgOperandsMutable() { return getOperandsMutable(); }
+    CallInterfaceCallable getCallableForCallee() {
+      return (*this)->getAttrOfType<SymbolRefAttr>("callee");
+    }
+    void setCalleeFromCallable(CallInterfaceCallable callee) {
+      (*this)->setAttr("callee", callee.get<SymbolRefAttr>());
+    }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Random numbers
+//===----------------------------------------------------------------------===//
+
+def Torus_RngBitGeneratorOp : Torus_Op<"rng_bit_generator", [Pure]> {
+  let summary = "counter-based random bits";
+  let description = [{
+    HLO `rng-bit-generator`: from `initial_state` (`tensor<2xi64>`, read as
+    a 64-bit key and a 64-bit counter) produces `output`, a tensor of
+    uniformly random bits (`i32` or `i64`; HLO uses `u32`/`u64`), and
+    `output_state`, the state to use next (same key, counter advanced past
+    every block used). The same state always gives the same bits.
+
+    `THREE_FRY` (and `DEFAULT`, which is the same here) is Threefry-2x32
+    with 20 rounds (Salmon et al., Random123): 32-bit element `i` (row-major)
+    is word `i % 2` of the block `threefry(key, counter + i / 2)`; a 64-bit
+    element is both words of block `counter + i`, the first in the high
+    half. XLA leaves the exact bits implementation-defined, so programs must
+    not depend on them matching XLA's. `PHILOX` is rejected by the lowering.
+
+    ```mlir
+    %state1, %bits = torus.rng_bit_generator THREE_FRY %state
+        : (tensor<2xi64>) -> (tensor<2xi64>, tensor<4x4xi32>)
+    ```
+  }];
+  let arguments = (ins Torus_RngAlgorithm:$rng_algorithm,
+                       StaticShapeTensorOf<[I64]>:$initial_state);
+  let results = (outs StaticShapeTensorOf<[I64]>:$output_state,
+                      Torus_IntTensor:$output);
+  let assemblyFormat = [{
+    $rng_algorithm $initial_state attr-dict `:`
     functional-type(operands, results)
   }];
   let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//
-// Replicas and collectives
+// Replicas, partitions and collectives
 //===----------------------------------------------------------------------===//
 
 def Torus_ReplicaIdOp : Torus_Op<"replica_id", []> {
@@ -265,18 +981,40 @@ def Torus_ReplicaIdOp : Torus_Op<"replica_id", []> {
     %id = torus.replica_id : tensor<i32>
     ```
   }];
-  let results = (outs 0DTensorOf<[I32]>:$result);
+  let results = (outs Torus_I32Scalar:$result);
   let assemblyFormat = "attr-dict `:` type($result)";
 }
 
-def Torus_AllReduceOp : Torus_Op<"all_reduce",
+def Torus_PartitionIdOp : Torus_Op<"partition_id", []> {
+  let summary = "the executing partition's index";
+  let description = [{
+    The index of the partition (logical device within a replica) running
+    this program, in `[0, num_partitions)` (HLO `partition-id`; an `i32`
+    scalar here, where HLO uses `u32`). SPMD-partitioned programs use it to
+    find their shard.
+
+    ```mlir
+    %p = torus.partition_id : tensor<i32>
+    ```
+  }];
+  let results = (outs Torus_I32Scalar:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
+class Torus_CollectiveOp<string mnemonic, list<Trait> traits = []>
+    : Torus_Op<mnemonic, traits> {
+  let hasVerifier = 1;
+}
+
+def Torus_AllReduceOp : Torus_CollectiveOp<"all_reduce",
     [SameOperandsAndResultType]> {
   let summary = "reduce a tensor across replicas";
   let description = [{
     Every replica contributes `operand`; each receives the elementwise
-    reduction (by `kind`) over the replicas of its group (HLO `all-reduce`).
-    `replica_groups` is a 2-D `i64` tensor whose rows are the groups; absent
-    or empty, all replicas form one group. Groups must not overlap.
+    reduction (by `kind`: `sum`, `product`, `max` or `min`) over the
+    replicas of its group (HLO `all-reduce`). `replica_groups` is a 2-D
+    `i64` tensor whose rows are the groups; absent or empty, all replicas
+    form one group. Groups must not overlap. `i1` operands are rejected.
 
     ```mlir
     %s = torus.all_reduce sum %g {replica_groups = dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>} : tensor<8xf32>
@@ -286,7 +1024,99 @@ def Torus_AllReduceOp : Torus_Op<"all_reduce",
                        OptionalAttr<I64ElementsAttr>:$replica_groups);
   let results = (outs Torus_Tensor:$result);
   let assemblyFormat = "$kind $operand attr-dict `:` type($result)";
-  let hasVerifier = 1;
+}
+
+def Torus_AllGatherOp : Torus_CollectiveOp<"all_gather"> {
+  let summary = "concatenate every replica's tensor";
+  let description = [{
+    HLO `all-gather`: each replica receives the operands of all replicas of
+    its group, concatenated in group order along `all_gather_dim`, which
+    therefore grows by the group size. `replica_groups` as for
+    `all_reduce`; without groups the result fixes the group size, and the
+    compiler checks that it equals the replica count.
+
+    ```mlir
+    %g = torus.all_gather %x, all_gather_dim = 0 : (tensor<2x4xf32>) -> tensor<8x4xf32>
+    ```
+  }];
+  let arguments = (ins Torus_Tensor:$operand, I64Attr:$all_gather_dim,
+                       OptionalAttr<I64ElementsAttr>:$replica_groups);
+  let results = (outs Torus_Tensor:$result);
+  let assemblyFormat = [{
+    $operand `,` `all_gather_dim` `=` $all_gather_dim attr-dict `:`
+    functional-type(operands, results)
+  }];
+}
+
+def Torus_ReduceScatterOp : Torus_CollectiveOp<"reduce_scatter"> {
+  let summary = "reduce across replicas, each keeping one block";
+  let description = [{
+    HLO `reduce-scatter`: the operands of a group are reduced elementwise
+    by `kind` (`sum`, `product`, `max`, `min`), the result is split along
+    `scatter_dimension` into as many equal blocks as the group has members,
+    and the member at position `k` of its group receives block `k`.
+    `replica_groups` as for `all_reduce`; without groups the result fixes
+    the group size, which the compiler checks against the replica count.
+
+    ```mlir
+    %s = torus.reduce_scatter sum %x, scatter_dimension = 0 : (tensor<8x4xf32>) -> tensor<2x4xf32>
+    ```
+  }];
+  let arguments = (ins Torus_ReduceKind:$kind, Torus_Tensor:$operand,
+                       I64Attr:$scatter_dimension,
+                       OptionalAttr<I64ElementsAttr>:$replica_groups);
+  let results = (outs Torus_Tensor:$result);
+  let assemblyFormat = [{
+    $kind $operand `,` `scatter_dimension` `=` $scatter_dimension attr-dict
+    `:` functional-type(operands, results)
+  }];
+}
+
+def Torus_AllToAllOp : Torus_CollectiveOp<"all_to_all"> {
+  let summary = "exchange blocks between all replicas of a group";
+  let description = [{
+    HLO `all-to-all`: each replica splits its operand along
+    `split_dimension` into `split_count` blocks and sends block `k` to the
+    `k`-th member of its group; the received blocks are concatenated in
+    group order along `concat_dimension`. `split_count` equals the group
+    size. `replica_groups` as for `all_reduce`.
+
+    ```mlir
+    %r = torus.all_to_all %x, split_dimension = 0, concat_dimension = 1, split_count = 4
+         : (tensor<8x2xf32>) -> tensor<2x8xf32>
+    ```
+  }];
+  let arguments = (ins Torus_Tensor:$operand, I64Attr:$split_dimension,
+                       I64Attr:$concat_dimension, I64Attr:$split_count,
+                       OptionalAttr<I64ElementsAttr>:$replica_groups);
+  let results = (outs Torus_Tensor:$result);
+  let assemblyFormat = [{
+    $operand `,` `split_dimension` `=` $split_dimension `,`
+    `concat_dimension` `=` $concat_dimension `,` `split_count` `=`
+    $split_count attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def Torus_CollectivePermuteOp : Torus_CollectiveOp<"collective_permute",
+    [SameOperandsAndResultType]> {
+  let summary = "send a tensor along replica pairs";
+  let description = [{
+    HLO `collective-permute`: for each `[source, target]` row of
+    `source_target_pairs` (an `[n, 2]` `i64` tensor), replica `target`
+    receives `source`'s operand. No replica is a source twice or a target
+    twice; a replica that is no target receives zeros.
+
+    ```mlir
+    %r = torus.collective_permute %x, source_target_pairs = dense<[[0, 1], [1, 0]]> : tensor<2x2xi64> : tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins Torus_Tensor:$operand,
+                       I64ElementsAttr:$source_target_pairs);
+  let results = (outs Torus_Tensor:$result);
+  let assemblyFormat = [{
+    $operand `,` `source_target_pairs` `=` $source_target_pairs attr-dict `:`
+    type($result)
+  }];
 }
 
 #endif // TORUS_OPS_TD

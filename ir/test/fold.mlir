@@ -36,3 +36,76 @@ func.func @splat_broadcast() -> tensor<3x5xf32> {
   %0 = torus.broadcast_in_dim %c, dims = [] : (tensor<f32>) -> tensor<3x5xf32>
   return %0 : tensor<3x5xf32>
 }
+
+// Constant folding evaluates elementwise ops on constants with the
+// lowering's semantics.
+// CHECK-LABEL: func.func @constant_elementwise
+// CHECK-DAG: %[[F:.*]] = torus.constant dense<[3.000000e+00, -1.000000e+00]> : tensor<2xf32>
+// CHECK-DAG: %[[E:.*]] = torus.constant dense<[2.71828175, 1.000000e+00]> : tensor<2xf32>
+// CHECK-DAG: %[[I:.*]] = torus.constant dense<[-1, -2147483648, 2, 1]> : tensor<4xi32>
+// CHECK-DAG: %[[R:.*]] = torus.constant dense<[7, 0, 1, 3]> : tensor<4xi32>
+// CHECK-DAG: %[[P:.*]] = torus.constant dense<[9, 0, 0, 1]> : tensor<4xi32>
+// CHECK-DAG: %[[C:.*]] = torus.constant dense<[true, false]> : tensor<2xi1>
+// CHECK-DAG: %[[V:.*]] = torus.constant dense<[2147483647, 0, -3]> : tensor<3xi32>
+// CHECK-DAG: %[[S:.*]] = torus.constant dense<[-1.000000e+00, 1.000000e+00]> : tensor<2xf32>
+// CHECK: return %[[F]], %[[E]], %[[I]], %[[R]], %[[P]], %[[C]], %[[V]], %[[S]]
+func.func @constant_elementwise() -> (tensor<2xf32>, tensor<2xf32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<2xi1>, tensor<3xi32>, tensor<2xf32>) {
+  %a = torus.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  %b = torus.constant dense<[2.0, -3.0]> : tensor<2xf32>
+  %0 = torus.add %a, %b : tensor<2xf32>
+  %z = torus.constant dense<[1.0, 0.0]> : tensor<2xf32>
+  %1 = torus.exp %z : tensor<2xf32>
+  // XLA's integer division: x/0 = -1, INT_MIN/-1 = INT_MIN.
+  %x = torus.constant dense<[7, -2147483648, 7, 7]> : tensor<4xi32>
+  %y = torus.constant dense<[0, -1, 3, 4]> : tensor<4xi32>
+  %2 = torus.divide %x, %y : tensor<4xi32>
+  %3 = torus.remainder %x, %y : tensor<4xi32>
+  %base = torus.constant dense<[3, 2, 2, -1]> : tensor<4xi32>
+  %exp = torus.constant dense<[2, -1, 40, 4]> : tensor<4xi32>
+  %4 = torus.power %base, %exp : tensor<4xi32>
+  %5 = torus.compare LT, %a, %b : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xi1>
+  // Saturating float-to-int conversion; NaN becomes 0.
+  %big = torus.constant dense<[1.0e10, 0x7FC00000, -3.7]> : tensor<3xf32>
+  %6 = torus.convert %big : (tensor<3xf32>) -> tensor<3xi32>
+  %7 = torus.sign %b : tensor<2xf32>
+  %8 = torus.negate %7 : tensor<2xf32>
+  %9 = torus.negate %8 : tensor<2xf32>
+  %10 = torus.negate %9 : tensor<2xf32>
+  return %0, %1, %2, %3, %4, %5, %6, %10 : tensor<2xf32>, tensor<2xf32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<2xi1>, tensor<3xi32>, tensor<2xf32>
+}
+
+// CHECK-LABEL: func.func @more_identities
+// CHECK-SAME: (%[[X:.*]]: tensor<4xf32>, %[[I:.*]]: tensor<4xi32>, %[[P:.*]]: tensor<4xi1>, %[[Q:.*]]: tensor<i1>)
+// CHECK-NEXT: return %[[X]], %[[X]], %[[I]], %[[P]], %[[X]], %[[X]], %[[X]], %[[X]], %[[X]], %[[X]]
+func.func @more_identities(%x: tensor<4xf32>, %i: tensor<4xi32>, %p: tensor<4xi1>, %q: tensor<i1>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xi32>, tensor<4xi1>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %zero = torus.constant dense<0.0> : tensor<4xf32>
+  %one = torus.constant dense<1.0> : tensor<4xf32>
+  %ones = torus.constant dense<-1> : tensor<4xi32>
+  %false = torus.constant dense<false> : tensor<4xi1>
+  %true = torus.constant dense<true> : tensor<i1>
+  %0 = torus.subtract %x, %zero : tensor<4xf32>
+  %1 = torus.divide %x, %one : tensor<4xf32>
+  %2 = torus.and %i, %ones : tensor<4xi32>
+  %3 = torus.or %p, %false : tensor<4xi1>
+  %4 = torus.select %true, %x, %zero : tensor<i1>, tensor<4xf32>
+  %5 = torus.select %q, %x, %x : tensor<i1>, tensor<4xf32>
+  %r = torus.reverse %x, dims = [0] : tensor<4xf32>
+  %6 = torus.reverse %r, dims = [0] : tensor<4xf32>
+  %7 = torus.concatenate(%x), dimension = 0 : (tensor<4xf32>) -> tensor<4xf32>
+  %z = torus.constant dense<0.0> : tensor<f32>
+  %8 = torus.pad %x, %z, low = [0], high = [0], interior = [0] : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+  %s = torus.constant dense<0> : tensor<i32>
+  %9 = torus.dynamic_slice %x[%s], sizes = [4] : (tensor<4xf32>, tensor<i32>) -> tensor<4xf32>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9 : tensor<4xf32>, tensor<4xf32>, tensor<4xi32>, tensor<4xi1>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}
+
+// CHECK-LABEL: func.func @splat_shapes
+// CHECK-DAG: %[[A:.*]] = torus.constant dense<2.500000e+00> : tensor<2x3xf32>
+// CHECK-DAG: %[[B:.*]] = torus.constant dense<2.500000e+00> : tensor<3x2xf32>
+// CHECK: return %[[A]], %[[B]]
+func.func @splat_shapes() -> (tensor<2x3xf32>, tensor<3x2xf32>) {
+  %c = torus.constant dense<2.5> : tensor<4x4xf32>
+  %0 = torus.slice %c, start_indices = [0, 0], limit_indices = [2, 3], strides = [1, 1] : (tensor<4x4xf32>) -> tensor<2x3xf32>
+  %1 = torus.transpose %0, permutation = [1, 0] : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  return %0, %1 : tensor<2x3xf32>, tensor<3x2xf32>
+}

@@ -1,0 +1,126 @@
+//===- ContractionOps.cpp - dot_general and convolution -------------------===//
+
+#include "ir/TorusOps.h"
+#include "ir/ops/OpUtils.h"
+
+using namespace mlir;
+using namespace mlir::torus;
+
+//===----------------------------------------------------------------------===//
+// dot_general
+//===----------------------------------------------------------------------===//
+
+void DotGeneralOp::build(OpBuilder &builder, OperationState &state, Value lhs,
+                         Value rhs, ArrayRef<int64_t> lhsBatch,
+                         ArrayRef<int64_t> rhsBatch,
+                         ArrayRef<int64_t> lhsContracting,
+                         ArrayRef<int64_t> rhsContracting) {
+  auto lt = tensorType(lhs);
+  std::string error;
+  auto shape = inferDotGeneralShape(lt.getShape(), tensorType(rhs).getShape(),
+                                    lhsBatch, rhsBatch, lhsContracting,
+                                    rhsContracting, error);
+  Type result = succeeded(shape)
+                    ? RankedTensorType::get(*shape, lt.getElementType())
+                    : Type(lt);
+  build(builder, state, result, lhs, rhs, lhsBatch, rhsBatch, lhsContracting,
+        rhsContracting);
+}
+
+LogicalResult DotGeneralOp::verify() {
+  auto lhs = tensorType(getLhs()), rhs = tensorType(getRhs());
+  if (lhs.getElementType() != rhs.getElementType())
+    return emitOpError("operand element types differ: ")
+           << lhs.getElementType() << " and " << rhs.getElementType();
+  std::string error;
+  auto shape = inferDotGeneralShape(
+      lhs.getShape(), rhs.getShape(), getLhsBatchingDimensions(),
+      getRhsBatchingDimensions(), getLhsContractingDimensions(),
+      getRhsContractingDimensions(), error);
+  if (failed(shape))
+    return emitOpError(error);
+  return checkResult(*this, getType(), *shape, lhs.getElementType());
+}
+
+//===----------------------------------------------------------------------===//
+// convolution
+//===----------------------------------------------------------------------===//
+
+namespace {
+SmallVector<int64_t> orOnes(std::optional<ArrayRef<int64_t>> values,
+                            size_t count) {
+  if (values && !values->empty())
+    return SmallVector<int64_t>(*values);
+  return SmallVector<int64_t>(count, 1);
+}
+} // namespace
+
+SmallVector<int64_t> ConvolutionOp::getStrides() {
+  return orOnes(getWindowStrides(),
+                getDimensionNumbers().getInputSpatialDimensions().size());
+}
+SmallVector<int64_t> ConvolutionOp::getLhsDilationOr1() {
+  return orOnes(getLhsDilation(),
+                getDimensionNumbers().getInputSpatialDimensions().size());
+}
+SmallVector<int64_t> ConvolutionOp::getRhsDilationOr1() {
+  return orOnes(getRhsDilation(),
+                getDimensionNumbers().getInputSpatialDimensions().size());
+}
+SmallVector<std::pair<int64_t, int64_t>> ConvolutionOp::getPaddingPairs() {
+  auto pairs = paddingPairs(getPaddingAttr());
+  if (pairs.empty())
+    pairs.assign(getDimensionNumbers().getInputSpatialDimensions().size(),
+                 {0, 0});
+  return pairs;
+}
+
+void ConvolutionOp::build(OpBuilder &builder, OperationState &state, Value lhs,
+                          Value rhs, ConvDimensionNumbersAttr dimensionNumbers,
+                          ArrayRef<int64_t> strides,
+                          ArrayRef<std::pair<int64_t, int64_t>> padding,
+                          ArrayRef<int64_t> lhsDilation,
+                          ArrayRef<int64_t> rhsDilation,
+                          int64_t featureGroupCount, int64_t batchGroupCount) {
+  auto lt = tensorType(lhs);
+  std::string error;
+  auto shape = inferConvolutionShape(
+      lt.getShape(), tensorType(rhs).getShape(), toConvDims(dimensionNumbers),
+      strides, padding, lhsDilation, rhsDilation, featureGroupCount,
+      batchGroupCount, error);
+  Type result = succeeded(shape)
+                    ? RankedTensorType::get(*shape, lt.getElementType())
+                    : Type(lt);
+  auto optional = [&](ArrayRef<int64_t> v) {
+    return v.empty() ? DenseI64ArrayAttr() : builder.getDenseI64ArrayAttr(v);
+  };
+  build(builder, state, result, lhs, rhs, dimensionNumbers, optional(strides),
+        paddingAttr(builder.getContext(), padding), optional(lhsDilation),
+        optional(rhsDilation), builder.getI64IntegerAttr(featureGroupCount),
+        builder.getI64IntegerAttr(batchGroupCount));
+}
+
+LogicalResult ConvolutionOp::verify() {
+  auto lhs = tensorType(getLhs()), rhs = tensorType(getRhs());
+  if (lhs.getElementType() != rhs.getElementType())
+    return emitOpError("input and kernel element types differ: ")
+           << lhs.getElementType() << " and " << rhs.getElementType();
+  if (auto padding = getPaddingAttr()) {
+    auto t = padding.getShapedType();
+    if (t.getRank() != 2 || t.getDimSize(1) != 2)
+      return emitOpError("padding must be a [spatial rank, 2] tensor of "
+                         "(low, high) pairs, got shape ")
+             << formatShape(t.getShape());
+  }
+  std::string error;
+  auto shape = inferConvolutionShape(
+      lhs.getShape(), rhs.getShape(), toConvDims(getDimensionNumbers()),
+      getWindowStrides().value_or(ArrayRef<int64_t>()),
+      paddingPairs(getPaddingAttr()),
+      getLhsDilation().value_or(ArrayRef<int64_t>()),
+      getRhsDilation().value_or(ArrayRef<int64_t>()), getFeatureGroupCount(),
+      getBatchGroupCount(), error);
+  if (failed(shape))
+    return emitOpError(error);
+  return checkResult(*this, getType(), *shape, lhs.getElementType());
+}
