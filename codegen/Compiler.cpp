@@ -98,9 +98,9 @@ absl::Status runPipeline(PassManager &pm, ModuleOp module,
 /// HLO requires them to partition all replicas.
 absl::StatusOr<std::vector<std::vector<int64_t>>>
 readReplicaGroups(Attribute attr, int64_t numReplicas,
-                  const std::string &where) {
+                  const std::string &where, std::string_view kind) {
   std::vector<std::vector<int64_t>> groups;
-  auto dense = dyn_cast<DenseIntElementsAttr>(attr);
+  auto dense = dyn_cast_if_present<DenseIntElementsAttr>(attr);
   if (!dense || dense.getNumElements() == 0)
     return groups;
   int64_t width = dense.getType().getDimSize(1);
@@ -112,19 +112,119 @@ readReplicaGroups(Attribute attr, int64_t numReplicas,
     for (int64_t id : groups.back()) {
       if (id >= numReplicas)
         return absl::InvalidArgumentError(fmt::format(
-            "{}: all_reduce: replica_groups name replica {}, but the program "
+            "{}: {}: replica_groups name replica {}, but the program "
             "runs on {} replicas",
-            where, id, numReplicas));
+            where, kind, id, numReplicas));
       seen[id] = true;
     }
   }
   for (int64_t r = 0; r < numReplicas; ++r)
     if (!seen[r])
       return absl::InvalidArgumentError(fmt::format(
-          "{}: all_reduce: replica_groups leave out replica {} of {}; every "
+          "{}: {}: replica_groups leave out replica {} of {}; every "
           "replica must be in exactly one group",
-          where, r, numReplicas));
+          where, kind, r, numReplicas));
   return groups;
+}
+
+/// One entry of the `torus.collectives` table (see torus-lower-collectives)
+/// as a CollectiveSpec, checked against the replica count.
+absl::StatusOr<rt::CollectiveSpec> readCollective(DictionaryAttr entry,
+                                                  int64_t numReplicas) {
+  rt::CollectiveSpec spec;
+  spec.location = entry.getAs<StringAttr>("loc").str();
+  const std::string &where = spec.location;
+  std::string kind = entry.getAs<StringAttr>("kind").str();
+  static const std::pair<const char *, rt::CollectiveKind> kKinds[] = {
+      {"all_reduce", rt::CollectiveKind::AllReduce},
+      {"all_gather", rt::CollectiveKind::AllGather},
+      {"reduce_scatter", rt::CollectiveKind::ReduceScatter},
+      {"all_to_all", rt::CollectiveKind::AllToAll},
+      {"collective_permute", rt::CollectiveKind::CollectivePermute}};
+  auto known = llvm::find_if(kKinds, [&](auto &k) { return kind == k.first; });
+  if (known == std::end(kKinds))
+    return absl::InternalError(where + ": unknown collective kind " + kind);
+  spec.kind = known->second;
+
+  auto typeOf = [&](StringRef name) -> absl::StatusOr<::torus::TensorSpec> {
+    auto attr = entry.getAs<TypeAttr>(name);
+    auto type = attr ? ::torus::fromMlirType(attr.getValue()) : std::nullopt;
+    if (!type)
+      return absl::InvalidArgumentError(
+          fmt::format("{}: {}: unsupported {}", where, kind, name.str()));
+    return *type;
+  };
+  TORUS_ASSIGN_OR_RETURN(spec.operand, typeOf("type"));
+  spec.result = spec.operand;
+  if (entry.get("result_type")) {
+    TORUS_ASSIGN_OR_RETURN(spec.result, typeOf("result_type"));
+  }
+  if (auto reduce = entry.getAs<StringAttr>("reduce")) {
+    auto reduceKind = symbolizeReduceKind(reduce.getValue());
+    if (!reduceKind || static_cast<int32_t>(*reduceKind) > 3)
+      return absl::InvalidArgumentError(
+          fmt::format("{}: {}: the runtime cannot reduce with '{}'", where,
+                      kind, reduce.getValue().str()));
+    spec.reduce = static_cast<rt::ReduceKind>(static_cast<int32_t>(*reduceKind));
+  }
+  TORUS_ASSIGN_OR_RETURN(spec.replicaGroups,
+                         readReplicaGroups(entry.get("replica_groups"),
+                                           numReplicas, where, kind));
+  auto intAttr = [&](StringRef name) {
+    auto attr = entry.getAs<IntegerAttr>(name);
+    return attr ? attr.getInt() : 0;
+  };
+  int64_t groupSize = spec.replicaGroups.empty()
+                          ? numReplicas
+                          : static_cast<int64_t>(spec.replicaGroups[0].size());
+  const ::torus::Shape &in = spec.operand.shape, &out = spec.result.shape;
+  switch (spec.kind) {
+  case rt::CollectiveKind::AllReduce:
+    break;
+  case rt::CollectiveKind::AllGather:
+  case rt::CollectiveKind::ReduceScatter: {
+    spec.dimension = intAttr("dimension");
+    bool gather = spec.kind == rt::CollectiveKind::AllGather;
+    int64_t whole = gather ? out[spec.dimension] : in[spec.dimension];
+    int64_t part = gather ? in[spec.dimension] : out[spec.dimension];
+    if (whole != part * groupSize)
+      return absl::InvalidArgumentError(fmt::format(
+          "{}: {}: dimension {} is {} in the {} but {} in the {}, which "
+          "needs groups of {} replicas; the groups have {}",
+          where, kind, spec.dimension, part, gather ? "operand" : "result",
+          whole, gather ? "result" : "operand",
+          part ? whole / std::max<int64_t>(part, 1) : 0, groupSize));
+    break;
+  }
+  case rt::CollectiveKind::AllToAll:
+    spec.splitDimension = intAttr("split_dimension");
+    spec.concatDimension = intAttr("concat_dimension");
+    spec.splitCount = intAttr("split_count");
+    if (spec.splitCount != groupSize)
+      return absl::InvalidArgumentError(fmt::format(
+          "{}: all_to_all: split_count is {} but the replica groups have {} "
+          "members",
+          where, spec.splitCount, groupSize));
+    break;
+  case rt::CollectiveKind::CollectivePermute: {
+    auto pairs = entry.getAs<DenseIntElementsAttr>("source_target_pairs");
+    std::vector<int64_t> flat;
+    if (pairs)
+      flat.assign(pairs.getValues<int64_t>().begin(),
+                  pairs.getValues<int64_t>().end());
+    for (size_t i = 0; i + 1 < flat.size(); i += 2) {
+      for (int64_t id : {flat[i], flat[i + 1]})
+        if (id >= numReplicas)
+          return absl::InvalidArgumentError(fmt::format(
+              "{}: collective_permute: source_target_pairs name replica {}, "
+              "but the program runs on {} replicas",
+              where, id, numReplicas));
+      spec.sourceTargetPairs.push_back({flat[i], flat[i + 1]});
+    }
+    break;
+  }
+  }
+  return spec;
 }
 
 absl::StatusOr<std::vector<rt::CollectiveSpec>>
@@ -134,23 +234,9 @@ readCollectives(ModuleOp module, int64_t numReplicas) {
   if (!table)
     return specs;
   for (Attribute a : table) {
-    auto entry = cast<DictionaryAttr>(a);
-    rt::CollectiveSpec spec;
-    spec.location = entry.getAs<StringAttr>("loc").str();
-    std::string reduce = entry.getAs<StringAttr>("reduce").str();
-    auto kind = symbolizeReduceKind(reduce);
-    if (!kind)
-      return absl::InternalError("unknown reduction " + reduce);
-    spec.reduce = static_cast<rt::ReduceKind>(static_cast<int32_t>(*kind));
-    auto type = ::torus::fromMlirType(entry.getAs<TypeAttr>("type").getValue());
-    if (!type)
-      return absl::InvalidArgumentError(spec.location +
-                                        ": unsupported all_reduce type");
-    spec.operand = *type;
-    spec.result = *type;
-    TORUS_ASSIGN_OR_RETURN(spec.replicaGroups,
-                           readReplicaGroups(entry.get("replica_groups"),
-                                             numReplicas, spec.location));
+    TORUS_ASSIGN_OR_RETURN(
+        rt::CollectiveSpec spec,
+        readCollective(cast<DictionaryAttr>(a), numReplicas));
     specs.push_back(std::move(spec));
   }
   return specs;

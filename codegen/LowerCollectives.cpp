@@ -39,6 +39,49 @@ Value alignedPointer(OpBuilder &b, Location loc, Value memref) {
                                     i64);
 }
 
+/// The table entry describing collective `op` (everything but its index).
+DictionaryAttr describe(Operation *op) {
+  MLIRContext *ctx = op->getContext();
+  Builder b(ctx);
+  NamedAttrList entry;
+  auto groups = [&](Attribute attr) {
+    return attr ? attr : Attribute(b.getArrayAttr({}));
+  };
+  Type operand = op->getOperand(0).getType();
+  Type result = op->getResult(0).getType();
+  entry.append("type", TypeAttr::get(operand));
+  entry.append("loc", b.getStringAttr(formatLocation(op->getLoc())));
+  if (auto ar = dyn_cast<AllReduceOp>(op)) {
+    entry.append("kind", b.getStringAttr("all_reduce"));
+    entry.append("reduce", b.getStringAttr(stringifyReduceKind(ar.getKind())));
+    entry.append("replica_groups", groups(ar.getReplicaGroupsAttr()));
+    return entry.getDictionary(ctx);
+  }
+  entry.append("result_type", TypeAttr::get(result));
+  if (auto ag = dyn_cast<AllGatherOp>(op)) {
+    entry.append("kind", b.getStringAttr("all_gather"));
+    entry.append("dimension", b.getI64IntegerAttr(ag.getAllGatherDim()));
+    entry.append("replica_groups", groups(ag.getReplicaGroupsAttr()));
+  } else if (auto rs = dyn_cast<ReduceScatterOp>(op)) {
+    entry.append("kind", b.getStringAttr("reduce_scatter"));
+    entry.append("reduce", b.getStringAttr(stringifyReduceKind(rs.getKind())));
+    entry.append("dimension", b.getI64IntegerAttr(rs.getScatterDimension()));
+    entry.append("replica_groups", groups(rs.getReplicaGroupsAttr()));
+  } else if (auto a2a = dyn_cast<AllToAllOp>(op)) {
+    entry.append("kind", b.getStringAttr("all_to_all"));
+    entry.append("split_dimension",
+                 b.getI64IntegerAttr(a2a.getSplitDimension()));
+    entry.append("concat_dimension",
+                 b.getI64IntegerAttr(a2a.getConcatDimension()));
+    entry.append("split_count", b.getI64IntegerAttr(a2a.getSplitCount()));
+    entry.append("replica_groups", groups(a2a.getReplicaGroupsAttr()));
+  } else if (auto cp = dyn_cast<CollectivePermuteOp>(op)) {
+    entry.append("kind", b.getStringAttr("collective_permute"));
+    entry.append("source_target_pairs", cp.getSourceTargetPairs());
+  }
+  return entry.getDictionary(ctx);
+}
+
 struct LowerCollectivesPass
     : impl::TorusLowerCollectivesBase<LowerCollectivesPass> {
   void runOnOperation() override {
@@ -53,7 +96,8 @@ struct LowerCollectivesPass
 
     SmallVector<Operation *> ops;
     module.walk([&](Operation *op) {
-      if (isa<ReplicaIdOp, AllReduceOp>(op))
+      if (isa<ReplicaIdOp, PartitionIdOp, AllReduceOp, AllGatherOp,
+              ReduceScatterOp, AllToAllOp, CollectivePermuteOp>(op))
         ops.push_back(op);
     });
     if (ops.empty())
@@ -62,41 +106,32 @@ struct LowerCollectivesPass
     for (Operation *op : ops) {
       OpBuilder builder(op);
       Location loc = op->getLoc();
-      if (auto id = dyn_cast<ReplicaIdOp>(op)) {
+      if (isa<ReplicaIdOp, PartitionIdOp>(op)) {
+        StringRef name =
+            isa<ReplicaIdOp>(op) ? kReplicaIdFn : kPartitionIdFn;
         auto fn = declareRuntimeFunction(
-            module, kReplicaIdFn, b.getFunctionType({}, {b.getI32Type()}));
+            module, name, b.getFunctionType({}, {b.getI32Type()}));
         Value scalar = builder.create<func::CallOp>(loc, fn).getResult(0);
         Value tensor = builder.create<tensor::FromElementsOp>(
-            loc, id.getType(), ValueRange{scalar});
-        id.replaceAllUsesWith(tensor);
-        id.erase();
+            loc, op->getResult(0).getType(), ValueRange{scalar});
+        op->getResult(0).replaceAllUsesWith(tensor);
+        op->erase();
         continue;
       }
-      auto allReduce = cast<AllReduceOp>(op);
-      auto type = cast<RankedTensorType>(allReduce.getType());
-      auto memrefType =
-          MemRefType::get(type.getShape(), type.getElementType());
-
-      NamedAttrList entry;
-      entry.append("kind", b.getStringAttr("all_reduce"));
-      entry.append("reduce",
-                   b.getStringAttr(stringifyReduceKind(allReduce.getKind())));
-      entry.append("type", TypeAttr::get(type));
-      entry.append("replica_groups",
-                   allReduce.getReplicaGroupsAttr()
-                       ? Attribute(allReduce.getReplicaGroupsAttr())
-                       : Attribute(b.getArrayAttr({})));
-      entry.append("loc", b.getStringAttr(formatLocation(loc)));
+      auto inType = cast<RankedTensorType>(op->getOperand(0).getType());
+      auto outType = cast<RankedTensorType>(op->getResult(0).getType());
       int64_t index = table.size();
-      table.push_back(entry.getDictionary(ctx));
+      table.push_back(describe(op));
 
       auto fn = declareRuntimeFunction(
           module, kCollectiveFn,
           b.getFunctionType({b.getI64Type(), ptr, ptr}, {}));
       Value in = builder.create<bufferization::ToMemrefOp>(
-          loc, memrefType, allReduce.getOperand(), /*read_only=*/true);
+          loc, MemRefType::get(inType.getShape(), inType.getElementType()),
+          op->getOperand(0), /*read_only=*/true);
       Value out = builder.create<memref::AllocOp>(
-          loc, memrefType, builder.getI64IntegerAttr(64));
+          loc, MemRefType::get(outType.getShape(), outType.getElementType()),
+          builder.getI64IntegerAttr(64));
       Value indexValue = builder.create<arith::ConstantOp>(
           loc, builder.getI64IntegerAttr(index));
       builder.create<func::CallOp>(
@@ -104,9 +139,9 @@ struct LowerCollectivesPass
           ValueRange{indexValue, alignedPointer(builder, loc, in),
                      alignedPointer(builder, loc, out)});
       Value result = builder.create<bufferization::ToTensorOp>(
-          loc, type, out, /*restrict=*/true, /*writable=*/true);
-      allReduce.replaceAllUsesWith(result);
-      allReduce.erase();
+          loc, outType, out, /*restrict=*/true, /*writable=*/true);
+      op->getResult(0).replaceAllUsesWith(result);
+      op->erase();
     }
     module->setAttr(kCollectivesAttrName, b.getArrayAttr(table));
   }

@@ -17,6 +17,7 @@ inline constexpr llvm::StringLiteral kCollectivesAttrName =
     "torus.collectives";
 /// Runtime functions generated code calls (see runtime/RuntimeAbi.h).
 inline constexpr llvm::StringLiteral kReplicaIdFn = "__torus_replica_id";
+inline constexpr llvm::StringLiteral kPartitionIdFn = "__torus_partition_id";
 inline constexpr llvm::StringLiteral kCollectiveFn = "__torus_collective";
 
 } // namespace mlir::torus

@@ -7,13 +7,20 @@ include "mlir/Pass/PassBase.td"
 def TorusLowerCollectives : Pass<"torus-lower-collectives", "ModuleOp"> {
   let summary = "Turn replica ids and collectives into runtime calls";
   let description = [{
-    Generated code never synchronizes: every `torus.all_reduce` becomes a
-    call to the runtime's `__torus_collective(index, in, out)` with pointers
-    to its operand and a fresh result buffer, and `torus.replica_id` a call
-    to `__torus_replica_id()`. The collective's description (kind, reduction,
-    operand type, replica groups, source location) is recorded at `index` in
-    the module attribute `torus.collectives`, which the compiler hands to the
-    runtime next to the code.
+    Generated code never synchronizes: every collective (`all_reduce`,
+    `all_gather`, `reduce_scatter`, `all_to_all`, `collective_permute`)
+    becomes a call to the runtime's `__torus_collective(index, in, out)`
+    with pointers to its operand and a fresh result buffer, and
+    `torus.replica_id` / `torus.partition_id` calls to
+    `__torus_replica_id()` / `__torus_partition_id()`. The collective's
+    description is recorded at `index` in the module attribute
+    `torus.collectives`, which the compiler reads into
+    `ProgramSpec::collectives`: always `kind`, `type` (the operand's) and
+    `loc`; `reduce` and `replica_groups` for all_reduce; `result_type` for
+    the others, plus `dimension` (all_gather's `all_gather_dim`,
+    reduce_scatter's `scatter_dimension`), `reduce`, `split_dimension`,
+    `concat_dimension`, `split_count`, `source_target_pairs` and
+    `replica_groups` as the op has them.
 
     Before:
     ```mlir
@@ -50,15 +57,29 @@ def TorusLowerCollectives : Pass<"torus-lower-collectives", "ModuleOp"> {
 }
 
 def TorusToLinalg : Pass<"torus-to-linalg", "func::FuncOp"> {
-  let summary = "Lower torus compute ops to linalg, tensor, arith and math";
+  let summary = "Lower torus compute ops to linalg, tensor, arith, math and scf";
   let description = [{
     Rewrites every compute op of the torus dialect as destination-passing
-    linalg on tensors: elementwise ops and `broadcast_in_dim` become
-    `linalg.generic` maps, `transpose` `linalg.transpose`, `reduce`
-    `linalg.reduce` over a filled init, `dot_general` a `linalg.generic`
-    whose iteration space is batch × lhs-free × rhs-free × contracting,
-    `reshape` a collapse/expand pair, and constants `arith.constant`.
-    Collectives must already be lowered (`torus-lower-collectives`).
+    linalg on tensors, with HLO semantics per element type:
+
+    - elementwise ops, `broadcast_in_dim`, `iota`, `reverse`: parallel
+      `linalg.generic` maps (f16/bf16 computed in f32); `expm1`, `log1p`,
+      `tanh` and `atan2` are expanded into accurate arith/math sequences;
+    - `transpose`: `linalg.transpose`; `reshape`: a collapse/expand pair;
+    - `slice`, `dynamic_slice`, `dynamic_update_slice`, `concatenate`,
+      `pad`: `tensor.extract_slice`/`insert_slice` into filled tensors;
+    - `reduce`: `linalg.reduce` over a filled init; `argmax`/`argmin` and
+      `reduce_window`: `linalg.generic` with reduction loops;
+    - `dot_general`, `convolution`: one `linalg.generic` each, parallel over
+      the result, reducing over the contracted dimensions;
+    - `gather`: a `linalg.generic` reading with `tensor.extract`;
+      `scatter`: an `scf.for` nest with `tensor.insert`;
+    - `while`, `if`, `case`, `call`: `scf.while`, `scf.if`,
+      `scf.index_switch`, `func.call`;
+    - `rng_bit_generator`: Threefry-2x32 in a `linalg.generic`;
+    - constants: `arith.constant`.
+
+    Collectives and ids must already be lowered (`torus-lower-collectives`).
 
     Before:
     ```mlir
@@ -77,8 +98,9 @@ def TorusToLinalg : Pass<"torus-to-linalg", "func::FuncOp"> {
     ```
   }];
   let dependentDialects = [
-    "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
-    "::mlir::math::MathDialect", "::mlir::tensor::TensorDialect"
+    "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
+    "::mlir::linalg::LinalgDialect", "::mlir::math::MathDialect",
+    "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect"
   ];
 }
 

@@ -1,0 +1,474 @@
+//===- ElementwiseLowering.cpp - Elementwise torus ops to linalg ----------===//
+//
+// Every elementwise op becomes a parallel linalg.generic whose body is the
+// op's scalar semantics (HLO's, per element type). f16 and bf16 are computed
+// in f32 and rounded back, as XLA's CPU backend does. Functions the LLVM
+// math lowering lacks or computes inaccurately (expm1, log1p, tanh, atan2)
+// are spelled out here from exp, log and arithmetic, so the generated code
+// needs nothing beyond what `convert-math-to-llvm` handles.
+//
+//===----------------------------------------------------------------------===//
+
+#include "codegen/lowering/LoweringUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <limits>
+
+namespace mlir::torus {
+namespace {
+
+using arith::CmpFPredicate;
+using arith::CmpIPredicate;
+
+Value cst(OpBuilder &b, Location loc, Type t, double v) {
+  return scalarConstant(b, loc, t, v);
+}
+Value cmpf(OpBuilder &b, Location loc, CmpFPredicate p, Value x, Value y) {
+  return b.create<arith::CmpFOp>(loc, p, x, y);
+}
+Value cmpi(OpBuilder &b, Location loc, CmpIPredicate p, Value x, Value y) {
+  return b.create<arith::CmpIOp>(loc, p, x, y);
+}
+Value select(OpBuilder &b, Location loc, Value c, Value x, Value y) {
+  return b.create<arith::SelectOp>(loc, c, x, y);
+}
+Value intConstant(OpBuilder &b, Location loc, Type t, const APInt &v) {
+  return b.create<arith::ConstantOp>(loc, b.getIntegerAttr(t, v));
+}
+
+//===----------------------------------------------------------------------===//
+// Accurate scalar functions
+//===----------------------------------------------------------------------===//
+
+/// e^x - 1 by Kahan's method: (u - 1) * x / log(u) with u = e^x corrects
+/// the cancellation of u - 1 near zero.
+Value expm1Of(OpBuilder &b, Location loc, Value x) {
+  Type t = x.getType();
+  Value u = b.create<math::ExpOp>(loc, x);
+  Value one = cst(b, loc, t, 1.0), minusOne = cst(b, loc, t, -1.0);
+  Value um1 = b.create<arith::SubFOp>(loc, u, one);
+  Value log = b.create<math::LogOp>(loc, u);
+  Value scaled = b.create<arith::DivFOp>(
+      loc, b.create<arith::MulFOp>(loc, um1, x), log);
+  Value inf = cst(b, loc, t, std::numeric_limits<double>::infinity());
+  Value r = select(b, loc, cmpf(b, loc, CmpFPredicate::OEQ, u, inf), u, scaled);
+  r = select(b, loc, cmpf(b, loc, CmpFPredicate::OEQ, um1, minusOne), minusOne,
+             r);
+  return select(b, loc, cmpf(b, loc, CmpFPredicate::OEQ, u, one), x, r);
+}
+
+/// log(1 + x) by Goldberg's method: log(u) * x / (u - 1) with u = 1 + x.
+Value log1pOf(OpBuilder &b, Location loc, Value x) {
+  Type t = x.getType();
+  Value one = cst(b, loc, t, 1.0);
+  Value u = b.create<arith::AddFOp>(loc, one, x);
+  Value log = b.create<math::LogOp>(loc, u);
+  Value scaled = b.create<arith::DivFOp>(
+      loc, b.create<arith::MulFOp>(loc, log, x),
+      b.create<arith::SubFOp>(loc, u, one));
+  Value inf = cst(b, loc, t, std::numeric_limits<double>::infinity());
+  Value r = select(b, loc, cmpf(b, loc, CmpFPredicate::OEQ, u, inf), u, scaled);
+  return select(b, loc, cmpf(b, loc, CmpFPredicate::OEQ, u, one), x, r);
+}
+
+/// tanh(x) = sign(x) * -expm1(-2|x|) / (2 + expm1(-2|x|)).
+Value tanhOf(OpBuilder &b, Location loc, Value x) {
+  Type t = x.getType();
+  Value ax = b.create<math::AbsFOp>(loc, x);
+  Value e = expm1Of(b, loc, b.create<arith::MulFOp>(loc, ax, cst(b, loc, t, -2.0)));
+  Value r = b.create<arith::DivFOp>(
+      loc, b.create<arith::NegFOp>(loc, e),
+      b.create<arith::AddFOp>(loc, cst(b, loc, t, 2.0), e));
+  return b.create<math::CopySignOp>(loc, r, x);
+}
+
+/// atan(x) for x >= 0 (or NaN/inf) in f64: Cephes' atan.c, range reduction
+/// to |z| <= 0.66 and a rational approximation accurate to double.
+Value atanNonNegative(OpBuilder &b, Location loc, Value x) {
+  Type t = x.getType();
+  const double kT3P8 = 2.41421356237309504880, kMoreBits = 6.123233995736765886130E-17;
+  const double kPio2 = 1.57079632679489661923, kPio4 = 0.78539816339744830962;
+  const double P[] = {-8.750608600031904122785E-1, -1.615753718733365076637E1,
+                      -7.500855792314704667340E1, -1.228866684490136173410E2,
+                      -6.485021904942025371773E1};
+  const double Q[] = {2.485846490142306297962E1, 1.650270098316988542046E2,
+                      4.328810604912902668951E2, 4.853903996359136964868E2,
+                      1.945506571482613964425E2};
+  Value one = cst(b, loc, t, 1.0);
+  Value big = cmpf(b, loc, CmpFPredicate::OGT, x, cst(b, loc, t, kT3P8));
+  Value mid = cmpf(b, loc, CmpFPredicate::OGT, x, cst(b, loc, t, 0.66));
+  Value recip = b.create<arith::NegFOp>(loc, b.create<arith::DivFOp>(loc, one, x));
+  Value shifted = b.create<arith::DivFOp>(
+      loc, b.create<arith::SubFOp>(loc, x, one),
+      b.create<arith::AddFOp>(loc, x, one));
+  Value z = select(b, loc, big, recip, select(b, loc, mid, shifted, x));
+  Value y0 = select(b, loc, big, cst(b, loc, t, kPio2),
+                    select(b, loc, mid, cst(b, loc, t, kPio4), cst(b, loc, t, 0)));
+  Value more = select(b, loc, big, cst(b, loc, t, kMoreBits),
+                      select(b, loc, mid, cst(b, loc, t, 0.5 * kMoreBits),
+                             cst(b, loc, t, 0)));
+  Value zz = b.create<arith::MulFOp>(loc, z, z);
+  Value p = cst(b, loc, t, P[0]);
+  for (int i = 1; i < 5; ++i)
+    p = b.create<arith::AddFOp>(loc, b.create<arith::MulFOp>(loc, p, zz),
+                                cst(b, loc, t, P[i]));
+  Value q = b.create<arith::AddFOp>(loc, zz, cst(b, loc, t, Q[0]));
+  for (int i = 1; i < 5; ++i)
+    q = b.create<arith::AddFOp>(loc, b.create<arith::MulFOp>(loc, q, zz),
+                                cst(b, loc, t, Q[i]));
+  Value r = b.create<arith::DivFOp>(
+      loc, b.create<arith::MulFOp>(loc, b.create<arith::MulFOp>(loc, z, zz), p),
+      q);
+  r = b.create<arith::AddFOp>(loc, b.create<arith::AddFOp>(loc, r, z), more);
+  return b.create<arith::AddFOp>(loc, y0, r);
+}
+
+/// C atan2(y, x), computed in f64, with C's special cases for zeros and
+/// infinities.
+Value atan2Of(OpBuilder &b, Location loc, Value y, Value x) {
+  Type t = y.getType();
+  Type f64 = b.getF64Type();
+  if (t != f64) {
+    y = b.create<arith::ExtFOp>(loc, f64, y);
+    x = b.create<arith::ExtFOp>(loc, f64, x);
+  }
+  Value ax = b.create<math::AbsFOp>(loc, x), ay = b.create<math::AbsFOp>(loc, y);
+  Value inf = cst(b, loc, f64, std::numeric_limits<double>::infinity());
+  Value zero = cst(b, loc, f64, 0.0);
+  Value bothInf = b.create<arith::AndIOp>(
+      loc, cmpf(b, loc, CmpFPredicate::OEQ, ax, inf),
+      cmpf(b, loc, CmpFPredicate::OEQ, ay, inf));
+  Value bothZero = b.create<arith::AndIOp>(
+      loc, cmpf(b, loc, CmpFPredicate::OEQ, ax, zero),
+      cmpf(b, loc, CmpFPredicate::OEQ, ay, zero));
+  Value angle = atanNonNegative(b, loc, b.create<arith::DivFOp>(loc, ay, ax));
+  angle = select(b, loc, bothInf, cst(b, loc, f64, M_PI / 4), angle);
+  angle = select(b, loc, bothZero, zero, angle);
+  Value bits = b.create<arith::BitcastOp>(loc, b.getI64Type(), x);
+  Value xNegative = cmpi(b, loc, CmpIPredicate::slt, bits,
+                         cst(b, loc, b.getI64Type(), 0));
+  angle = select(b, loc, xNegative,
+                 b.create<arith::SubFOp>(loc, cst(b, loc, f64, M_PI), angle),
+                 angle);
+  Value r = b.create<math::CopySignOp>(loc, angle, y);
+  return t == f64 ? r : b.create<arith::TruncFOp>(loc, t, r).getResult();
+}
+
+/// XLA's integer division: x / 0 = -1, INT_MIN / -1 = INT_MIN (no trap).
+/// With `remainder`, x % 0 = x and INT_MIN % -1 = 0.
+Value integerDivide(OpBuilder &b, Location loc, Value x, Value y,
+                    bool remainder) {
+  Type t = x.getType();
+  unsigned w = t.getIntOrFloatBitWidth();
+  Value zero = cst(b, loc, t, 0), one = cst(b, loc, t, 1);
+  Value minusOne = intConstant(b, loc, t, APInt::getAllOnes(w));
+  Value yZero = cmpi(b, loc, CmpIPredicate::eq, y, zero);
+  Value overflow = b.create<arith::AndIOp>(
+      loc,
+      cmpi(b, loc, CmpIPredicate::eq, x,
+           intConstant(b, loc, t, APInt::getSignedMinValue(w))),
+      cmpi(b, loc, CmpIPredicate::eq, y, minusOne));
+  Value safeY = select(b, loc, b.create<arith::OrIOp>(loc, yZero, overflow),
+                       one, y);
+  if (remainder) {
+    Value r = b.create<arith::RemSIOp>(loc, x, safeY);
+    return select(b, loc, yZero, x, select(b, loc, overflow, zero, r));
+  }
+  Value q = b.create<arith::DivSIOp>(loc, x, safeY);
+  return select(b, loc, yZero, minusOne, select(b, loc, overflow, x, q));
+}
+
+/// Integer power by squaring (wrapping), XLA's rule for negative exponents.
+Value integerPower(OpBuilder &b, Location loc, Value x, Value y) {
+  Type t = x.getType();
+  unsigned w = t.getIntOrFloatBitWidth();
+  Value zero = cst(b, loc, t, 0), one = cst(b, loc, t, 1);
+  Value minusOne = intConstant(b, loc, t, APInt::getAllOnes(w));
+  auto loop = b.create<scf::ForOp>(
+      loc, indexConstant(b, loc, 0), indexConstant(b, loc, w),
+      indexConstant(b, loc, 1), ValueRange{one, x, y},
+      [&](OpBuilder &nb, Location nl, Value, ValueRange acc) {
+        Value bit = cmpi(nb, nl, CmpIPredicate::ne,
+                         nb.create<arith::AndIOp>(nl, acc[2], one), zero);
+        Value product = nb.create<arith::MulIOp>(nl, acc[0], acc[1]);
+        Value result = select(nb, nl, bit, product, acc[0]);
+        Value square = nb.create<arith::MulIOp>(nl, acc[1], acc[1]);
+        Value rest = nb.create<arith::ShRUIOp>(nl, acc[2], one);
+        nb.create<scf::YieldOp>(nl, ValueRange{result, square, rest});
+      });
+  Value odd = cmpi(b, loc, CmpIPredicate::ne,
+                   b.create<arith::AndIOp>(loc, y, one), zero);
+  Value negative =
+      select(b, loc, cmpi(b, loc, CmpIPredicate::eq, x, one), one,
+             select(b, loc, cmpi(b, loc, CmpIPredicate::eq, x, minusOne),
+                    select(b, loc, odd, minusOne, one), zero));
+  return select(b, loc, cmpi(b, loc, CmpIPredicate::slt, y, zero), negative,
+                loop.getResult(0));
+}
+
+//===----------------------------------------------------------------------===//
+// The pattern
+//===----------------------------------------------------------------------===//
+
+/// Lowers elementwise `OpTy` with the scalar body `Body(b, loc, op, args)`.
+/// Unless `widen` is false, f16/bf16 operands arrive as f32 and an f32
+/// result is rounded back to the op's element type.
+template <typename OpTy>
+struct ElementwiseLowering : OpConversionPattern<OpTy> {
+  using Body = Value (*)(OpBuilder &, Location, OpTy, ValueRange);
+  ElementwiseLowering(MLIRContext *ctx, Body body, bool widen = true)
+      : OpConversionPattern<OpTy>(ctx), body(body), widen(widen) {}
+
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+    Type resultElement = resultType.getElementType();
+    Value result = buildElementwise(
+        rewriter, op.getLoc(), resultType, adaptor.getOperands(),
+        [&](OpBuilder &b, Location loc, ValueRange args) {
+          if (!widen)
+            return body(b, loc, op, args);
+          SmallVector<Value> wide;
+          for (Value a : args)
+            wide.push_back(widenHalf(b, loc, a));
+          return narrowTo(b, loc, body(b, loc, op, wide), resultElement);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+
+  Body body;
+  bool widen;
+};
+
+template <typename OpTy>
+void add(RewritePatternSet &patterns,
+         Value (*body)(OpBuilder &, Location, OpTy, ValueRange),
+         bool widen = true) {
+  patterns.add<ElementwiseLowering<OpTy>>(patterns.getContext(), body, widen);
+}
+
+//===----------------------------------------------------------------------===//
+// Scalar bodies
+//===----------------------------------------------------------------------===//
+
+Value convertScalar(OpBuilder &b, Location loc, Value v, Type to) {
+  Type from = v.getType();
+  if (from == to)
+    return v;
+  if (isBool(to)) { // HLO: convert to pred is `x != 0`.
+    if (isFloatType(from))
+      return cmpf(b, loc, CmpFPredicate::UNE, v, cst(b, loc, from, 0.0));
+    return cmpi(b, loc, CmpIPredicate::ne, v, cst(b, loc, from, 0));
+  }
+  if (isFloatType(from) && isFloatType(to)) {
+    if (isHalfFloat(from) && isHalfFloat(to)) // f16 <-> bf16 via f32.
+      v = b.create<arith::ExtFOp>(loc, b.getF32Type(), v);
+    unsigned fromWidth = v.getType().getIntOrFloatBitWidth();
+    unsigned toWidth = to.getIntOrFloatBitWidth();
+    return fromWidth < toWidth
+               ? b.create<arith::ExtFOp>(loc, to, v).getResult()
+               : b.create<arith::TruncFOp>(loc, to, v).getResult();
+  }
+  if (isFloatType(to))
+    return isBool(from) ? b.create<arith::UIToFPOp>(loc, to, v).getResult()
+                        : b.create<arith::SIToFPOp>(loc, to, v).getResult();
+  unsigned toWidth = to.getIntOrFloatBitWidth();
+  if (isFloatType(from)) {
+    // Saturating, NaN to 0 (XLA): fptosi alone is poison out of range.
+    v = widenHalf(b, loc, v);
+    Type ft = v.getType();
+    double limit = std::ldexp(1.0, toWidth - 1);
+    Value tooBig = cmpf(b, loc, CmpFPredicate::OGE, v, cst(b, loc, ft, limit));
+    Value tooSmall =
+        cmpf(b, loc, CmpFPredicate::OLT, v, cst(b, loc, ft, -limit));
+    Value isNaN = cmpf(b, loc, CmpFPredicate::UNO, v, v);
+    Value safe = select(b, loc,
+                        b.create<arith::OrIOp>(
+                            loc, b.create<arith::OrIOp>(loc, tooBig, tooSmall),
+                            isNaN),
+                        cst(b, loc, ft, 0.0), v);
+    Value r = b.create<arith::FPToSIOp>(loc, to, safe);
+    r = select(b, loc, tooBig,
+               intConstant(b, loc, to, APInt::getSignedMaxValue(toWidth)), r);
+    return select(b, loc, tooSmall,
+                  intConstant(b, loc, to, APInt::getSignedMinValue(toWidth)),
+                  r);
+  }
+  unsigned fromWidth = from.getIntOrFloatBitWidth();
+  if (fromWidth < toWidth)
+    return isBool(from) ? b.create<arith::ExtUIOp>(loc, to, v).getResult()
+                        : b.create<arith::ExtSIOp>(loc, to, v).getResult();
+  return b.create<arith::TruncIOp>(loc, to, v);
+}
+
+Value compareScalar(OpBuilder &b, Location loc, ComparisonDirection dir,
+                    Value x, Value y) {
+  Type t = x.getType();
+  if (isFloatType(t)) {
+    static constexpr CmpFPredicate preds[] = {
+        CmpFPredicate::OEQ, CmpFPredicate::UNE, CmpFPredicate::OLT,
+        CmpFPredicate::OLE, CmpFPredicate::OGT, CmpFPredicate::OGE};
+    return cmpf(b, loc, preds[static_cast<int>(dir)], x, y);
+  }
+  // i1 compares unsigned (false < true); other integers are signed.
+  bool u = isBool(t);
+  CmpIPredicate preds[] = {CmpIPredicate::eq,
+                           CmpIPredicate::ne,
+                           u ? CmpIPredicate::ult : CmpIPredicate::slt,
+                           u ? CmpIPredicate::ule : CmpIPredicate::sle,
+                           u ? CmpIPredicate::ugt : CmpIPredicate::sgt,
+                           u ? CmpIPredicate::uge : CmpIPredicate::sge};
+  return cmpi(b, loc, preds[static_cast<int>(dir)], x, y);
+}
+
+#define TORUS_BODY(OpTy)                                                       \
+  [](OpBuilder &b, Location loc, OpTy op, ValueRange x) -> Value
+
+} // namespace
+
+void populateElementwiseLowering(RewritePatternSet &patterns) {
+  add<AbsOp>(patterns, TORUS_BODY(AbsOp) {
+    if (isFloatType(x[0].getType()))
+      return b.create<math::AbsFOp>(loc, x[0]);
+    return b.create<math::AbsIOp>(loc, x[0]);
+  });
+  add<NegateOp>(patterns, TORUS_BODY(NegateOp) {
+    if (isFloatType(x[0].getType()))
+      return b.create<arith::NegFOp>(loc, x[0]);
+    return b.create<arith::SubIOp>(loc, cst(b, loc, x[0].getType(), 0), x[0]);
+  });
+  add<SignOp>(patterns, TORUS_BODY(SignOp) {
+    Type t = x[0].getType();
+    if (isFloatType(t)) {
+      Value one = b.create<math::CopySignOp>(loc, cst(b, loc, t, 1.0), x[0]);
+      Value zeroOrNaN = cmpf(b, loc, CmpFPredicate::UEQ, x[0], cst(b, loc, t, 0));
+      return select(b, loc, zeroOrNaN, x[0], one);
+    }
+    Value zero = cst(b, loc, t, 0);
+    Value pos = b.create<arith::ExtUIOp>(
+        loc, t, cmpi(b, loc, CmpIPredicate::sgt, x[0], zero));
+    Value neg = b.create<arith::ExtUIOp>(
+        loc, t, cmpi(b, loc, CmpIPredicate::slt, x[0], zero));
+    return b.create<arith::SubIOp>(loc, pos, neg);
+  });
+  add<ExpOp>(patterns, TORUS_BODY(ExpOp) {
+    return b.create<math::ExpOp>(loc, x[0]);
+  });
+  add<Expm1Op>(patterns, TORUS_BODY(Expm1Op) { return expm1Of(b, loc, x[0]); });
+  add<LogOp>(patterns, TORUS_BODY(LogOp) {
+    return b.create<math::LogOp>(loc, x[0]);
+  });
+  add<Log1pOp>(patterns, TORUS_BODY(Log1pOp) { return log1pOf(b, loc, x[0]); });
+  add<SqrtOp>(patterns, TORUS_BODY(SqrtOp) {
+    return b.create<math::SqrtOp>(loc, x[0]);
+  });
+  add<RsqrtOp>(patterns, TORUS_BODY(RsqrtOp) {
+    return b.create<arith::DivFOp>(loc, cst(b, loc, x[0].getType(), 1.0),
+                                   b.create<math::SqrtOp>(loc, x[0]));
+  });
+  add<TanhOp>(patterns, TORUS_BODY(TanhOp) { return tanhOf(b, loc, x[0]); });
+  add<LogisticOp>(patterns, TORUS_BODY(LogisticOp) {
+    Type t = x[0].getType();
+    Value one = cst(b, loc, t, 1.0);
+    Value e = b.create<math::ExpOp>(loc, b.create<arith::NegFOp>(loc, x[0]));
+    return b.create<arith::DivFOp>(loc, one,
+                                   b.create<arith::AddFOp>(loc, one, e));
+  });
+  add<SinOp>(patterns, TORUS_BODY(SinOp) {
+    return b.create<math::SinOp>(loc, x[0]);
+  });
+  add<CosOp>(patterns, TORUS_BODY(CosOp) {
+    return b.create<math::CosOp>(loc, x[0]);
+  });
+  add<FloorOp>(patterns, TORUS_BODY(FloorOp) {
+    return b.create<math::FloorOp>(loc, x[0]);
+  });
+  add<CeilOp>(patterns, TORUS_BODY(CeilOp) {
+    return b.create<math::CeilOp>(loc, x[0]);
+  });
+  add<RoundNearestEvenOp>(patterns, TORUS_BODY(RoundNearestEvenOp) {
+    return b.create<math::RoundEvenOp>(loc, x[0]);
+  });
+  add<IsFiniteOp>(patterns, TORUS_BODY(IsFiniteOp) {
+    Type t = x[0].getType();
+    return cmpf(b, loc, CmpFPredicate::OLT, b.create<math::AbsFOp>(loc, x[0]),
+                cst(b, loc, t, std::numeric_limits<double>::infinity()));
+  });
+  add<NotOp>(patterns, TORUS_BODY(NotOp) {
+    Type t = x[0].getType();
+    return b.create<arith::XOrIOp>(
+        loc, x[0], intConstant(b, loc, t, APInt::getAllOnes(t.getIntOrFloatBitWidth())));
+  });
+
+  add<AddOp>(patterns, TORUS_BODY(AddOp) {
+    return combine(b, loc, ReduceKind::sum, x[0], x[1]);
+  });
+  add<SubtractOp>(patterns, TORUS_BODY(SubtractOp) {
+    if (isFloatType(x[0].getType()))
+      return b.create<arith::SubFOp>(loc, x[0], x[1]);
+    return b.create<arith::SubIOp>(loc, x[0], x[1]);
+  });
+  add<MultiplyOp>(patterns, TORUS_BODY(MultiplyOp) {
+    return combine(b, loc, ReduceKind::product, x[0], x[1]);
+  });
+  add<DivideOp>(patterns, TORUS_BODY(DivideOp) {
+    if (isFloatType(x[0].getType()))
+      return b.create<arith::DivFOp>(loc, x[0], x[1]);
+    return integerDivide(b, loc, x[0], x[1], /*remainder=*/false);
+  });
+  add<RemainderOp>(patterns, TORUS_BODY(RemainderOp) {
+    if (isFloatType(x[0].getType()))
+      return b.create<arith::RemFOp>(loc, x[0], x[1]);
+    return integerDivide(b, loc, x[0], x[1], /*remainder=*/true);
+  });
+  add<PowerOp>(patterns, TORUS_BODY(PowerOp) {
+    if (isFloatType(x[0].getType()))
+      return b.create<math::PowFOp>(loc, x[0], x[1]);
+    return integerPower(b, loc, x[0], x[1]);
+  });
+  add<MaximumOp>(patterns, TORUS_BODY(MaximumOp) {
+    return combine(b, loc, ReduceKind::max, x[0], x[1]);
+  });
+  add<MinimumOp>(patterns, TORUS_BODY(MinimumOp) {
+    return combine(b, loc, ReduceKind::min, x[0], x[1]);
+  });
+  add<Atan2Op>(patterns, TORUS_BODY(Atan2Op) {
+    return atan2Of(b, loc, x[0], x[1]);
+  });
+  add<AndOp>(patterns, TORUS_BODY(AndOp) {
+    return b.create<arith::AndIOp>(loc, x[0], x[1]);
+  });
+  add<OrOp>(patterns, TORUS_BODY(OrOp) {
+    return b.create<arith::OrIOp>(loc, x[0], x[1]);
+  });
+  add<XorOp>(patterns, TORUS_BODY(XorOp) {
+    return b.create<arith::XOrIOp>(loc, x[0], x[1]);
+  });
+
+  add<CompareOp>(patterns, TORUS_BODY(CompareOp) {
+    return compareScalar(b, loc, op.getComparisonDirection(), x[0], x[1]);
+  });
+  add<SelectOp>(patterns, TORUS_BODY(SelectOp) {
+    return select(b, loc, x[0], x[1], x[2]);
+  });
+  add<ClampOp>(patterns, TORUS_BODY(ClampOp) {
+    Value lo = combine(b, loc, ReduceKind::max, x[1], x[0]);
+    return combine(b, loc, ReduceKind::min, lo, x[2]);
+  });
+  add<ConvertOp>(
+      patterns,
+      TORUS_BODY(ConvertOp) {
+        return convertScalar(b, loc, x[0], op.getType().getElementType());
+      },
+      /*widen=*/false);
+}
+
+#undef TORUS_BODY
+
+} // namespace mlir::torus

@@ -1,0 +1,148 @@
+//===- LoweringUtils.cpp - Shared pieces of torus-to-linalg ---------------===//
+
+#include "codegen/lowering/LoweringUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+namespace mlir::torus {
+
+Value emptyLike(OpBuilder &b, Location loc, RankedTensorType type) {
+  return b.create<tensor::EmptyOp>(loc, type.getShape(),
+                                   type.getElementType());
+}
+
+Value filled(OpBuilder &b, Location loc, RankedTensorType type, Value value) {
+  return b.create<linalg::FillOp>(loc, value, emptyLike(b, loc, type))
+      .getResult(0);
+}
+
+Value filled(OpBuilder &b, Location loc, RankedTensorType type,
+             TypedAttr value) {
+  return filled(b, loc, type, b.create<arith::ConstantOp>(loc, value));
+}
+
+Value scalarConstant(OpBuilder &b, Location loc, Type t, double value) {
+  if (auto ft = dyn_cast<FloatType>(t))
+    return b.create<arith::ConstantOp>(loc, b.getFloatAttr(ft, value));
+  if (t.isInteger(1))
+    return b.create<arith::ConstantOp>(loc,
+                                       b.getIntegerAttr(t, value != 0 ? 1 : 0));
+  return b.create<arith::ConstantOp>(
+      loc, b.getIntegerAttr(t, static_cast<int64_t>(value)));
+}
+
+Value indexConstant(OpBuilder &b, Location loc, int64_t value) {
+  return b.create<arith::ConstantIndexOp>(loc, value);
+}
+
+Value extractScalar(OpBuilder &b, Location loc, Value tensor0d) {
+  return b.create<tensor::ExtractOp>(loc, tensor0d, ValueRange{});
+}
+
+Value toIndex(OpBuilder &b, Location loc, Value integer) {
+  return b.create<arith::IndexCastOp>(loc, b.getIndexType(), integer);
+}
+
+Value widenHalf(OpBuilder &b, Location loc, Value x) {
+  if (!isHalfFloat(x.getType()))
+    return x;
+  return b.create<arith::ExtFOp>(loc, b.getF32Type(), x);
+}
+
+Value narrowTo(OpBuilder &b, Location loc, Value x, Type t) {
+  if (!isHalfFloat(t) || !x.getType().isF32())
+    return x;
+  return b.create<arith::TruncFOp>(loc, t, x);
+}
+
+Value buildElementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
+                       ValueRange inputs, ScalarBodyFn body) {
+  int64_t rank = resultType.getRank();
+  MLIRContext *ctx = b.getContext();
+  SmallVector<AffineMap> maps;
+  for (Value in : inputs) {
+    bool scalar = cast<RankedTensorType>(in.getType()).getRank() == 0;
+    maps.push_back(scalar && rank > 0 ? AffineMap::get(rank, 0, {}, ctx)
+                                      : b.getMultiDimIdentityMap(rank));
+  }
+  maps.push_back(b.getMultiDimIdentityMap(rank));
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  auto generic = b.create<linalg::GenericOp>(
+      loc, resultType, inputs, emptyLike(b, loc, resultType), maps, iterators,
+      [&](OpBuilder &nb, Location nl, ValueRange args) {
+        nb.create<linalg::YieldOp>(nl, body(nb, nl, args.drop_back()));
+      });
+  return generic.getResult(0);
+}
+
+Value combine(OpBuilder &b, Location loc, ReduceKind kind, Value x, Value y) {
+  Type t = x.getType();
+  bool isF = isFloatType(t), isB = isBool(t);
+  switch (kind) {
+  case ReduceKind::sum:
+    if (isF)
+      return b.create<arith::AddFOp>(loc, x, y);
+    return isB ? b.create<arith::OrIOp>(loc, x, y).getResult()
+               : b.create<arith::AddIOp>(loc, x, y).getResult();
+  case ReduceKind::product:
+    if (isF)
+      return b.create<arith::MulFOp>(loc, x, y);
+    return isB ? b.create<arith::AndIOp>(loc, x, y).getResult()
+               : b.create<arith::MulIOp>(loc, x, y).getResult();
+  case ReduceKind::max:
+    if (isF)
+      return b.create<arith::MaximumFOp>(loc, x, y);
+    return isB ? b.create<arith::OrIOp>(loc, x, y).getResult()
+               : b.create<arith::MaxSIOp>(loc, x, y).getResult();
+  case ReduceKind::min:
+    if (isF)
+      return b.create<arith::MinimumFOp>(loc, x, y);
+    return isB ? b.create<arith::AndIOp>(loc, x, y).getResult()
+               : b.create<arith::MinSIOp>(loc, x, y).getResult();
+  case ReduceKind::And:
+    return b.create<arith::AndIOp>(loc, x, y);
+  case ReduceKind::Or:
+    return b.create<arith::OrIOp>(loc, x, y);
+  }
+  llvm_unreachable("unknown reduce kind");
+}
+
+Value buildPad(OpBuilder &b, Location loc, Value operand, Value value,
+               ArrayRef<int64_t> low, ArrayRef<int64_t> high,
+               ArrayRef<int64_t> interior) {
+  auto inType = cast<RankedTensorType>(operand.getType());
+  int64_t rank = inType.getRank();
+  SmallVector<int64_t> padded, insertAt, strides, cropAt, result;
+  bool crop = false;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t size = inType.getDimSize(d);
+    int64_t dilated = size == 0 ? 0 : (size - 1) * (interior[d] + 1) + 1;
+    int64_t lo = std::max<int64_t>(low[d], 0);
+    int64_t hi = std::max<int64_t>(high[d], 0);
+    padded.push_back(lo + dilated + hi);
+    insertAt.push_back(lo);
+    strides.push_back(interior[d] + 1);
+    cropAt.push_back(lo - low[d]);
+    result.push_back(low[d] + dilated + high[d]);
+    crop |= low[d] < 0 || high[d] < 0;
+  }
+  auto paddedType = RankedTensorType::get(padded, inType.getElementType());
+  Value full = filled(b, loc, paddedType, value);
+  Value inserted = b.create<tensor::InsertSliceOp>(
+      loc, operand, full, ValueRange{}, ValueRange{}, ValueRange{},
+      b.getDenseI64ArrayAttr(insertAt),
+      b.getDenseI64ArrayAttr(inType.getShape()),
+      b.getDenseI64ArrayAttr(strides));
+  if (!crop)
+    return inserted;
+  auto resultType = RankedTensorType::get(result, inType.getElementType());
+  return b.create<tensor::ExtractSliceOp>(
+      loc, resultType, inserted, ValueRange{}, ValueRange{}, ValueRange{},
+      b.getDenseI64ArrayAttr(cropAt), b.getDenseI64ArrayAttr(result),
+      b.getDenseI64ArrayAttr(SmallVector<int64_t>(rank, 1)));
+}
+
+} // namespace mlir::torus

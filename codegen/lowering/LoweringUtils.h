@@ -1,0 +1,75 @@
+//===- LoweringUtils.h - Shared pieces of torus-to-linalg -------*- C++ -*-===//
+//
+// torus-to-linalg is one pass whose patterns live in one file per op family
+// (ElementwiseLowering.cpp, ShapeLowering.cpp, ...). This header declares
+// what they share: the per-family pattern lists and small IR builders.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TORUS_CODEGEN_LOWERING_LOWERINGUTILS_H
+#define TORUS_CODEGEN_LOWERING_LOWERINGUTILS_H
+
+#include "ir/TorusOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::torus {
+
+//===--- Pattern lists, one per family ------------------------------------===//
+
+void populateElementwiseLowering(RewritePatternSet &patterns);
+void populateShapeLowering(RewritePatternSet &patterns);
+void populateReductionLowering(RewritePatternSet &patterns);
+void populateContractionLowering(RewritePatternSet &patterns);
+void populateIndexingLowering(RewritePatternSet &patterns);
+void populateControlFlowLowering(RewritePatternSet &patterns);
+void populateRandomLowering(RewritePatternSet &patterns);
+
+//===--- Builders ---------------------------------------------------------===//
+
+inline bool isFloatType(Type t) { return isa<FloatType>(t); }
+inline bool isBool(Type t) { return t.isInteger(1); }
+/// f16 and bf16, which the lowering computes in f32 (as XLA's CPU backend).
+inline bool isHalfFloat(Type t) { return t.isF16() || t.isBF16(); }
+
+Value emptyLike(OpBuilder &b, Location loc, RankedTensorType type);
+/// A tensor of `type` filled with the scalar `value`.
+Value filled(OpBuilder &b, Location loc, RankedTensorType type, Value value);
+Value filled(OpBuilder &b, Location loc, RankedTensorType type,
+             TypedAttr value);
+
+/// A scalar constant of type `t` (float or integer).
+Value scalarConstant(OpBuilder &b, Location loc, Type t, double value);
+Value indexConstant(OpBuilder &b, Location loc, int64_t value);
+
+/// The element of a 0-d tensor.
+Value extractScalar(OpBuilder &b, Location loc, Value tensor0d);
+/// An integer scalar (any width) as an `index`.
+Value toIndex(OpBuilder &b, Location loc, Value integer);
+
+/// `x` extended to f32 if it is f16/bf16, else `x`.
+Value widenHalf(OpBuilder &b, Location loc, Value x);
+/// `x` rounded to `t` if `t` is f16/bf16 and `x` is f32, else `x`.
+Value narrowTo(OpBuilder &b, Location loc, Value x, Type t);
+
+using ScalarBodyFn = function_ref<Value(OpBuilder &, Location, ValueRange)>;
+
+/// A parallel linalg.generic producing `resultType` from `inputs`, each of
+/// the result's shape or 0-d (broadcast), with the scalar body `body`.
+Value buildElementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
+                       ValueRange inputs, ScalarBodyFn body);
+
+/// Scalar combiner of `kind` (HLO semantics: float max/min propagate NaN;
+/// for i1, sum is or and product is and).
+Value combine(OpBuilder &b, Location loc, ReduceKind kind, Value x, Value y);
+
+/// HLO `pad` of `operand` with the scalar `value`: negative edge padding
+/// crops, interior padding inserts `interior[d]` values between elements.
+Value buildPad(OpBuilder &b, Location loc, Value operand, Value value,
+               ArrayRef<int64_t> low, ArrayRef<int64_t> high,
+               ArrayRef<int64_t> interior);
+
+} // namespace mlir::torus
+
+#endif // TORUS_CODEGEN_LOWERING_LOWERINGUTILS_H
