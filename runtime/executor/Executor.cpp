@@ -502,6 +502,23 @@ Executor::run(const Program &program,
     for (int64_t core : deviceToCore)
       stats.peakCoreBytes =
           std::max(stats.peakCoreBytes, memories_[core]->peakBytesInUse());
+    stats.simulated.reset();
+    stats.simulationStatus = absl::OkStatus();
+    if (runOptions.costCounts && topology_) {
+      CostModelOptions costOptions;
+      costOptions.numPartitions = numPartitions;
+      costOptions.deviceToCore = deviceToCore;
+      costOptions.algorithm = options_.collectiveAlgorithm;
+      auto simulated = estimateStepCost(program.spec, *runOptions.costCounts,
+                                        *topology_, costOptions);
+      if (simulated.ok())
+        stats.simulated = std::move(*simulated);
+      else
+        stats.simulationStatus = simulated.status();
+    } else if (runOptions.costCounts) {
+      stats.simulationStatus = absl::FailedPreconditionError(
+          "no simulated time: the executor was not created from a topology");
+    }
   }
   return outputs;
 }

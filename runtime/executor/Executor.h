@@ -40,6 +40,7 @@
 #include "runtime/collectives/CollectiveAlgorithm.h"
 #include "runtime/collectives/Communicator.h"
 #include "runtime/core/CoreMemory.h"
+#include "runtime/cost/CostModel.h"
 #include "runtime/executor/WorkerPool.h"
 #include "runtime/mesh/Topology.h"
 #include "torus/HostTensor.h"
@@ -86,6 +87,12 @@ struct RunStats {
   int64_t steps = 0;
   /// Highest device memory in use during the run, over the cores used.
   size_t peakCoreBytes = 0;
+  /// The cost model's price of one step on the emulated slice, when
+  /// RunOptions::costCounts was given and the executor has a topology
+  /// (else the reason in simulationStatus). Print both with
+  /// formatStepCost(*simulated, hostTimePerStep()).
+  std::optional<StepCost> simulated;
+  absl::Status simulationStatus;
   absl::Duration hostTimePerStep() const {
     return steps > 0 ? hostTime / steps : absl::ZeroDuration();
   }
@@ -117,6 +124,9 @@ struct RunOptions {
   std::vector<int> perStepInputs;
   /// When set, receives the run's measurements.
   RunStats *stats = nullptr;
+  /// The program's per-core FLOP and byte counts (from the compiler): with
+  /// `stats`, the run also reports the simulated step time.
+  const ProgramCounts *costCounts = nullptr;
 };
 
 class Executor {

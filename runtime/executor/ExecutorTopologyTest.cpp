@@ -137,5 +137,44 @@ TEST(ExecutorTopologyTest, RunsAsADeviceAssignmentPlacesIt) {
   }
 }
 
+TEST(ExecutorTopologyTest, ReportsTheSimulatedStepNextToTheMeasuredOne) {
+  auto executor = Executor::create(preset("v4-8"));
+  ASSERT_TRUE(executor.ok());
+  Program p;
+  p.spec.name = "ids";
+  p.spec.numReplicas = 4;
+  p.spec.outputs = {TensorSpec{DType::I32, {2}}, TensorSpec{DType::I32, {2}}};
+  CollectiveSpec c;
+  c.operand = TensorSpec{DType::I32, {2}};
+  p.spec.collectives = {c};
+  p.entry = &idsEntry;
+  ProgramCounts counts;
+  counts.bf16Flops = 1e9;
+  RunStats stats;
+  RunOptions options;
+  options.stats = &stats;
+  options.costCounts = &counts;
+  options.stepsPerRun = 3;
+  ASSERT_TRUE(
+      (*executor)->run(p, std::vector<std::vector<HostTensor>>(4), options)
+          .ok());
+  ASSERT_TRUE(stats.simulated) << stats.simulationStatus;
+  EXPECT_EQ(stats.simulated->numDevices, 4);
+  EXPECT_EQ(stats.simulated->collectives.size(), 1u);
+  EXPECT_GT(stats.simulated->totalSeconds, 1e9 / 275e12);
+  std::string report =
+      formatStepCost(*stats.simulated, stats.hostTimePerStep());
+  EXPECT_THAT(report, HasSubstr("simulated step on v4-8 (4 v4 devices)"));
+  EXPECT_THAT(report, HasSubstr("per step on this host"));
+
+  // Without a topology there is nothing to simulate.
+  auto plain = Executor::create(4);
+  ASSERT_TRUE((*plain)->run(p, std::vector<std::vector<HostTensor>>(4), options)
+                  .ok());
+  EXPECT_FALSE(stats.simulated);
+  EXPECT_THAT(msg(stats.simulationStatus), HasSubstr("not created from a "
+                                                     "topology"));
+}
+
 } // namespace
 } // namespace torus::rt

@@ -1,0 +1,41 @@
+//===- IciParameters.h - Link figures the cost model prices with -*- C++ -*-===//
+//
+// The figures of one TPU generation's interconnect the cost model uses:
+// bandwidth of one ICI link in one direction (TpuGeneration, cited in
+// docs/tpu-topology.md), the latency of one ICI hop, and the path between
+// the two TensorCores of a v2/v3 chip. The latencies and the on-chip
+// bandwidth are estimates, not published figures: docs/cost-model.md says
+// where each number comes from. Callers can override any of them.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TORUS_RUNTIME_COST_ICIPARAMETERS_H
+#define TORUS_RUNTIME_COST_ICIPARAMETERS_H
+
+namespace torus::rt {
+
+struct TpuGeneration;
+
+/// Estimate: seconds per ICI hop (link traversal plus the per-step setup of
+/// a collective's DMA), see docs/cost-model.md.
+inline constexpr double kEstimatedIciHopLatency = 1e-6;
+/// Estimate: seconds for a transfer between two cores of one chip.
+inline constexpr double kEstimatedOnChipLatency = 0.5e-6;
+
+struct IciParameters {
+  /// Bytes per second one ICI link carries in one direction.
+  double linkBandwidth = 0;
+  /// Seconds one hop adds to a message.
+  double hopLatency = kEstimatedIciHopLatency;
+  /// Bytes per second between two cores of one chip (v2/v3 only): estimated
+  /// as one core's HBM bandwidth.
+  double onChipBandwidth = 0;
+  /// Seconds a transfer between two cores of one chip takes to start.
+  double onChipLatency = kEstimatedOnChipLatency;
+
+  /// The figures of `generation`.
+  static IciParameters forGeneration(const TpuGeneration &generation);
+};
+
+} // namespace torus::rt
+
+#endif // TORUS_RUNTIME_COST_ICIPARAMETERS_H
