@@ -36,4 +36,4 @@
 // TOOMANY: torus-run: 3 input files given, but @step takes 2 arguments
 // AOTREPLICAS: torus-run: {{.*}}step.torus.json was compiled for 8 replicas; --replicas=4 needs a recompile
 // AOTMISSING: torus-run: cannot read '{{.*}}missing.torus.json'
-// OOM: torus-run: step 0 failed: {{.*}}core 0{{.*}}
+// OOM: torus-run: step 0 failed: core {{[01]}} (replica {{[01]}}): {{.*}}out of device memory
