@@ -4,6 +4,7 @@
 
 #include "runtime/collectives/BlockCopy.h"
 #include "runtime/collectives/Reduction.h"
+#include "runtime/collectives/StreamingCopy.h"
 
 #include <fmt/format.h>
 
@@ -163,9 +164,9 @@ private:
     gather([&](int64_t chunk, const void *from) {
       int64_t b = chunkBegin(chunk, count), e = chunkBegin(chunk + 1, count);
       if (e > b)
-        std::memcpy(static_cast<char *>(outputs_[rank_]) + b * width_,
-                    static_cast<const char *>(from) + b * width_,
-                    (e - b) * width_);
+        copyMaybeStreaming(static_cast<char *>(outputs_[rank_]) + b * width_,
+                           static_cast<const char *>(from) + b * width_,
+                           (e - b) * width_);
     });
   }
 

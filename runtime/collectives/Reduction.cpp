@@ -3,6 +3,7 @@
 #include "runtime/collectives/Reduction.h"
 
 #include "runtime/collectives/HalfFloat.h"
+#include "runtime/collectives/StreamingCopy.h"
 
 #include <fmt/format.h>
 
@@ -69,7 +70,8 @@ struct F16 {
 
 // Works through the range in blocks that stay in L1: accumulate the block in
 // a local buffer (so in-place outputs never clobber an input still to be
-// read), then copy it to every output.
+// read), then copy it to every output; with streaming stores when the range
+// is too large to stay in cache for its readers.
 template <typename Traits, typename Op>
 void reduceTyped(std::span<const void *const> inputs,
                  std::span<void *const> outputs, int64_t begin, int64_t end) {
@@ -77,6 +79,8 @@ void reduceTyped(std::span<const void *const> inputs,
   constexpr int64_t kBlock = 8192 / sizeof(T);
   alignas(64) T acc[kBlock];
   Op op;
+  const bool streaming =
+      static_cast<size_t>(end - begin) * sizeof(T) >= kStreamingThreshold;
   for (int64_t b = begin; b < end; b += kBlock) {
     int64_t n = std::min(kBlock, end - b);
     std::memcpy(acc, static_cast<const T *>(inputs[0]) + b, n * sizeof(T));
@@ -85,9 +89,15 @@ void reduceTyped(std::span<const void *const> inputs,
       for (int64_t j = 0; j < n; ++j)
         acc[j] = Traits::store(op(Traits::load(acc[j]), Traits::load(in[j])));
     }
-    for (void *out : outputs)
-      std::memcpy(static_cast<T *>(out) + b, acc, n * sizeof(T));
+    for (void *out : outputs) {
+      if (streaming)
+        streamStore(static_cast<T *>(out) + b, acc, n * sizeof(T));
+      else
+        std::memcpy(static_cast<T *>(out) + b, acc, n * sizeof(T));
+    }
   }
+  if (streaming)
+    streamFence();
 }
 
 template <typename Traits>

@@ -29,7 +29,8 @@ absl::Status checkReducible(DType dtype, ReduceKind kind);
 /// NaN (XLA's semantics). An output may be the very buffer of an input
 /// (in-place), but must not otherwise overlap one. f16 and bf16 combine each
 /// step in f32 and round back to nearest even (HalfFloat.h): the correctly
-/// rounded operation in the element type. `inputs` must not be empty
+/// rounded operation in the element type. Large ranges are written with
+/// streaming stores, fenced before returning. `inputs` must not be empty
 /// and checkReducible(dtype, kind) must hold.
 void reduceRange(ReduceKind kind, DType dtype,
                  std::span<const void *const> inputs,

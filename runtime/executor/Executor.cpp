@@ -109,11 +109,13 @@ void runDevice(const Program &program, const std::vector<HostTensor> &inputs,
   const ProgramSpec &spec = program.spec;
   CoreMemory &memory = context.memory();
   const size_t numInputs = spec.inputs.size();
-  const std::string who =
-      context.run().numPartitions() > 1
-          ? fmt::format("replica {} partition {}", context.replicaId(),
-                        context.partitionId())
-          : fmt::format("replica {}", context.replicaId());
+  // Buffer labels for error messages, formatted only when allocating.
+  auto who = [&] {
+    return context.run().numPartitions() > 1
+               ? fmt::format("replica {} partition {}", context.replicaId(),
+                             context.partitionId())
+               : fmt::format("replica {}", context.replicaId());
+  };
   std::vector<DeviceBuffer> buffers;
   std::vector<DeviceBuffer> queues(numInputs); // per-step inputs, all steps
   std::vector<void *> pointers;
@@ -126,7 +128,7 @@ void runDevice(const Program &program, const std::vector<HostTensor> &inputs,
     if (plan.perStep[i]) {
       auto queue =
           memory.allocate(bytes * plan.steps,
-                          fmt::format("{} input {} ({} steps)", who, i,
+                          fmt::format("{} input {} ({} steps)", who(), i,
                                       plan.steps));
       if (!queue.ok())
         return context.fail(queue.status());
@@ -134,7 +136,7 @@ void runDevice(const Program &program, const std::vector<HostTensor> &inputs,
         std::memcpy(queue->data(), inputs[i].rawData(), queue->sizeInBytes());
       queues[i] = std::move(*queue);
     }
-    auto buffer = memory.allocate(bytes, fmt::format("{} input {}", who, i));
+    auto buffer = memory.allocate(bytes, fmt::format("{} input {}", who(), i));
     if (!buffer.ok())
       return context.fail(buffer.status());
     if (!plan.perStep[i] && bytes > 0)
@@ -144,7 +146,7 @@ void runDevice(const Program &program, const std::vector<HostTensor> &inputs,
   }
   for (size_t o = 0; o < spec.outputs.size(); ++o) {
     auto buffer = memory.allocate(spec.outputs[o].sizeInBytes(),
-                                  fmt::format("{} output {}", who, o));
+                                  fmt::format("{} output {}", who(), o));
     if (!buffer.ok())
       return context.fail(buffer.status());
     pointers.push_back(buffer->data());

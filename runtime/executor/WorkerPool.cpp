@@ -9,51 +9,63 @@
 
 namespace torus::rt {
 
-WorkerPool::WorkerPool(int64_t numWorkers) {
-  workers_.reserve(numWorkers);
-  for (int64_t i = 0; i < numWorkers; ++i)
-    workers_.push_back(std::make_unique<Worker>());
+namespace {
+
+/// Polls before blocking: a run that follows within a few microseconds (a
+/// training loop) finds its workers awake.
+constexpr int kSpinPolls = 50;
+
+template <typename T> T waitWhileEqual(const std::atomic<T> &word, T old) {
+  for (int i = 0; i < kSpinPolls; ++i) {
+    T now = word.load(std::memory_order_acquire);
+    if (now != old)
+      return now;
+    std::this_thread::yield();
+  }
+  T now;
+  while ((now = word.load(std::memory_order_acquire)) == old)
+    word.wait(old, std::memory_order_acquire);
+  return now;
+}
+
+} // namespace
+
+WorkerPool::WorkerPool(int64_t numWorkers)
+    : assigned_(std::make_unique<std::atomic<uint32_t>[]>(numWorkers)) {
+  threads_.reserve(numWorkers);
   for (int64_t i = 0; i < numWorkers; ++i) {
-    workers_[i]->thread = std::thread([this, i] { workerLoop(i); });
+    threads_.emplace_back([this, i] { workerLoop(i); });
     // Linux limits names to 15 characters.
     std::string name = "torus-core-" + std::to_string(i);
-    pthread_setname_np(workers_[i]->thread.native_handle(),
+    pthread_setname_np(threads_.back().native_handle(),
                        name.substr(0, 15).c_str());
   }
 }
 
 WorkerPool::~WorkerPool() {
-  for (auto &w : workers_) {
-    std::lock_guard<std::mutex> lock(w->mutex);
-    w->stop = true;
-    w->cv.notify_one();
-  }
-  for (auto &w : workers_)
-    if (w->thread.joinable())
-      w->thread.join();
+  stopping_.store(true, std::memory_order_release);
+  generation_.fetch_add(1, std::memory_order_acq_rel);
+  generation_.notify_all();
+  for (auto &t : threads_)
+    if (t.joinable())
+      t.join();
 }
 
 std::thread::id WorkerPool::threadId(int64_t i) const {
-  return workers_.at(i)->thread.get_id();
+  return threads_.at(i).get_id();
 }
 
 void WorkerPool::workerLoop(int64_t index) {
-  Worker &w = *workers_[index];
-  std::unique_lock<std::mutex> lock(w.mutex);
+  uint32_t seen = 0;
   for (;;) {
-    w.cv.wait(lock, [&] { return w.task != nullptr || w.stop; });
-    if (!w.task)
-      return; // stopping
-    const std::function<void(int64_t)> *task = w.task;
-    lock.unlock();
-    (*task)(index);
-    lock.lock();
-    w.task = nullptr;
-    // Report completion after clearing the task, so the worker is idle for
-    // the next run() as soon as that run can start.
-    std::lock_guard<std::mutex> doneLock(doneMutex_);
-    if (--pending_ == 0)
-      doneCv_.notify_one();
+    seen = waitWhileEqual(generation_, seen);
+    if (stopping_.load(std::memory_order_acquire))
+      return;
+    if (assigned_[index].load(std::memory_order_acquire) != seen)
+      continue; // not part of this run
+    (*task_.load(std::memory_order_acquire))(index);
+    if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1)
+      pending_.notify_all();
   }
 }
 
@@ -61,21 +73,28 @@ void WorkerPool::run(std::span<const int64_t> workers,
                      const std::function<void(int64_t)> &task) {
   if (workers.empty())
     return;
-  {
-    std::lock_guard<std::mutex> lock(doneMutex_);
-    assert(pending_ == 0 && "WorkerPool::run is not reentrant");
-    pending_ = static_cast<int64_t>(workers.size());
-  }
+  assert(pending_.load() == 0 && "WorkerPool::run is not reentrant");
+  const uint32_t next = generation_.load(std::memory_order_relaxed) + 1;
+  task_.store(&task, std::memory_order_relaxed);
+  pending_.store(static_cast<int32_t>(workers.size()),
+                 std::memory_order_relaxed);
   for (int64_t i : workers) {
     assert(i >= 0 && i < size() && "worker index out of range");
-    Worker &w = *workers_[i];
-    std::lock_guard<std::mutex> lock(w.mutex);
-    assert(w.task == nullptr && "worker listed twice");
-    w.task = &task;
-    w.cv.notify_one();
+    assert(assigned_[i].load() != next && "worker listed twice");
+    assigned_[i].store(next, std::memory_order_relaxed);
   }
-  std::unique_lock<std::mutex> lock(doneMutex_);
-  doneCv_.wait(lock, [&] { return pending_ == 0; });
+  // Publishes the task, the count and the assignments.
+  generation_.store(next, std::memory_order_release);
+  generation_.notify_all();
+  // The workers' tasks are often short: poll before blocking.
+  for (int i = 0; i < kSpinPolls; ++i) {
+    if (pending_.load(std::memory_order_acquire) == 0)
+      return;
+    std::this_thread::yield();
+  }
+  int32_t left;
+  while ((left = pending_.load(std::memory_order_acquire)) != 0)
+    pending_.wait(left, std::memory_order_acquire);
 }
 
 } // namespace torus::rt
