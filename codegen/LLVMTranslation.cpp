@@ -60,6 +60,12 @@ translateToLLVMIR(ModuleOp module, llvm::LLVMContext &context,
   b.CreateCall(entry, args);
   b.CreateRetVoid();
 
+  // Only the packed entry is visible: user functions may be called `exp` or
+  // `abs`, and must neither clash with nor be called instead of libm's.
+  for (llvm::Function &fn : *llvmModule)
+    if (!fn.isDeclaration() && &fn != packed)
+      fn.setLinkage(llvm::GlobalValue::InternalLinkage);
+
   std::string problems;
   llvm::raw_string_ostream os(problems);
   if (llvm::verifyModule(*llvmModule, &os))

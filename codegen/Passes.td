@@ -104,4 +104,59 @@ def TorusToLinalg : Pass<"torus-to-linalg", "func::FuncOp"> {
   ];
 }
 
+def TorusUniqueResultBuffers : Pass<"torus-unique-result-buffers", "func::FuncOp"> {
+  let summary = "Give every returned buffer an allocation of its own";
+  let description = [{
+    After bufferization a function may return one of its arguments, or the
+    same buffer twice (`return %x` when a step passes a value through, or the
+    gradient of `add`). Upstream `buffer-results-to-out-params` with
+    `hoist-static-allocs`, which writes results straight into the caller's
+    buffers, needs each result to be an allocation of its own (MLIR 19
+    crashes otherwise). This pass copies every such result into a fresh
+    allocation, which hoisting then turns into the out-parameter itself: one
+    copy for exactly those results, none for the others.
+
+    Before:
+    ```mlir
+    func.func @f(%a: memref<4xf32>) -> (memref<4xf32>, memref<4xf32>) {
+      return %a, %a : memref<4xf32>, memref<4xf32>
+    }
+    ```
+    After:
+    ```mlir
+    func.func @f(%a: memref<4xf32>) -> (memref<4xf32>, memref<4xf32>) {
+      %0 = memref.alloc() {alignment = 64 : i64} : memref<4xf32>
+      memref.copy %a, %0 : memref<4xf32> to memref<4xf32>
+      %1 = memref.alloc() {alignment = 64 : i64} : memref<4xf32>
+      memref.copy %a, %1 : memref<4xf32> to memref<4xf32>
+      return %0, %1 : memref<4xf32>, memref<4xf32>
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
+def TorusStridedCopiesToLinalg
+    : Pass<"torus-strided-copies-to-linalg", "func::FuncOp"> {
+  let summary = "Lower copies between strided buffers to linalg.copy";
+  let description = [{
+    Bufferizing slices, pads and updates yields `memref.copy` between
+    strided views. MemRef-to-LLVM lowers those to a call to `memrefCopy` from
+    MLIR's C runner library, which generated code must not depend on (it runs
+    without the compiler's libraries). This pass rewrites every copy whose
+    operands are not both contiguous into `linalg.copy`, which becomes loops
+    with the rest of linalg; contiguous copies stay and become `memcpy`.
+
+    Before:
+    ```mlir
+    memref.copy %a, %view : memref<2x3xf32> to memref<2x3xf32, strided<[8, 2], offset: 1>>
+    ```
+    After:
+    ```mlir
+    linalg.copy ins(%a : memref<2x3xf32>) outs(%view : memref<2x3xf32, strided<[8, 2], offset: 1>>)
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 #endif // TORUS_CODEGEN_PASSES_TD

@@ -83,6 +83,7 @@ void buildBufferizePipeline(OpPassManager &pm) {
                          "bufferize-function-boundaries=true "
                          "function-boundary-type-conversion="
                          "identity-layout-map"));
+  pm.addNestedPass<func::FuncOp>(createTorusUniqueResultBuffers());
   pm.addPass(withOptions(bufferization::createBufferResultsToOutParamsPass(),
                          "hoist-static-allocs=true"));
   bufferization::BufferDeallocationPipelineOptions dealloc;
@@ -91,6 +92,7 @@ void buildBufferizePipeline(OpPassManager &pm) {
 
 void buildBuffersToLLVMPipeline(OpPassManager &pm) {
   // Loops, then LLVM.
+  pm.addNestedPass<func::FuncOp>(createTorusStridedCopiesToLinalg());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createConvertSCFToCFPass());
@@ -119,6 +121,8 @@ void registerTorusPipelines() {
   std::call_once(once, [] {
     registerTorusLowerCollectivesPass();
     registerTorusToLinalgPass();
+    registerTorusUniqueResultBuffersPass();
+    registerTorusStridedCopiesToLinalgPass();
     PassPipelineRegistration<>("torus-lower-to-linalg",
                                "Lower torus to linalg on tensors",
                                buildLowerToLinalgPipeline);

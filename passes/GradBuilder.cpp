@@ -96,6 +96,29 @@ Value GradBuilder::dotGeneral(Value lhs, Value rhs, ArrayRef<int64_t> lhsBatch,
                                 lhsBatch, rhsBatch, lhsContract, rhsContract);
 }
 
+Value GradBuilder::slice(Value x, ArrayRef<int64_t> start,
+                         ArrayRef<int64_t> limit, ArrayRef<int64_t> strides) {
+  return b.create<SliceOp>(loc, x, start, limit, strides);
+}
+
+Value GradBuilder::padZeros(Value x, ArrayRef<int64_t> low,
+                            ArrayRef<int64_t> high,
+                            ArrayRef<int64_t> interior) {
+  if (llvm::all_of(low, [](int64_t v) { return v == 0; }) &&
+      llvm::all_of(high, [](int64_t v) { return v == 0; }) &&
+      llvm::all_of(interior, [](int64_t v) { return v == 0; }))
+    return x;
+  return b.create<PadOp>(loc, x, scalarLike(x, 0.0), low, high, interior);
+}
+
+Value GradBuilder::sumAll(Value x) {
+  auto rank = typeOf(x).getRank();
+  SmallVector<int64_t> dims;
+  for (int64_t d = 0; d < rank; ++d)
+    dims.push_back(d);
+  return reduce(ReduceKind::sum, x, dims);
+}
+
 Value GradBuilder::unbroadcast(Value x, ArrayRef<int64_t> shape,
                                ArrayRef<int64_t> dims) {
   auto xShape = typeOf(x).getShape();

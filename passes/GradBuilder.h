@@ -25,6 +25,12 @@ public:
     return cast<RankedTensorType>(v.getType());
   }
 
+  /// A same-type unary or binary elementwise op.
+  template <typename OpTy, typename... Operands>
+  Value same(Value first, Operands... rest) {
+    return b.create<OpTy>(loc, first.getType(), first, rest...);
+  }
+
   Value add(Value x, Value y);
   Value sub(Value x, Value y);
   Value mul(Value x, Value y);
@@ -50,6 +56,18 @@ public:
   Value dotGeneral(Value lhs, Value rhs, ArrayRef<int64_t> lhsBatch,
                    ArrayRef<int64_t> rhsBatch, ArrayRef<int64_t> lhsContract,
                    ArrayRef<int64_t> rhsContract);
+  Value slice(Value x, ArrayRef<int64_t> start, ArrayRef<int64_t> limit,
+              ArrayRef<int64_t> strides);
+  /// Pads with zeros: `low`/`high` at the edges, `interior` between elements.
+  Value padZeros(Value x, ArrayRef<int64_t> low, ArrayRef<int64_t> high,
+                 ArrayRef<int64_t> interior);
+  /// A scalar of `x`'s element type.
+  Value scalarLike(Value x, double value) {
+    return splat(RankedTensorType::get({}, typeOf(x).getElementType()), value);
+  }
+  /// Sum of all elements, as a scalar.
+  Value sumAll(Value x);
+
   /// Sums `x` (of a broadcast result's shape) back to `shape`, undoing a
   /// broadcast_in_dim with `dims`: sums the new and the stretched dimensions.
   Value unbroadcast(Value x, ArrayRef<int64_t> shape, ArrayRef<int64_t> dims);

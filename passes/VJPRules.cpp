@@ -7,6 +7,7 @@
 
 #include "passes/VJPRules.h"
 #include "passes/GradBuilder.h"
+#include "passes/VJPFamilies.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -224,18 +225,136 @@ LogicalResult buildVJP(GradBuilder &gb, Operation *op,
                  << stringifyReduceKind(r.getKind());
         }
       })
-      .Case([&](AllReduceOp a) -> LogicalResult {
-        // y_r = sum over the group of x_q, so dL/dx_q = sum over r of ct_r.
-        if (a.getKind() != ReduceKind::sum)
-          return a.emitOpError("has no gradient for a ")
-                 << stringifyReduceKind(a.getKind()) << " all-reduce";
-        set(0, gb.builder().create<AllReduceOp>(
-                   gb.location(), ct.getType(), ReduceKind::sum, ct,
-                   a.getReplicaGroupsAttr()));
+      .Case([&](AbsOp a) {
+        set(0, gb.mul(ct, gb.same<SignOp>(a.getOperand())));
         return success();
       })
-      .Case<ConstantOp, CompareOp, ReplicaIdOp>(
-          [](Operation *) { return success(); })
+      .Case([&](Expm1Op e) {
+        set(0, gb.mul(ct, gb.add(e.getResult(), gb.splat(gb.typeOf(ct), 1.0))));
+        return success();
+      })
+      .Case([&](Log1pOp l) {
+        set(0, gb.div(ct, gb.add(l.getOperand(), gb.splat(gb.typeOf(ct), 1.0))));
+        return success();
+      })
+      .Case([&](SqrtOp s) {
+        // d sqrt(x) = 1 / (2 sqrt(x))
+        set(0, gb.div(ct, gb.mul(s.getResult(), gb.splat(gb.typeOf(ct), 2.0))));
+        return success();
+      })
+      .Case([&](RsqrtOp r) {
+        // d x^-1/2 = -1/2 x^-3/2 = -0.5 * y / x
+        Value half = gb.splat(gb.typeOf(ct), -0.5);
+        set(0, gb.mul(ct, gb.div(gb.mul(half, r.getResult()), r.getOperand())));
+        return success();
+      })
+      .Case([&](TanhOp t) {
+        Value one = gb.splat(gb.typeOf(ct), 1.0);
+        set(0, gb.mul(ct, gb.sub(one, gb.mul(t.getResult(), t.getResult()))));
+        return success();
+      })
+      .Case([&](LogisticOp l) {
+        Value one = gb.splat(gb.typeOf(ct), 1.0);
+        set(0, gb.mul(ct, gb.mul(l.getResult(), gb.sub(one, l.getResult()))));
+        return success();
+      })
+      .Case([&](SinOp s) {
+        set(0, gb.mul(ct, gb.same<CosOp>(s.getOperand())));
+        return success();
+      })
+      .Case([&](CosOp c) {
+        set(0, gb.neg(gb.mul(ct, gb.same<SinOp>(c.getOperand()))));
+        return success();
+      })
+      .Case<SignOp, FloorOp, CeilOp, RoundNearestEvenOp>([&](Operation *o) {
+        // Piecewise constant: zero gradient almost everywhere (as in JAX).
+        set(0, gb.zerosLike(o->getOperand(0)));
+        return success();
+      })
+      .Case([&](MinimumOp m) {
+        // As maximum, mirrored: the smaller operand gets the cotangent.
+        auto type = GradBuilder::typeOf(m.getLhs());
+        Type et = type.getElementType();
+        Value lt = gb.convert(
+            gb.compare(ComparisonDirection::LT, m.getLhs(), m.getRhs()), et);
+        Value eq = gb.convert(
+            gb.compare(ComparisonDirection::EQ, m.getLhs(), m.getRhs()), et);
+        Value lhsShare = gb.add(lt, gb.mul(eq, gb.splat(type, 0.5)));
+        set(0, gb.mul(ct, lhsShare));
+        set(1, gb.mul(ct, gb.sub(gb.splat(type, 1.0), lhsShare)));
+        return success();
+      })
+      .Case([&](RemainderOp r) {
+        // a - b * trunc(a / b): d/da = 1, d/db = -trunc(a / b).
+        Value q = gb.div(r.getLhs(), r.getRhs());
+        Value trunc = gb.mul(gb.same<SignOp>(q),
+                             gb.same<FloorOp>(gb.same<AbsOp>(q)));
+        set(0, ct);
+        set(1, gb.neg(gb.mul(ct, trunc)));
+        return success();
+      })
+      .Case([&](PowerOp p) {
+        // d a^b / da = b a^(b-1); d a^b / db = log(a) a^b (log(1) at a = 0,
+        // as JAX does, so 0^b has a finite exponent gradient).
+        Value a = p.getLhs(), bb = p.getRhs(), y = p.getResult();
+        auto type = GradBuilder::typeOf(a);
+        Value bMinus1 = gb.sub(bb, gb.splat(type, 1.0));
+        set(0, gb.mul(ct, gb.mul(bb, gb.same<PowerOp>(a, bMinus1))));
+        Value isZero = gb.compare(ComparisonDirection::EQ, a, gb.splat(type, 0));
+        Value safeA = gb.select(isZero, gb.splat(type, 1.0), a);
+        set(1, gb.mul(ct, gb.mul(gb.same<LogOp>(safeA), y)));
+        return success();
+      })
+      .Case([&](Atan2Op t) {
+        // atan2(a, b): d/da = b / (a^2 + b^2), d/db = -a / (a^2 + b^2).
+        Value a = t.getLhs(), bb = t.getRhs();
+        Value norm = gb.add(gb.mul(a, a), gb.mul(bb, bb));
+        set(0, gb.mul(ct, gb.div(bb, norm)));
+        set(1, gb.neg(gb.mul(ct, gb.div(a, norm))));
+        return success();
+      })
+      .Case([&](ClampOp c) {
+        // The operand's cotangent passes where min <= x <= max (JAX);
+        // min (max) gets it where the operand fell below (above) it.
+        Value x = c.getOperand();
+        auto type = GradBuilder::typeOf(x);
+        auto full = [&](Value bound) {
+          auto shape = GradBuilder::typeOf(bound).getShape();
+          return shape == type.getShape()
+                     ? bound
+                     : gb.broadcastInDim(bound, type.getShape(), {});
+        };
+        auto fold = [&](Value bound, Value g) {
+          return GradBuilder::typeOf(bound).getRank() == type.getRank()
+                     ? g
+                     : gb.sumAll(g);
+        };
+        Value lo = full(c.getMin()), hi = full(c.getMax());
+        Value zero = gb.zerosLike(ct);
+        Value below = gb.compare(ComparisonDirection::LT, x, lo);
+        Value above = gb.compare(ComparisonDirection::GT, x, hi);
+        set(1, gb.select(below, zero, gb.select(above, zero, ct)));
+        set(0, fold(c.getMin(), gb.select(below, ct, zero)));
+        set(2, fold(c.getMax(), gb.select(above, ct, zero)));
+        return success();
+      })
+      .Case<SliceOp, PadOp, ConcatenateOp, ReverseOp, DynamicSliceOp,
+            DynamicUpdateSliceOp>([&](Operation *o) {
+        return shapeVJP(gb, o, ct, operandCotangents);
+      })
+      .Case<ReduceWindowOp, ConvolutionOp>([&](Operation *o) {
+        return windowVJP(gb, o, ct, operandCotangents);
+      })
+      .Case<GatherOp, ScatterOp>([&](Operation *o) {
+        return indexingVJP(gb, o, ct, operandCotangents);
+      })
+      .Case<AllReduceOp, AllGatherOp, ReduceScatterOp, AllToAllOp,
+            CollectivePermuteOp>([&](Operation *o) {
+        return collectiveVJP(gb, o, ct, operandCotangents);
+      })
+      .Case<ConstantOp, CompareOp, ReplicaIdOp, PartitionIdOp, IotaOp,
+            ArgMaxOp, ArgMinOp, RngBitGeneratorOp, NotOp, IsFiniteOp, AndOp,
+            OrOp, XorOp>([](Operation *) { return success(); })
       .Default([](Operation *other) {
         return other->emitOpError("cannot be differentiated: no gradient "
                                   "rule for this op");
