@@ -61,7 +61,22 @@ int64_t ringBytesPerCore(const rt::CollectiveSpec &c, int64_t g) {
   return 0;
 }
 
-std::string formatCollectiveReport(const rt::ProgramSpec &spec) {
+/// `1.25 ms`, `830 us`, `12 ns`.
+std::string formatTime(double seconds) {
+  if (seconds >= 1)
+    return fmt::format("{:.3g} s", seconds);
+  if (seconds >= 1e-3)
+    return fmt::format("{:.3g} ms", seconds * 1e3);
+  if (seconds >= 1e-6)
+    return fmt::format("{:.3g} us", seconds * 1e6);
+  return fmt::format("{:.3g} ns", seconds * 1e9);
+}
+
+std::string formatCollectiveReport(const rt::ProgramSpec &spec,
+                                   const std::vector<CollectiveTiming> &timings,
+                                   std::string_view slice,
+                                   std::string_view noTimingReason) {
+  bool timed = !timings.empty() && timings.size() == spec.collectives.size();
   std::string out = fmt::format(
       "Collectives of @{} on {} replica{}: {} call site{}\n\n", spec.name,
       spec.numReplicas, spec.numReplicas == 1 ? "" : "s",
@@ -69,9 +84,11 @@ std::string formatCollectiveReport(const rt::ProgramSpec &spec) {
   if (spec.collectives.empty())
     return out + "The program exchanges no data between cores.\n";
   out += fmt::format("  {:>3}  {:<18} {:<7} {:<14} {:<14} {:>10}  {:<24} "
-                     "{:>5} {:>11}  {}\n",
+                     "{:>5} {:>11}  {}{}\n",
                      "#", "kind", "reduce", "operand", "result", "bytes",
-                     "replica groups", "group", "ring sent", "location");
+                     "replica groups", "group", "ring sent",
+                     timed ? fmt::format("{:>10}  ", "simulated") : "",
+                     "location");
   int64_t operandBytes = 0, ringBytes = 0;
   for (size_t i = 0; i < spec.collectives.size(); ++i) {
     const rt::CollectiveSpec &c = spec.collectives[i];
@@ -83,19 +100,32 @@ std::string formatCollectiveReport(const rt::ProgramSpec &spec) {
     bool reduces = c.kind == rt::CollectiveKind::AllReduce ||
                    c.kind == rt::CollectiveKind::ReduceScatter;
     out += fmt::format(
-        "  {:>3}  {:<18} {:<7} {:<14} {:<14} {:>10}  {:<24} {:>5} {:>11}  {}\n",
+        "  {:>3}  {:<18} {:<7} {:<14} {:<14} {:>10}  {:<24} {:>5} {:>11}  "
+        "{}{}\n",
         i, rt::collectiveKindName(c.kind),
         reduces ? rt::reduceKindName(c.reduce) : "-", c.operand.toString(),
-        c.result.toString(),
-        bytes, groupsText(c), g, ring, c.location);
+        c.result.toString(), bytes, groupsText(c), g, ring,
+        timed ? fmt::format("{:>10}  ", formatTime(timings[i].seconds)) : "",
+        c.location);
   }
+  double total = 0;
+  for (const CollectiveTiming &t : timings)
+    total += t.seconds;
   out += fmt::format(
       "\nPer step, every core takes part in {} collective{} with {} bytes of "
       "operands, sending {} bytes with ring algorithms.\n",
       spec.collectives.size(), spec.collectives.size() == 1 ? "" : "s",
       operandBytes, ringBytes);
-  out += "Simulated time: not available. The ICI cost model (issue 5) is not "
-         "in runtime/ yet; this report gains a column when it is.\n";
+  if (timed) {
+    out += fmt::format("Simulated on {} by the ICI cost model "
+                       "(runtime/cost): {} per step for all collectives.\n",
+                       slice, formatTime(total));
+    for (size_t i = 0; i < timings.size(); ++i)
+      out += fmt::format("  #{}: {}\n", i, timings[i].detail);
+  } else {
+    out += fmt::format("Simulated time: not available{}{}.\n",
+                       noTimingReason.empty() ? "" : ": ", noTimingReason);
+  }
   return out;
 }
 

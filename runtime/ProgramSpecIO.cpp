@@ -372,6 +372,14 @@ absl::StatusOr<int64_t> asInt(const Json &v, std::string_view path) {
   return v.integer;
 }
 
+absl::StatusOr<double> asNumber(const Json &v, std::string_view path) {
+  if (v.kind == Json::Kind::Int)
+    return static_cast<double>(v.integer);
+  if (v.kind != Json::Kind::Double)
+    return typeError(path, "a number", v);
+  return v.real;
+}
+
 absl::StatusOr<std::vector<int64_t>> asIntList(const Json &v,
                                                std::string_view path) {
   if (v.kind != Json::Kind::Array)
@@ -671,6 +679,10 @@ std::string programArtifactToJson(const ProgramArtifact &a) {
                      "\"num_partitions\": {}, \"replica_to_core\": {}}},\n",
                      quote(a.topology), a.numPartitions,
                      intList(a.replicaToCore));
+  if (a.hasCounts)
+    out += fmt::format("  \"counts\": {{\"bf16_flops\": {}, \"f32_flops\": {}, "
+                       "\"hbm_bytes\": {}}},\n",
+                       a.bf16Flops, a.f32Flops, a.hbmBytes);
   out += "  \"program\": " + specToJson(a.spec, "  ") + "\n}\n";
   return out;
 }
@@ -742,6 +754,23 @@ absl::StatusOr<ProgramArtifact> programArtifactFromJson(std::string_view json) {
       TORUS_ASSIGN_OR_RETURN(
           a.replicaToCore,
           asIntList(*cores, "device_assignment.replica_to_core"));
+    }
+  }
+  TORUS_ASSIGN_OR_RETURN(const Json *counts, member(v, "counts", "", false));
+  if (counts) {
+    if (counts->kind != Json::Kind::Object)
+      return typeError("counts", "an object", *counts);
+    a.hasCounts = true;
+    for (auto [key, field] :
+         {std::pair{"bf16_flops", &a.bf16Flops},
+          std::pair{"f32_flops", &a.f32Flops},
+          std::pair{"hbm_bytes", &a.hbmBytes}}) {
+      TORUS_ASSIGN_OR_RETURN(const Json *value,
+                             member(*counts, key, "counts.", false));
+      if (value) {
+        TORUS_ASSIGN_OR_RETURN(*field,
+                               asNumber(*value, std::string("counts.") + key));
+      }
     }
   }
   TORUS_ASSIGN_OR_RETURN(const Json *program, member(v, "program", "", true));

@@ -17,6 +17,8 @@
 //     "input_names": ["w", "x"],            // optional, for --input NAME=
 //     "device_assignment": {"topology": "v3-8", "num_partitions": 1,
 //                           "replica_to_core": [0, 1, 2, 3]},  // optional
+//     "counts": {"bf16_flops": 0, "f32_flops": 48, "hbm_bytes": 152},
+//                                           // optional, for the cost model
 //     "program": {                          // the ProgramSpec
 //       "name": "step", "num_replicas": 4,
 //       "inputs": ["f32[4,3]", "f32[2,4]"], "outputs": ["f32[2,3]"],
@@ -67,6 +69,12 @@ struct ProgramArtifact {
   std::string topology;
   int64_t numPartitions = 1;
   std::vector<int64_t> replicaToCore;
+  /// What one core computes per step, counted by the compiler for the cost
+  /// model (runtime/cost's ProgramCounts); absent in older files.
+  bool hasCounts = false;
+  double bf16Flops = 0;
+  double f32Flops = 0;
+  double hbmBytes = 0;
 };
 
 /// `f32[2,3]` back to a TensorSpec.

@@ -134,6 +134,10 @@ TEST(ProgramSpecIOTest, ArtifactRoundTrips) {
   a.topology = "v3-8";
   a.numPartitions = 1;
   a.replicaToCore = {0, 2, 4, 6};
+  a.hasCounts = true;
+  a.bf16Flops = 0;
+  a.f32Flops = 1.5e12;
+  a.hbmBytes = 123456789;
   std::string json = programArtifactToJson(a);
   auto back = programArtifactFromJson(json);
   ASSERT_TRUE(back.ok()) << back.status() << "\n" << json;
@@ -147,6 +151,13 @@ TEST(ProgramSpecIOTest, ArtifactRoundTrips) {
   EXPECT_EQ(back->topology, a.topology);
   EXPECT_EQ(back->numPartitions, a.numPartitions);
   EXPECT_EQ(back->replicaToCore, a.replicaToCore);
+  EXPECT_TRUE(back->hasCounts);
+  EXPECT_EQ(back->f32Flops, 1.5e12);
+  EXPECT_EQ(back->hbmBytes, 123456789);
+  a.hasCounts = false;
+  auto without = programArtifactFromJson(programArtifactToJson(a));
+  ASSERT_TRUE(without.ok());
+  EXPECT_FALSE(without->hasCounts);
 }
 
 TEST(ProgramSpecIOTest, OptionalKeysMayBeMissingAndUnknownOnesAreIgnored) {

@@ -24,10 +24,19 @@
 // OUT-NEXT: step 2: {{[0-9.]+}} ms host
 // OUT-NEXT: median of 3 steps: {{[0-9.]+}} ms host
 // OUT-NEXT: peak device memory of a core: {{[0-9]+}} bytes (of 17179869184)
-// OUT-NEXT: simulated time: not available
+// OUT-NEXT: simulated time: not available (no TPU slice given (--topology or --mesh-shape))
 // OUT-NEXT: wrote 3 results x 8 replicas to {{.*}}jit
 // MATCH: all 480 values match (3 results)
 // AOT: @step: 8 replicas on 8 emulated cores of v3-8
+// AOT-NEXT: step 0: {{[0-9.]+}} ms host, {{[0-9.]+}} us simulated on v3-8
+// AOT: simulated step on v3-8 (8 v3 devices):
+// AOT-NEXT: compute
+// AOT-NEXT: all_reduce {{.*}}#0 at {{.*}}allreduce8.mlir:12:11: torus over 8
+// AOT-NEXT: all_reduce {{.*}}#1 at {{.*}}allreduce8.mlir:13:11: torus over 4 (2 groups)
+// AOT-NEXT: all_reduce {{.*}}#2 at {{.*}}allreduce8.mlir:18:11
+// AOT-NEXT: total
+// AOT-NEXT: measured
 // MESH: @step: 8 replicas on 8 emulated cores of 2x2x1x2
+// MESH: simulated time: not available ({{.*}}generation{{.*}})
 // RANDOM: argument 0 (x) f32[8,4]: random values, seed 7
 // RANDOM: argument 1 (w) f32[4,3]: random values, seed 7

@@ -14,6 +14,9 @@
 // RUN: FileCheck %s --check-prefix=MEMORY < %t.chain/module_0000.chain.memory.txt
 // RUN: rm -rf %t.before && torusc %S/Inputs/dot_all_reduce.mlir --emit=linalg --dump-dir=%t.before --dump-before-passes -o /dev/null
 // RUN: ls %t.before | LC_ALL=C sort | FileCheck %s --check-prefix=BEFORE
+// RUN: rm -rf %t.cost && torusc %S/Inputs/chain.mlir --topology=v4-32 --dump-dir=%t.cost --emit=linalg -o /dev/null
+// RUN: FileCheck %s --check-prefix=PRICED < %t.cost/module_0000.chain.collectives.txt
+// RUN: FileCheck %s --check-prefix=COST < %t.cost/module_0000.chain.cost.txt
 // RUN: not torusc %S/Inputs/dot_all_reduce.mlir --dump-dot 2>&1 | FileCheck %s --check-prefix=NODIR
 // RUN: not torusc %S/Inputs/dot_all_reduce.mlir --dump-dir=/dev/null/x 2>&1 | FileCheck %s --check-prefix=BADDIR
 
@@ -67,7 +70,7 @@
 
 // COLLECTIVES: Collectives of @mlp on 2 replicas: 1 call site
 // COLLECTIVES: 0  all_reduce         sum     f32[8,4]       f32[8,4]              128  all replicas                 2         128  {{.*}}sharded_mlp.mlir:14:8
-// COLLECTIVES: Simulated time: not available.
+// COLLECTIVES: Simulated time: not available: no TPU slice given (--topology or --mesh-shape).
 
 // DOT: digraph "mlp" {
 // DOT: arg0 [shape=ellipse, label="argument 0\nf32[8,16]\nsharding = {devices=[2,1]0,1}", style=filled, fillcolor="#8dd3c7"];
@@ -86,6 +89,16 @@
 // BEFORE-NEXT: module_0000.step.0001.before_torus-lower-collectives.mlir
 // BEFORE-NEXT: module_0000.step.0002.after_torus-lower-collectives.mlir
 // BEFORE-NEXT: module_0000.step.0003.before_torus-to-linalg.mlir
+
+// PRICED: Collectives of @chain on 16 replicas: 1 call site
+// PRICED: # kind {{.*}} ring sent simulated location
+// PRICED: 0 all_reduce sum f32[64,64] f32[64,64] 16384 all replicas 16 30720 {{[0-9.]+}} us {{.*}}chain.mlir:8:8
+// PRICED: Simulated on v4-32 by the ICI cost model (runtime/cost): {{[0-9.]+}} us per step for all collectives.
+// PRICED-NEXT: #0: torus over 16: rings along 2 x (8.00 KiB), then 2 y (4.00 KiB), then 4 z (1.00 KiB), 10 steps
+// COST: simulated step on v4-32 (16 v4 devices):
+// COST-NEXT: compute {{.*}}(FLOPs {{.*}}, HBM {{.*}}: memory-bound)
+// COST-NEXT: all_reduce
+// COST-NEXT: total
 
 // NODIR: torusc: --dump-dot writes into the dump directory; add --dump-dir=DIR
 // BADDIR: torusc: cannot create the dump directory '/dev/null/x'

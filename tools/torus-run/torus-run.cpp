@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/Compiler.h"
+#include "codegen/ComputeCounts.h"
 #include "ir/trace/TracedFunctionImpl.h"
 #include "runtime/ProgramSpecIO.h"
 #include "runtime/RuntimeAbi.h"
@@ -159,6 +160,8 @@ struct LoadedProgram {
   rt::Program program;
   std::vector<std::string> argumentNames;
   torus::tools::MeshPlan plan;
+  /// For the cost model, when known.
+  std::optional<rt::ProgramCounts> counts;
 };
 
 torus::tools::MeshRequest meshRequest() {
@@ -197,6 +200,12 @@ absl::StatusOr<LoadedProgram> loadAot(const std::string &path) {
   loaded.plan = std::move(*plan);
   loaded.program = loaded.aot->program();
   loaded.argumentNames = artifact.inputNames;
+  if (artifact.hasCounts) {
+    loaded.counts.emplace();
+    loaded.counts->bf16Flops = artifact.bf16Flops;
+    loaded.counts->f32Flops = artifact.f32Flops;
+    loaded.counts->hbmBytes = artifact.hbmBytes;
+  }
   return loaded;
 }
 
@@ -212,6 +221,13 @@ absl::StatusOr<LoadedProgram> compileSource(const std::string &path) {
         "which is not built yet");
   TORUS_ASSIGN_OR_RETURN(auto source, torus::tools::readSourceProgram(path));
   loaded.argumentNames = source.argumentNames;
+  if (auto counts = mlir::torus::countCompute(*source.function.impl().module);
+      counts.ok()) {
+    loaded.counts.emplace();
+    loaded.counts->bf16Flops = counts->bf16Flops;
+    loaded.counts->f32Flops = counts->f32Flops;
+    loaded.counts->hbmBytes = counts->hbmBytes;
+  }
   mlir::torus::CompilerOptions options;
   options.numReplicas = loaded.plan.numReplicas;
   TORUS_ASSIGN_OR_RETURN(
@@ -454,6 +470,13 @@ std::variant<int, Failure> run() {
   std::vector<std::vector<HostTensor>> outputs;
   std::vector<double> times;
   size_t peakCoreBytes = 0;
+  // The cost model prices a step on the slice when there is one.
+  rt::ProgramCounts noCounts;
+  if (plan.topology)
+    runOptions.costCounts = loaded->counts ? &*loaded->counts : &noCounts;
+  std::optional<rt::StepCost> simulated;
+  std::string noSimulation =
+      plan.topology ? "" : "no TPU slice given (--topology or --mesh-shape)";
   for (int64_t step = 0; step < steps; ++step) {
     rt::RunStats stats;
     runOptions.stats = &stats;
@@ -465,7 +488,17 @@ std::variant<int, Failure> run() {
     double ms = absl::ToDoubleMilliseconds(stats.hostTime);
     times.push_back(ms);
     peakCoreBytes = std::max(peakCoreBytes, stats.peakCoreBytes);
-    llvm::outs() << fmt::format("step {}: {:.3f} ms host\n", step, ms);
+    if (stats.simulated)
+      simulated = stats.simulated;
+    else if (plan.topology)
+      noSimulation = std::string(stats.simulationStatus.message());
+    llvm::outs() << fmt::format(
+        "step {}: {:.3f} ms host{}\n", step, ms,
+        stats.simulated
+            ? fmt::format(", {} simulated on {}",
+                          rt::formatSeconds(stats.simulated->totalSeconds),
+                          plan.topologyName)
+            : "");
     outputs = std::move(*result);
   }
   if (steps > 1) {
@@ -478,8 +511,16 @@ std::variant<int, Failure> run() {
                               "{})\n",
                               peakCoreBytes,
                               (*executor)->coreMemoryCapacity());
-  llvm::outs() << "simulated time: not available (no ICI cost model in the "
-                  "runtime yet)\n";
+  if (simulated) {
+    std::vector<double> sorted = times;
+    std::sort(sorted.begin(), sorted.end());
+    llvm::outs() << rt::formatStepCost(
+        *simulated,
+        absl::Milliseconds(sorted[sorted.size() / 2]));
+  } else {
+    llvm::outs() << fmt::format("simulated time: not available ({})\n",
+                                noSimulation);
+  }
 
   if (printOutputs)
     for (size_t r = 0; r < outputs.size(); ++r)

@@ -14,6 +14,7 @@
 
 #include "codegen/CollectiveReport.h"
 #include "codegen/Compiler.h"
+#include "codegen/ComputeCounts.h"
 #include "codegen/DotGraph.h"
 #include "codegen/IRDumper.h"
 #include "codegen/MemoryReport.h"
@@ -21,6 +22,7 @@
 #include "ir/trace/TracedFunctionImpl.h"
 #include "runtime/ProgramSpecIO.h"
 #include "runtime/core/CoreMemory.h"
+#include "runtime/cost/CostModel.h"
 #include "runtime/jit/JitModule.h"
 #include "tools/common/MeshPlan.h"
 #include "tools/common/SourceProgram.h"
@@ -241,6 +243,51 @@ absl::Status writeBinary(const std::string &path, std::string_view bytes) {
   return absl::OkStatus();
 }
 
+/// The cost model's price of a step of `spec` on the plan's slice, or why
+/// there is none.
+struct Pricing {
+  std::optional<torus::rt::StepCost> cost;
+  std::string reason;
+};
+
+Pricing price(const torus::rt::ProgramSpec &spec,
+              const std::optional<mlir::torus::ComputeCounts> &counts,
+              const torus::tools::MeshPlan &plan) {
+  if (!plan.topology)
+    return {std::nullopt, "no TPU slice given (--topology or --mesh-shape)"};
+  if (!plan.topology->generation())
+    return {std::nullopt, fmt::format("{} has no TPU generation (use a "
+                                      "preset such as v3-8)",
+                                      plan.topologyName)};
+  torus::rt::ProgramCounts programCounts;
+  if (counts) {
+    programCounts.bf16Flops = counts->bf16Flops;
+    programCounts.f32Flops = counts->f32Flops;
+    programCounts.hbmBytes = counts->hbmBytes;
+  }
+  torus::rt::CostModelOptions options;
+  options.numPartitions = plan.numPartitions;
+  for (const auto &cores : plan.coresOf)
+    options.deviceToCore.insert(options.deviceToCore.end(), cores.begin(),
+                                cores.end());
+  auto cost =
+      torus::rt::estimateStepCost(spec, programCounts, *plan.topology, options);
+  if (!cost.ok())
+    return {std::nullopt, std::string(cost.status().message())};
+  return {std::move(*cost), ""};
+}
+
+std::string collectiveReport(const torus::rt::ProgramSpec &spec,
+                             const Pricing &pricing,
+                             const torus::tools::MeshPlan &plan) {
+  std::vector<mlir::torus::CollectiveTiming> timings;
+  if (pricing.cost)
+    for (const auto &c : pricing.cost->collectives)
+      timings.push_back({c.seconds(), c.cost.detail});
+  return mlir::torus::formatCollectiveReport(spec, timings, plan.topologyName,
+                                             pricing.reason);
+}
+
 std::string printModule(mlir::ModuleOp module) {
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -264,8 +311,10 @@ void registerAndCategorizeMlirOptions() {
   auto &options = cl::getRegisteredOptions();
   for (const char *name : kVisibleMlirOptions) {
     auto it = options.find(name);
-    if (it != options.end())
+    if (it != options.end()) {
       it->second->addCategory(mlirCategory);
+      it->second->setHiddenFlag(cl::NotHidden);
+    }
   }
 }
 
@@ -398,7 +447,13 @@ int main(int argc, char **argv) {
   options.numReplicas = plan->numReplicas;
   options.passPipeline = passPipeline;
   bool wroteCollectives = false;
+  std::optional<mlir::torus::ComputeCounts> counts;
   options.afterStage = [&](Stage stage, mlir::ModuleOp m) {
+    if (stage == Stage::Torus) {
+      auto counted = mlir::torus::countCompute(m);
+      if (counted.ok())
+        counts = std::move(*counted);
+    }
     if (!dumper)
       return;
     if (stage == Stage::Torus)
@@ -419,8 +474,12 @@ int main(int argc, char **argv) {
         spec.inputs = fn.inputs();
         spec.outputs = fn.outputs();
         spec.collectives = std::move(*collectives);
+        Pricing pricing = price(spec, counts, *plan);
         record(dumper->write("collectives", "txt",
-                             mlir::torus::formatCollectiveReport(spec)));
+                             collectiveReport(spec, pricing, *plan)));
+        if (pricing.cost)
+          record(dumper->write("cost", "txt",
+                               torus::rt::formatStepCost(*pricing.cost)));
         wroteCollectives = true;
       }
     }
@@ -473,9 +532,14 @@ int main(int argc, char **argv) {
     if (!compiled.ok())
       return compileError(compiled.status());
     llvm::Module &llvmModule = *compiled->llvmModule;
-    if (dumper && !wroteCollectives)
+    if (dumper && !wroteCollectives) {
+      Pricing pricing = price(compiled->spec, counts, *plan);
       record(dumper->write("collectives", "txt",
-                           mlir::torus::formatCollectiveReport(compiled->spec)));
+                           collectiveReport(compiled->spec, pricing, *plan)));
+      if (pricing.cost)
+        record(dumper->write("cost", "txt",
+                             torus::rt::formatStepCost(*pricing.cost)));
+    }
     if (dumper)
       record(dumper->writeNumbered("llvm", "ll", printLLVM(llvmModule)));
     if (stage == Stage::LLVMIR)
@@ -522,6 +586,12 @@ int main(int argc, char **argv) {
       artifact.numPartitions = plan->numPartitions;
       if (plan->topology)
         artifact.replicaToCore = plan->replicaToCore();
+      if (counts) {
+        artifact.hasCounts = true;
+        artifact.bf16Flops = counts->bf16Flops;
+        artifact.f32Flops = counts->f32Flops;
+        artifact.hbmBytes = counts->hbmBytes;
+      }
       if (absl::Status s = writeBinary(outputFile, *object); !s.ok())
         return usageError(s);
       std::string metadata =
