@@ -4,11 +4,23 @@
 // specs and records what it does as a function of the torus dialect:
 //
 //   auto fn = torus::trace("step", {{DType::F32, {8, 4}}, {DType::F32, {4}}},
-//       [](const std::vector<Tensor> &in) {
-//         return std::vector<Tensor>{relu(matmul(in[0], in[1]))};
-//       });
+//       [](Tensor x, Tensor w) { return relu(matmul(x, w)); });
 //   if (!fn.ok()) ...;            // the first tracing error, with its line
 //   std::cout << fn->toString();  // the torus IR
+//
+// Structured inputs and outputs: the callable takes one Tensor per input
+// spec (or a `const std::vector<Tensor> &` of all of them) and returns a
+// Tensor, a std::vector / std::array / std::pair / std::tuple of returnable
+// values, or a struct that lists its tensor fields with TORUS_TENSOR_FIELDS:
+//
+//   struct StepOut {
+//     Tensor loss, logits;
+//     std::vector<Tensor> grads;
+//     TORUS_TENSOR_FIELDS(loss, logits, grads)
+//   };
+//
+// The function's results are the leaves in order, depth first (here loss,
+// logits, then every gradient).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TORUS_TRACE_H
@@ -17,9 +29,13 @@
 #include "torus/Status.h"
 #include "torus/Tensor.h"
 
+#include <array>
 #include <functional>
 #include <memory>
 #include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace torus {
@@ -49,12 +65,114 @@ private:
   std::unique_ptr<Impl> impl_;
 };
 
+/// Lists the Tensor-valued fields (Tensors, containers or structs of them)
+/// of a struct returned from a traced function, in result order.
+#define TORUS_TENSOR_FIELDS(...)                                               \
+  auto torusTensorFields() const { return std::tie(__VA_ARGS__); }
+
+namespace detail {
+
+/// Appends the tensors of `value` to `out`, depth first.
+inline void flattenInto(std::vector<Tensor> &out, const Tensor &value) {
+  out.push_back(value);
+}
+template <typename T>
+void flattenInto(std::vector<Tensor> &out, const std::vector<T> &values);
+template <typename T, size_t N>
+void flattenInto(std::vector<Tensor> &out, const std::array<T, N> &values);
+template <typename A, typename B>
+void flattenInto(std::vector<Tensor> &out, const std::pair<A, B> &value);
+template <typename... T>
+void flattenInto(std::vector<Tensor> &out, const std::tuple<T...> &value);
+template <typename T>
+  requires requires(const T &t) { t.torusTensorFields(); }
+void flattenInto(std::vector<Tensor> &out, const T &value);
+
+template <typename T>
+void flattenInto(std::vector<Tensor> &out, const std::vector<T> &values) {
+  for (const T &v : values)
+    flattenInto(out, v);
+}
+template <typename T, size_t N>
+void flattenInto(std::vector<Tensor> &out, const std::array<T, N> &values) {
+  for (const T &v : values)
+    flattenInto(out, v);
+}
+template <typename A, typename B>
+void flattenInto(std::vector<Tensor> &out, const std::pair<A, B> &value) {
+  flattenInto(out, value.first);
+  flattenInto(out, value.second);
+}
+template <typename... T>
+void flattenInto(std::vector<Tensor> &out, const std::tuple<T...> &value) {
+  std::apply([&](const auto &...v) { (flattenInto(out, v), ...); }, value);
+}
+template <typename T>
+  requires requires(const T &t) { t.torusTensorFields(); }
+void flattenInto(std::vector<Tensor> &out, const T &value) {
+  flattenInto(out, value.torusTensorFields());
+}
+
+template <typename Fn, size_t N>
+constexpr bool invocableWithTensors() {
+  return []<size_t... I>(std::index_sequence<I...>) {
+    return std::is_invocable_v<Fn &, decltype((void)I, std::declval<Tensor>())...>;
+  }(std::make_index_sequence<N>{});
+}
+
+/// The number of Tensor arguments `Fn` takes (-1: a vector of them).
+template <typename Fn, size_t N = 0> constexpr int64_t tensorArity() {
+  if constexpr (std::is_invocable_v<Fn &, const std::vector<Tensor> &>)
+    return -1;
+  else if constexpr (invocableWithTensors<Fn, N>())
+    return N;
+  else {
+    static_assert(N < 32, "a traced function takes Tensors (at most 32) or "
+                          "one const std::vector<Tensor> &");
+    return tensorArity<Fn, N + 1>();
+  }
+}
+
+template <typename Fn, size_t... I>
+decltype(auto) callWithTensors(Fn &fn, const std::vector<Tensor> &in,
+                               std::index_sequence<I...>) {
+  return fn(in[I]...);
+}
+
+/// trace() on the flattened form; `arity` >= 0 is checked against the
+/// number of input specs.
+absl::StatusOr<TracedFunction> traceFlat(const std::string &name,
+                                         const std::vector<TensorSpec> &inputs,
+                                         const TraceFn &fn, int64_t arity);
+
+} // namespace detail
+
 /// Traces `fn` on symbolic tensors of `inputs`. Returns the first error the
 /// function made (shape mismatch, bad axis, ...), naming the operation, the
 /// shapes and the C++ source line.
 absl::StatusOr<TracedFunction> trace(const std::string &name,
                                      const std::vector<TensorSpec> &inputs,
                                      const TraceFn &fn);
+
+/// Traces a callable with structured inputs and outputs (see the top of
+/// this file).
+template <typename Fn>
+  requires(!std::is_same_v<std::decay_t<Fn>, TraceFn>)
+absl::StatusOr<TracedFunction> trace(const std::string &name,
+                                     const std::vector<TensorSpec> &inputs,
+                                     Fn &&fn) {
+  constexpr int64_t arity = detail::tensorArity<std::decay_t<Fn>>();
+  TraceFn flat = [&fn](const std::vector<Tensor> &in) {
+    std::vector<Tensor> out;
+    if constexpr (arity < 0)
+      detail::flattenInto(out, fn(in));
+    else
+      detail::flattenInto(out, detail::callWithTensors(
+                                   fn, in, std::make_index_sequence<arity>{}));
+    return out;
+  };
+  return detail::traceFlat(name, inputs, flat, arity);
+}
 
 /// Parses a module of the torus dialect (its text form) holding one public
 /// function; `sourceName` is used in diagnostics (`file:line:col`).

@@ -166,8 +166,20 @@ std::string TracedFunction::toString() const {
 absl::StatusOr<TracedFunction> trace(const std::string &name,
                                      const std::vector<TensorSpec> &inputs,
                                      const TraceFn &fn) {
+  return detail::traceFlat(name, inputs, fn, /*arity=*/-1);
+}
+
+absl::StatusOr<TracedFunction>
+detail::traceFlat(const std::string &name,
+                  const std::vector<TensorSpec> &inputs, const TraceFn &fn,
+                  int64_t arity) {
   if (name.empty())
     return absl::InvalidArgumentError("trace: the function needs a name");
+  if (arity >= 0 && arity != static_cast<int64_t>(inputs.size()))
+    return absl::InvalidArgumentError(fmt::format(
+        "trace '{}': the function takes {} tensors but {} input specs were "
+        "given",
+        name, arity, inputs.size()));
   auto context = createTorusContext();
   mlir::MLIRContext *ctx = context.get();
   mlir::OpBuilder builder(ctx);

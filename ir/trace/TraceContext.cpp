@@ -41,6 +41,12 @@ Tensor TraceContext::wrap(mlir::Value value) {
   return Tensor(this, static_cast<int64_t>(values_.size()) - 1);
 }
 
+bool TraceContext::visible(const Tensor &t) {
+  mlir::Region *defined = value(t).getParentRegion();
+  mlir::Block *block = builder_.getInsertionBlock();
+  return !block || !defined || defined->isAncestor(block->getParent());
+}
+
 Tensor TraceContext::fail(const Loc &loc, const std::string &opName,
                           const std::string &message) {
   if (!error_) {

@@ -5,8 +5,10 @@
 #include "torus/Tensor.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Value.h"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,6 +35,17 @@ public:
   Tensor wrap(mlir::Value value);
   mlir::Value value(const Tensor &t) const { return values_[t.id()]; }
   const TensorSpec &spec(int64_t id) const { return specs_[id]; }
+  /// False if `t` was made in a region (loop body, branch, called function)
+  /// that does not enclose the insertion point.
+  bool visible(const Tensor &t);
+
+  /// Functions traced by torus::call, by the name the user gave: the
+  /// symbol and argument types of each signature traced so far.
+  struct Callee {
+    std::string symbol;
+    mlir::FunctionType type;
+  };
+  std::map<std::string, std::vector<Callee>> &callees() { return callees_; }
 
   /// Records `message` (about op `opName` at `loc`) if it is the first error,
   /// and returns an invalid Tensor for the failed op to return.
@@ -46,6 +59,7 @@ private:
   std::vector<mlir::Value> values_;
   std::vector<TensorSpec> specs_;
   std::optional<std::string> error_;
+  std::map<std::string, std::vector<Callee>> callees_;
   TraceContext *previous_;
 };
 

@@ -1,0 +1,422 @@
+//===- ElementwiseOps.cpp - Creating tensors and elementwise operations ---===//
+//
+// Each function checks its operands the way NumPy or HLO would, records the
+// first failure in the trace, and otherwise emits torus ops at the trace's
+// insertion point with the caller's source location. Binary operations
+// promote (promoteTypes) and broadcast their operands first.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ir/trace/TraceOps.h"
+
+namespace torus {
+
+using namespace impl;
+
+//===----------------------------------------------------------------------===//
+// Tensor
+//===----------------------------------------------------------------------===//
+
+DType Tensor::dtype() const {
+  return valid() ? ctx_->spec(id_).dtype : DType::F32;
+}
+Shape Tensor::shape() const { return valid() ? ctx_->spec(id_).shape : Shape(); }
+int64_t Tensor::dim(int64_t axis) const {
+  Shape s = shape();
+  int64_t r = static_cast<int64_t>(s.size());
+  if (axis < 0)
+    axis += r;
+  return axis >= 0 && axis < r ? s[axis] : -1;
+}
+
+//===----------------------------------------------------------------------===//
+// Creation
+//===----------------------------------------------------------------------===//
+
+Tensor constant(const HostTensor &value, Loc loc) {
+  TraceContext *ctx = TraceContext::current();
+  if (!ctx)
+    return Tensor();
+  auto type = typeOf(ctx, value.dtype(), value.shape());
+  llvm::ArrayRef<char> raw(static_cast<const char *>(value.rawData()),
+                           value.sizeInBytes());
+  mlir::DenseElementsAttr attr;
+  if (value.dtype() == DType::I1) {
+    auto bytes = llvm::ArrayRef<uint8_t>(
+        static_cast<const uint8_t *>(value.rawData()), value.numElements());
+    llvm::SmallVector<bool> bits(bytes.begin(), bytes.end());
+    attr = mlir::DenseElementsAttr::get(type, llvm::ArrayRef<bool>(bits));
+  } else {
+    attr = mlir::DenseElementsAttr::getFromRawBuffer(type, raw);
+  }
+  return emit<t::ConstantOp>(ctx, loc, type,
+                             mlir::cast<mlir::ElementsAttr>(attr));
+}
+
+Tensor full(const Shape &shape, double value, DType dtype, Loc loc) {
+  TraceContext *ctx = TraceContext::current();
+  if (!ctx)
+    return Tensor();
+  for (int64_t d : shape)
+    if (d < 0)
+      return ctx->fail(loc, "full",
+                       "negative dimension in shape " + shapeToString(shape));
+  return filled(ctx, loc, shape, value, dtype);
+}
+
+Tensor scalar(double value, DType dtype, Loc loc) {
+  return full({}, value, dtype, loc);
+}
+Tensor zeros(const Shape &shape, DType dtype, Loc loc) {
+  return full(shape, 0, dtype, loc);
+}
+Tensor ones(const Shape &shape, DType dtype, Loc loc) {
+  return full(shape, 1, dtype, loc);
+}
+Tensor fullLike(const Tensor &t, double value, Loc loc) {
+  TraceContext *ctx = traceOf({&t});
+  if (!checkOperands(ctx, loc, "full_like", {&t}))
+    return Tensor();
+  return filled(ctx, loc, t.shape(), value, t.dtype());
+}
+Tensor zerosLike(const Tensor &t, Loc loc) { return fullLike(t, 0, loc); }
+Tensor onesLike(const Tensor &t, Loc loc) { return fullLike(t, 1, loc); }
+
+Tensor iota(const Shape &shape, int64_t axis, DType dtype, Loc loc) {
+  TraceContext *ctx = TraceContext::current();
+  if (!ctx)
+    return Tensor();
+  int64_t rank = static_cast<int64_t>(shape.size());
+  if (axis < 0)
+    axis += rank;
+  std::string error;
+  if (mlir::failed(t::checkIota(shape, axis, error)))
+    return ctx->fail(loc, "iota", error);
+  return emit<t::IotaOp>(ctx, loc, typeOf(ctx, dtype, shape), axis);
+}
+
+Tensor arange(int64_t n, DType dtype, Loc loc) {
+  return iota({n}, 0, dtype, loc);
+}
+
+//===----------------------------------------------------------------------===//
+// Unary
+//===----------------------------------------------------------------------===//
+
+namespace {
+enum class Domain { Numeric, Float, Integer };
+
+/// Emits unary `OpTy` on `a`: float functions promote integers and i1 to
+/// f32; numeric ones reject i1; integer ones reject floats.
+template <typename OpTy>
+Tensor unary(const Tensor &a, const Loc &loc, const char *opName,
+             Domain domain) {
+  TraceContext *ctx = traceOf({&a});
+  if (!checkOperands(ctx, loc, opName, {&a}))
+    return Tensor();
+  Tensor x = a;
+  if (domain == Domain::Float)
+    x = toFloat(ctx, loc, a);
+  else if (domain == Domain::Numeric && a.dtype() == DType::I1)
+    x = convertTo(ctx, loc, a, DType::I32);
+  else if (domain == Domain::Integer && isFloat(a.dtype()))
+    return ctx->fail(loc, opName,
+                     "needs integer or i1 elements, got " + specString(a));
+  return emit<OpTy>(ctx, loc, ctx->value(x));
+}
+} // namespace
+
+Tensor abs(const Tensor &a, Loc loc) {
+  return unary<t::AbsOp>(a, loc, "abs", Domain::Numeric);
+}
+Tensor negate(const Tensor &a, Loc loc) {
+  return unary<t::NegateOp>(a, loc, "negate", Domain::Numeric);
+}
+Tensor sign(const Tensor &a, Loc loc) {
+  return unary<t::SignOp>(a, loc, "sign", Domain::Numeric);
+}
+Tensor exp(const Tensor &a, Loc loc) {
+  return unary<t::ExpOp>(a, loc, "exp", Domain::Float);
+}
+Tensor expm1(const Tensor &a, Loc loc) {
+  return unary<t::Expm1Op>(a, loc, "expm1", Domain::Float);
+}
+Tensor log(const Tensor &a, Loc loc) {
+  return unary<t::LogOp>(a, loc, "log", Domain::Float);
+}
+Tensor log1p(const Tensor &a, Loc loc) {
+  return unary<t::Log1pOp>(a, loc, "log1p", Domain::Float);
+}
+Tensor sqrt(const Tensor &a, Loc loc) {
+  return unary<t::SqrtOp>(a, loc, "sqrt", Domain::Float);
+}
+Tensor rsqrt(const Tensor &a, Loc loc) {
+  return unary<t::RsqrtOp>(a, loc, "rsqrt", Domain::Float);
+}
+Tensor tanh(const Tensor &a, Loc loc) {
+  return unary<t::TanhOp>(a, loc, "tanh", Domain::Float);
+}
+Tensor sigmoid(const Tensor &a, Loc loc) {
+  return unary<t::LogisticOp>(a, loc, "sigmoid", Domain::Float);
+}
+Tensor sin(const Tensor &a, Loc loc) {
+  return unary<t::SinOp>(a, loc, "sin", Domain::Float);
+}
+Tensor cos(const Tensor &a, Loc loc) {
+  return unary<t::CosOp>(a, loc, "cos", Domain::Float);
+}
+Tensor floor(const Tensor &a, Loc loc) {
+  return unary<t::FloorOp>(a, loc, "floor", Domain::Float);
+}
+Tensor ceil(const Tensor &a, Loc loc) {
+  return unary<t::CeilOp>(a, loc, "ceil", Domain::Float);
+}
+Tensor round(const Tensor &a, Loc loc) {
+  return unary<t::RoundNearestEvenOp>(a, loc, "round", Domain::Float);
+}
+Tensor bitwiseNot(const Tensor &a, Loc loc) {
+  return unary<t::NotOp>(a, loc, "bitwise_not", Domain::Integer);
+}
+
+Tensor isFinite(const Tensor &a, Loc loc) {
+  TraceContext *ctx = traceOf({&a});
+  if (!checkOperands(ctx, loc, "is_finite", {&a}))
+    return Tensor();
+  if (!isFloat(a.dtype()))
+    return filled(ctx, loc, a.shape(), 1, DType::I1);
+  return emit<t::IsFiniteOp>(ctx, loc, ctx->value(a));
+}
+
+Tensor logicalNot(const Tensor &a, Loc loc) {
+  return torus::equal(a, false, loc);
+}
+Tensor square(const Tensor &a, Loc loc) { return multiply(a, a, loc); }
+Tensor reciprocal(const Tensor &a, Loc loc) { return divide(1.0, a, loc); }
+Tensor relu(const Tensor &a, Loc loc) { return maximum(a, 0, loc); }
+
+Tensor astype(const Tensor &a, DType dtype, Loc loc) {
+  TraceContext *ctx = traceOf({&a});
+  if (!checkOperands(ctx, loc, "astype", {&a}))
+    return Tensor();
+  return convertTo(ctx, loc, a, dtype);
+}
+
+//===----------------------------------------------------------------------===//
+// Binary
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Emits binary `OpTy` on promoted, broadcast operands. `domain` restricts
+/// the promoted dtype: Numeric turns i1 into i32, Float turns integers into
+/// f32, Integer rejects floats.
+template <typename OpTy>
+Tensor binary(const TensorLike &a, const TensorLike &b, const Loc &loc,
+              const char *opName, Domain domain = Domain::Numeric,
+              bool allowBool = false) {
+  DType dtype = resultDType({&a, &b});
+  std::optional<DType> force;
+  if (domain == Domain::Float && !isFloat(dtype))
+    force = DType::F32;
+  else if (domain == Domain::Numeric && dtype == DType::I1 && !allowBool)
+    force = DType::I32;
+  auto ops = prepareOperands(loc, opName, {&a, &b}, force);
+  if (!ops)
+    return Tensor();
+  if (domain == Domain::Integer && isFloat(ops->dtype))
+    return ops->ctx->fail(loc, opName,
+                          "needs integer or i1 operands, got " +
+                              specsString(ops->values));
+  return emit<OpTy>(ops->ctx, loc, ops->ctx->value(ops->values[0]),
+                    ops->ctx->value(ops->values[1]));
+}
+
+Tensor compare(const TensorLike &a, const TensorLike &b, const Loc &loc,
+               const char *opName, t::ComparisonDirection dir) {
+  auto ops = prepareOperands(loc, opName, {&a, &b});
+  if (!ops)
+    return Tensor();
+  TraceContext *ctx = ops->ctx;
+  return emit<t::CompareOp>(ctx, loc, dir, ctx->value(ops->values[0]),
+                            ctx->value(ops->values[1]));
+}
+
+/// `x != 0` as i1 (identity for i1).
+Tensor truth(TraceContext *ctx, const Loc &loc, const Tensor &x) {
+  return convertTo(ctx, loc, x, DType::I1);
+}
+
+template <typename OpTy>
+Tensor logical(const TensorLike &a, const TensorLike &b, const Loc &loc,
+               const char *opName) {
+  auto ops = prepareOperands(loc, opName, {&a, &b});
+  if (!ops)
+    return Tensor();
+  TraceContext *ctx = ops->ctx;
+  return emit<OpTy>(ctx, loc, ctx->value(truth(ctx, loc, ops->values[0])),
+                    ctx->value(truth(ctx, loc, ops->values[1])));
+}
+} // namespace
+
+Tensor add(const TensorLike &a, const TensorLike &b, Loc loc) {
+  return binary<t::AddOp>(a, b, loc, "add", Domain::Numeric,
+                          /*allowBool=*/true);
+}
+Tensor subtract(const TensorLike &a, const TensorLike &b, Loc loc) {
+  return binary<t::SubtractOp>(a, b, loc, "subtract");
+}
+Tensor multiply(const TensorLike &a, const TensorLike &b, Loc loc) {
+  return binary<t::MultiplyOp>(a, b, loc, "multiply", Domain::Numeric,
+                               /*allowBool=*/true);
+}
+Tensor divide(const TensorLike &a, const TensorLike &b, Loc loc) {
+  return binary<t::DivideOp>(a, b, loc, "divide");
+}
+Tensor remainder(const TensorLike &a, const TensorLike &b, Loc loc) {
+  return binary<t::RemainderOp>(a, b, loc, "remainder");
+}
+Tensor power(const TensorLike &a, const TensorLike &b, Loc loc) {
+  return binary<t::PowerOp>(a, b, loc, "power");
+}
+Tensor maximum(const TensorLike &a, const TensorLike &b, Loc loc) {
+  return binary<t::MaximumOp>(a, b, loc, "maximum", Domain::Numeric,
+                              /*allowBool=*/true);
+}
+Tensor minimum(const TensorLike &a, const TensorLike &b, Loc loc) {
+  return binary<t::MinimumOp>(a, b, loc, "minimum", Domain::Numeric,
+                              /*allowBool=*/true);
+}
+Tensor atan2(const TensorLike &y, const TensorLike &x, Loc loc) {
+  return binary<t::Atan2Op>(y, x, loc, "atan2", Domain::Float);
+}
+Tensor bitwiseAnd(const TensorLike &a, const TensorLike &b, Loc loc) {
+  return binary<t::AndOp>(a, b, loc, "bitwise_and", Domain::Integer);
+}
+Tensor bitwiseOr(const TensorLike &a, const TensorLike &b, Loc loc) {
+  return binary<t::OrOp>(a, b, loc, "bitwise_or", Domain::Integer);
+}
+Tensor bitwiseXor(const TensorLike &a, const TensorLike &b, Loc loc) {
+  return binary<t::XorOp>(a, b, loc, "bitwise_xor", Domain::Integer);
+}
+Tensor logicalAnd(const TensorLike &a, const TensorLike &b, Loc loc) {
+  return logical<t::AndOp>(a, b, loc, "logical_and");
+}
+Tensor logicalOr(const TensorLike &a, const TensorLike &b, Loc loc) {
+  return logical<t::OrOp>(a, b, loc, "logical_or");
+}
+Tensor logicalXor(const TensorLike &a, const TensorLike &b, Loc loc) {
+  return logical<t::XorOp>(a, b, loc, "logical_xor");
+}
+
+Tensor equal(const TensorLike &a, const TensorLike &b, Loc loc) {
+  return compare(a, b, loc, "equal", t::ComparisonDirection::EQ);
+}
+Tensor notEqual(const TensorLike &a, const TensorLike &b, Loc loc) {
+  return compare(a, b, loc, "not_equal", t::ComparisonDirection::NE);
+}
+Tensor less(const TensorLike &a, const TensorLike &b, Loc loc) {
+  return compare(a, b, loc, "less", t::ComparisonDirection::LT);
+}
+Tensor lessEqual(const TensorLike &a, const TensorLike &b, Loc loc) {
+  return compare(a, b, loc, "less_equal", t::ComparisonDirection::LE);
+}
+Tensor greater(const TensorLike &a, const TensorLike &b, Loc loc) {
+  return compare(a, b, loc, "greater", t::ComparisonDirection::GT);
+}
+Tensor greaterEqual(const TensorLike &a, const TensorLike &b, Loc loc) {
+  return compare(a, b, loc, "greater_equal", t::ComparisonDirection::GE);
+}
+
+Tensor where(const TensorLike &cond, const TensorLike &a, const TensorLike &b,
+             Loc loc) {
+  DType dtype = resultDType({&a, &b});
+  auto c = prepareOperands(loc, "where", {&cond}, DType::I1);
+  if (!c)
+    return Tensor();
+  // Promote the branches together, then broadcast all three.
+  auto ops = prepareOperands(loc, "where", {&a, &b}, dtype);
+  if (!ops)
+    return Tensor();
+  TraceContext *ctx = ops->ctx;
+  auto all = broadcastTensors(ctx, loc, "where",
+                              {c->values[0], ops->values[0], ops->values[1]});
+  if (!all)
+    return Tensor();
+  return emit<t::SelectOp>(ctx, loc, ctx->value((*all)[0]),
+                           ctx->value((*all)[1]), ctx->value((*all)[2]));
+}
+
+Tensor clamp(const Tensor &x, const TensorLike &lo, const TensorLike &hi,
+             Loc loc) {
+  TraceContext *ctx = traceOf({&x});
+  if (!checkOperands(ctx, loc, "clamp", {&x}))
+    return Tensor();
+  DType dtype = x.dtype() == DType::I1 ? DType::I32 : x.dtype();
+  TensorLike xl(x, loc);
+  auto ops = prepareOperands(loc, "clamp", {&lo, &xl, &hi}, dtype);
+  if (!ops)
+    return Tensor();
+  return emit<t::ClampOp>(ctx, loc, ctx->value(ops->values[1]).getType(),
+                          ctx->value(ops->values[0]),
+                          ctx->value(ops->values[1]),
+                          ctx->value(ops->values[2]));
+}
+
+//===----------------------------------------------------------------------===//
+// Operators: the source line is the one where the operand was converted.
+//===----------------------------------------------------------------------===//
+
+Tensor operator+(const TensorLike &a, const TensorLike &b) {
+  return add(a, b, a.loc());
+}
+Tensor operator-(const TensorLike &a, const TensorLike &b) {
+  return subtract(a, b, a.loc());
+}
+Tensor operator*(const TensorLike &a, const TensorLike &b) {
+  return multiply(a, b, a.loc());
+}
+Tensor operator/(const TensorLike &a, const TensorLike &b) {
+  return divide(a, b, a.loc());
+}
+Tensor operator%(const TensorLike &a, const TensorLike &b) {
+  return remainder(a, b, a.loc());
+}
+Tensor operator&(const TensorLike &a, const TensorLike &b) {
+  return bitwiseAnd(a, b, a.loc());
+}
+Tensor operator|(const TensorLike &a, const TensorLike &b) {
+  return bitwiseOr(a, b, a.loc());
+}
+Tensor operator^(const TensorLike &a, const TensorLike &b) {
+  return bitwiseXor(a, b, a.loc());
+}
+Tensor operator<(const TensorLike &a, const TensorLike &b) {
+  return less(a, b, a.loc());
+}
+Tensor operator<=(const TensorLike &a, const TensorLike &b) {
+  return lessEqual(a, b, a.loc());
+}
+Tensor operator>(const TensorLike &a, const TensorLike &b) {
+  return greater(a, b, a.loc());
+}
+Tensor operator>=(const TensorLike &a, const TensorLike &b) {
+  return greaterEqual(a, b, a.loc());
+}
+namespace {
+/// The tensor of a unary operator's operand (a number becomes a scalar).
+Tensor asTensor(const TensorLike &a, const char *opName) {
+  auto ops = prepareOperands(a.loc(), opName, {&a});
+  return ops ? ops->values[0] : Tensor();
+}
+} // namespace
+
+Tensor operator-(const TensorLike &a) {
+  return negate(asTensor(a, "negate"), a.loc());
+}
+Tensor operator~(const TensorLike &a) {
+  return bitwiseNot(asTensor(a, "bitwise_not"), a.loc());
+}
+Tensor operator!(const TensorLike &a) {
+  return logicalNot(asTensor(a, "logical_not"), a.loc());
+}
+
+} // namespace torus
