@@ -237,11 +237,15 @@ absl::StatusOr<TracedFunction> parseModule(const std::string &text,
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(
       llvm::MemoryBuffer::getMemBufferCopy(text, sourceName), llvm::SMLoc());
-  DiagnosticCollector diags(context.get());
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, context.get());
-  if (!module)
-    return absl::InvalidArgumentError(diags.take());
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  {
+    // The collector must go before the context does: makeTracedFunction
+    // destroys the context when it fails.
+    DiagnosticCollector diags(context.get());
+    module = mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, context.get());
+    if (!module)
+      return absl::InvalidArgumentError(diags.take());
+  }
   return makeTracedFunction(std::move(context), std::move(module));
 }
 
