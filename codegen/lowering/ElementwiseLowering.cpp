@@ -52,8 +52,9 @@ Value expm1Of(OpBuilder &b, Location loc, Value x) {
   Value one = cst(b, loc, t, 1.0), minusOne = cst(b, loc, t, -1.0);
   Value um1 = b.create<arith::SubFOp>(loc, u, one);
   Value log = b.create<math::LogOp>(loc, u);
-  Value scaled = b.create<arith::DivFOp>(
-      loc, b.create<arith::MulFOp>(loc, um1, x), log);
+  // (u - 1) * (x / log(u)): x / log(u) is near 1, so no overflow for large x.
+  Value scaled = b.create<arith::MulFOp>(
+      loc, um1, b.create<arith::DivFOp>(loc, x, log));
   Value inf = cst(b, loc, t, std::numeric_limits<double>::infinity());
   Value r = select(b, loc, cmpf(b, loc, CmpFPredicate::OEQ, u, inf), u, scaled);
   r = select(b, loc, cmpf(b, loc, CmpFPredicate::OEQ, um1, minusOne), minusOne,
@@ -257,6 +258,28 @@ void add(RewritePatternSet &patterns,
 // Scalar bodies
 //===----------------------------------------------------------------------===//
 
+/// f64 to f16/bf16 with one rounding: to f32 rounding to odd (which keeps
+/// the information the second rounding needs), then to `to` rounding to
+/// nearest even. Also avoids the __truncdfbf2 libcall, which the JIT's
+/// process may lack.
+Value truncF64ToHalf(OpBuilder &b, Location loc, Value v, Type to) {
+  Type f32 = b.getF32Type(), i32 = b.getI32Type();
+  Value nearest = b.create<arith::TruncFOp>(loc, f32, v);
+  Value back = b.create<arith::ExtFOp>(loc, b.getF64Type(), nearest);
+  Value inexact = cmpf(b, loc, CmpFPredicate::UNE, back, v);
+  Value awayFromZero = cmpf(b, loc, CmpFPredicate::OGT,
+                            b.create<math::AbsFOp>(loc, back),
+                            b.create<math::AbsFOp>(loc, v));
+  Value bits = b.create<arith::BitcastOp>(loc, i32, nearest);
+  Value one = cst(b, loc, i32, 1);
+  Value towardZero = select(b, loc, awayFromZero,
+                            b.create<arith::SubIOp>(loc, bits, one), bits);
+  Value odd = select(b, loc, inexact,
+                     b.create<arith::OrIOp>(loc, towardZero, one), bits);
+  return b.create<arith::TruncFOp>(
+      loc, to, b.create<arith::BitcastOp>(loc, f32, odd));
+}
+
 Value convertScalar(OpBuilder &b, Location loc, Value v, Type to) {
   Type from = v.getType();
   if (from == to)
@@ -267,17 +290,33 @@ Value convertScalar(OpBuilder &b, Location loc, Value v, Type to) {
     return cmpi(b, loc, CmpIPredicate::ne, v, cst(b, loc, from, 0));
   }
   if (isFloatType(from) && isFloatType(to)) {
-    if (isHalfFloat(from) && isHalfFloat(to)) // f16 <-> bf16 via f32.
+    if (from.isF64() && isHalfFloat(to))
+      return truncF64ToHalf(b, loc, v, to);
+    // f16/bf16 to anything wider goes through f32 (exact), so only the
+    // conversions LLVM lowers inline are used.
+    if (isHalfFloat(from))
       v = b.create<arith::ExtFOp>(loc, b.getF32Type(), v);
+    if (v.getType() == to)
+      return v;
     unsigned fromWidth = v.getType().getIntOrFloatBitWidth();
     unsigned toWidth = to.getIntOrFloatBitWidth();
     return fromWidth < toWidth
                ? b.create<arith::ExtFOp>(loc, to, v).getResult()
                : b.create<arith::TruncFOp>(loc, to, v).getResult();
   }
-  if (isFloatType(to))
-    return isBool(from) ? b.create<arith::UIToFPOp>(loc, to, v).getResult()
-                        : b.create<arith::SIToFPOp>(loc, to, v).getResult();
+  if (isFloatType(to)) {
+    if (isBool(from))
+      return narrowTo(b, loc,
+                      b.create<arith::UIToFPOp>(
+                          loc, isHalfFloat(to) ? b.getF32Type() : to, v),
+                      to);
+    if (!isHalfFloat(to))
+      return b.create<arith::SIToFPOp>(loc, to, v);
+    // Integers to f16/bf16: exactly to f64 (for |x| < 2^53), then one
+    // rounding.
+    return truncF64ToHalf(
+        b, loc, b.create<arith::SIToFPOp>(loc, b.getF64Type(), v), to);
+  }
   unsigned toWidth = to.getIntOrFloatBitWidth();
   if (isFloatType(from)) {
     // Saturating, NaN to 0 (XLA): fptosi alone is poison out of range.
