@@ -2,6 +2,8 @@
 
 #include "tools/common/SourceProgram.h"
 
+#include "ir/DiagnosticCollector.h"
+#include "ir/hlo/HloImport.h"
 #include "ir/trace/TracedFunctionImpl.h"
 
 #include "mlir/AsmParser/AsmParser.h"
@@ -73,9 +75,45 @@ std::vector<std::string> argumentNames(const std::string &text,
 
 absl::StatusOr<SourceProgram> readMlir(const std::string &text,
                                        const std::string &name) {
-  TORUS_ASSIGN_OR_RETURN(TracedFunction fn, parseModule(text, name));
+  auto parsed = parseModule(text, name);
+  if (!parsed.ok()) {
+    // Errors about the module as a whole carry no location: give them the
+    // file's, so that every error reads `file:line:col: error: ...`.
+    std::string message(parsed.status().message());
+    if (message.rfind(name + ":", 0) != 0)
+      message = fmt::format("{}:1:1: error: {}", name, message);
+    return absl::Status(parsed.status().code(), message);
+  }
+  TracedFunction fn = std::move(*parsed);
   std::vector<std::string> names =
       argumentNames(text, name, fn.name(), fn.inputs().size());
+  return SourceProgram{std::move(fn), std::move(names)};
+}
+
+/// HLO text (ir/hlo): the entry's arguments are named after its
+/// parameter instructions.
+absl::StatusOr<SourceProgram> readHlo(const std::string &text,
+                                      const std::string &name) {
+  auto context = createTorusContext();
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  {
+    mlir::torus::DiagnosticCollector diags(context.get());
+    module = mlir::torus::hlo::importHloText(text, name, context.get());
+    if (!module)
+      return absl::InvalidArgumentError(diags.take());
+  }
+  TORUS_ASSIGN_OR_RETURN(TracedFunction fn, makeTracedFunction(
+                                                std::move(context),
+                                                std::move(module)));
+  std::vector<std::string> names;
+  mlir::ModuleOp imported = *fn.impl().module;
+  for (auto f : imported.getOps<mlir::func::FuncOp>())
+    if (f.getName() == fn.name() && !f.isExternal())
+      for (mlir::BlockArgument arg : f.getArguments()) {
+        auto loc = mlir::dyn_cast<mlir::NameLoc>(arg.getLoc());
+        names.push_back(loc ? loc.getName().str()
+                            : fmt::format("arg{}", arg.getArgNumber()));
+      }
   return SourceProgram{std::move(fn), std::move(names)};
 }
 
@@ -88,10 +126,7 @@ struct Format {
 
 const Format kReaders[] = {
     {".mlir", readMlir, ""},
-    // When the HLO importer (issue 3) exists: {".hlo", readHlo, ""},
-    {".hlo", nullptr,
-     "HLO text import is not built yet (issue 3); convert the program to "
-     "the torus dialect (.mlir)"},
+    {".hlo", readHlo, ""},
 };
 
 bool endsWith(const std::string &s, std::string_view suffix) {

@@ -1,0 +1,40 @@
+//===- ReaderFuzzer.cpp - libFuzzer target for the program readers -------===//
+//
+// Feeds arbitrary bytes to the reader torusc and torus-run use for files
+// with extension TORUS_FUZZ_EXTENSION (".mlir"; ".hlo" once the importer
+// exists) and, when they parse and verify, compiles them for 4 replicas all
+// the way to LLVM IR. Every outcome must be a Status with diagnostics
+// (collected by the DiagnosticCollector, never printed), never a crash, a
+// hang or a sanitizer report. docs/torusc.md says how to run it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "codegen/Compiler.h"
+#include "ir/trace/TracedFunctionImpl.h"
+#include "tools/common/SourceProgram.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#ifndef TORUS_FUZZ_EXTENSION
+#define TORUS_FUZZ_EXTENSION ".mlir"
+#endif
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  std::string text(reinterpret_cast<const char *>(data), size);
+  auto program = torus::tools::parseSourceProgram(
+      "fuzz" TORUS_FUZZ_EXTENSION, text);
+  if (!program.ok())
+    return 0;
+  mlir::torus::CompilerOptions options;
+  options.numReplicas = 4;
+  auto compiled =
+      mlir::torus::compileToLLVMIR(*program->function.impl().module, options);
+  (void)compiled;
+  return 0;
+}
