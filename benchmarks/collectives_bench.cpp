@@ -12,6 +12,8 @@
 //                         and vs_memcpy = busbw / memcpy bandwidth, where the
 //                         memcpy of N x S bytes is measured in the same
 //                         process just before and just after (median of 10)
+//   BM_AllReduceLatency/N an all-reduce of 64 bytes per core: the rendezvous
+//                         cost
 //   BM_PoolWake/N         the floor under it: waking N core threads with an
 //                         empty task and waiting for them
 //   BM_EmptyStep/N/K      Executor::run of an empty program on N cores with
@@ -209,6 +211,16 @@ void BM_AllReduce(benchmark::State &state) {
       reference * iterations, benchmark::Counter::kIsRate);
 }
 
+/// The cost of the rendezvous itself: an all-reduce of 64 bytes per core.
+void BM_AllReduceLatency(benchmark::State &state) {
+  Team team(state.range(0), 64, CollectiveAlgorithm::Direct);
+  team.round();
+  for (auto _ : state)
+    team.round();
+  if (!team.ok())
+    state.SkipWithError("an all-reduce failed");
+}
+
 /// The floor under BM_EmptyStep: waking N core threads with an empty task
 /// and waiting for them, nothing else.
 void BM_PoolWake(benchmark::State &state) {
@@ -258,6 +270,13 @@ BENCHMARK(BM_AllReduce)
     ->Args({8, 16, 2})
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_AllReduceLatency)
+    ->ArgName("N")
+    ->Arg(8)
+    ->Arg(32)
+    ->Arg(256)
+    ->UseRealTime()
+    ->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_PoolWake)
     ->ArgName("N")
     ->Arg(8)

@@ -9,18 +9,25 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <chrono>
-#include <condition_variable>
+#include <climits>
 #include <cstring>
 #include <thread>
+
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 namespace torus::rt {
 
 /// The meeting point of one group for one execution of one collective.
 /// The description (members, op, algorithm) is fixed when the first member
-/// creates it; arrival state is guarded by `mutex`; the work phase uses only
-/// the atomics (every member is inside the call by then).
+/// creates it; arrival state is guarded by `mutex`; waiting members block on
+/// `state` (a futex word), whose one-way transitions Waiting -> Complete |
+/// Failed | Aborted decide the rendezvous' fate; the work phase uses only the
+/// atomics (every member is inside the call by then).
 struct InProcessCommunicator::Rendezvous {
+  enum State : int32_t { Waiting = 0, Complete = 1, Failed = 2, Aborted = 3 };
+
   std::vector<int64_t> members;
   int64_t firstRank = -1;
   CollectiveOp op;
@@ -28,14 +35,19 @@ struct InProcessCommunicator::Rendezvous {
   std::optional<GroupGrid> grid;
 
   std::mutex mutex;
-  std::condition_variable cv;
+  std::atomic<int32_t> state{Waiting};
   std::vector<const void *> inputs;
   std::vector<void *> outputs;
   std::vector<char> arrived;
   int64_t numArrived = 0;
-  /// Set once the rendezvous can never complete (mismatch, timeout); every
-  /// member still waiting and every later one returns it.
+  /// Set (before `state` becomes Failed) once the rendezvous can never
+  /// complete (mismatch, timeout); every member still waiting and every
+  /// later one returns it.
   absl::Status error;
+
+  /// Moves `state` from Waiting to `to` and wakes every waiter; false if it
+  /// had already left Waiting.
+  bool settle(int32_t to);
 
   /// Set by the last member to arrive: results go through a staging buffer
   /// because some member's output overlaps its input.
@@ -56,6 +68,21 @@ constexpr size_t kBroadcastSegment = size_t{256} << 10;
 /// Polls before a waiter blocks: a peer that is running on the other host
 /// core publishes within a few microseconds; a blocked one needs a futex.
 constexpr int kSpinPolls = 64;
+
+/// Blocks while `word` holds `expected`, for at most `timeout` (spurious
+/// wake-ups possible). A raw futex: std::atomic::wait has no timeout.
+void futexWait(std::atomic<int32_t> &word, int32_t expected,
+               absl::Duration timeout) {
+  timespec relative = absl::ToTimespec(
+      std::clamp(timeout, absl::ZeroDuration(), absl::Hours(24)));
+  syscall(SYS_futex, reinterpret_cast<int32_t *>(&word), FUTEX_WAIT_PRIVATE,
+          expected, &relative, nullptr, 0);
+}
+
+void futexWakeAll(std::atomic<int32_t> &word) {
+  syscall(SYS_futex, reinterpret_cast<int32_t *>(&word), FUTEX_WAKE_PRIVATE,
+          INT32_MAX, nullptr, nullptr, 0);
+}
 
 /// Waits until `counter` >= `target`. Spins briefly (yielding, so peers on
 /// the same host core run), then blocks on the counter.
@@ -368,6 +395,14 @@ std::string describeMismatch(const CollectiveOp &first, const CollectiveOp &op) 
 
 } // namespace
 
+bool InProcessCommunicator::Rendezvous::settle(int32_t to) {
+  int32_t expected = Waiting;
+  if (!state.compare_exchange_strong(expected, to, std::memory_order_acq_rel))
+    return false;
+  futexWakeAll(state);
+  return true;
+}
+
 absl::StatusOr<std::unique_ptr<InProcessCommunicator>>
 InProcessCommunicator::create(int64_t numReplicas,
                               CommunicatorOptions options) {
@@ -396,12 +431,10 @@ void InProcessCommunicator::abort(const absl::Status &reason) {
     return;
   abortReason_ = reason.ok() ? absl::AbortedError("aborted") : reason;
   aborted_.store(true, std::memory_order_release);
-  for (auto &[key, rv] : rendezvous_) {
-    // Under the rendezvous' lock, so a waiter between its check and its
-    // wait cannot miss the wake-up.
-    std::lock_guard<std::mutex> rvLock(rv->mutex);
-    rv->cv.notify_all();
-  }
+  // Rendezvous still gathering members will never complete; the ones that
+  // did complete finish (peers are writing into their outputs).
+  for (auto &[key, rv] : rendezvous_)
+    rv->settle(Rendezvous::Aborted);
 }
 
 size_t InProcessCommunicator::numPendingRendezvous() const {
@@ -508,13 +541,22 @@ absl::Status InProcessCommunicator::run(const CollectiveKey &key,
     rv = slot;
   }
 
+  auto abortedError = [&] {
+    std::lock_guard<std::mutex> commLock(mutex_);
+    return absl::AbortedError(fmt::format("{}: run aborted: {}", describe(),
+                                          std::string(abortReason_.message())));
+  };
   std::unique_lock<std::mutex> lock(rv->mutex);
   if (!rv->error.ok())
     return rv->error;
+  if (rv->state.load(std::memory_order_acquire) == Rendezvous::Aborted) {
+    lock.unlock();
+    return abortedError();
+  }
   // Every member must describe the same collective as the first one.
   auto fail = [&](absl::Status status) {
     rv->error = status;
-    rv->cv.notify_all();
+    rv->settle(Rendezvous::Failed);
     return status;
   };
   const int64_t firstReplica = rv->members[rv->firstRank];
@@ -539,36 +581,44 @@ absl::Status InProcessCommunicator::run(const CollectiveKey &key,
   ++rv->numArrived;
 
   // Wait for every member. Once all have arrived the rendezvous is
-  // committed: peers will read our input and may write our output, so
-  // neither abort nor the timeout may make us leave.
+  // committed (Complete): peers will read our input and may write our
+  // output, so neither abort nor the timeout may make us leave. Waiters
+  // block on the state word, not on the mutex, so completing a rendezvous
+  // of hundreds of members wakes them without a herd on a lock.
   if (rv->numArrived == size) {
     if (op.kind != CollectiveOpKind::AllReduce &&
         op.kind != CollectiveOpKind::Broadcast)
       for (int64_t r = 0; r < size && !rv->staged; ++r)
         rv->staged = overlaps(rv->inputs[r], inBytes, rv->outputs[r], outBytes);
-    rv->cv.notify_all();
-  } else {
-    auto ready = [&] {
-      return rv->numArrived == size || !rv->error.ok() || isAborted();
-    };
-    if (timeout >= kForever) {
-      rv->cv.wait(lock, ready);
-    } else {
-      auto deadline =
-          std::chrono::steady_clock::now() +
-          absl::ToChronoNanoseconds(std::max(timeout, absl::ZeroDuration()));
-      rv->cv.wait_until(lock, deadline, ready);
+    if (!rv->settle(Rendezvous::Complete)) { // aborted just now
+      lock.unlock();
+      return abortedError();
     }
-    if (rv->numArrived != size) { // failed, aborted or timed out
-      if (!rv->error.ok())
-        return rv->error;
-      if (isAborted()) {
-        lock.unlock();
-        std::lock_guard<std::mutex> commLock(mutex_);
-        return absl::AbortedError(
-            fmt::format("{}: run aborted: {}", describe(),
-                        std::string(abortReason_.message())));
-      }
+  } else {
+    lock.unlock();
+    const absl::Time deadline =
+        timeout >= kForever ? absl::InfiniteFuture() : absl::Now() + timeout;
+    for (int i = 0; i < kSpinPolls &&
+                    rv->state.load(std::memory_order_acquire) ==
+                        Rendezvous::Waiting;
+         ++i)
+      std::this_thread::yield();
+    while (rv->state.load(std::memory_order_acquire) == Rendezvous::Waiting) {
+      absl::Duration left = deadline - absl::Now();
+      if (left <= absl::ZeroDuration())
+        break;
+      futexWait(rv->state, Rendezvous::Waiting, left);
+    }
+    lock.lock();
+    switch (rv->state.load(std::memory_order_acquire)) {
+    case Rendezvous::Complete:
+      break;
+    case Rendezvous::Failed:
+      return rv->error;
+    case Rendezvous::Aborted:
+      lock.unlock();
+      return abortedError();
+    default: { // still waiting: we time out, and so does everyone
       std::vector<int64_t> missing, present;
       for (int64_t i = 0; i < size; ++i)
         (rv->arrived[i] ? present : missing).push_back(members[i]);
@@ -578,6 +628,7 @@ absl::Status InProcessCommunicator::run(const CollectiveKey &key,
           describe(), replicaId, absl::FormatDuration(timeout),
           missing.size() == 1 ? "" : "s", fmt::join(missing, ", "),
           fmt::join(present, ", "))));
+    }
     }
   }
   const bool staged = rv->staged;
