@@ -40,6 +40,13 @@ bool isFree(Operation *op) {
   return isa<ConstantOp, ReplicaIdOp, PartitionIdOp, ReshapeOp, ReturnOp>(op);
 }
 
+/// Ops that only move or rearrange data: HBM traffic, no FLOPs.
+bool isDataMovement(Operation *op) {
+  return isa<BroadcastInDimOp, TransposeOp, SliceOp, DynamicSliceOp,
+             DynamicUpdateSliceOp, ConcatenateOp, PadOp, ReverseOp, GatherOp,
+             IotaOp>(op);
+}
+
 bool isCollective(Operation *op) {
   return isa<AllReduceOp, AllGatherOp, ReduceScatterOp, AllToAllOp,
              CollectivePermuteOp>(op);
@@ -115,7 +122,8 @@ absl::StatusOr<ComputeCounts> countCompute(ModuleOp module) {
       counts.f32Flops += elements(op->getOperand(0).getType());
       return;
     }
-    if (op->getNumResults() == 1 && op->getNumRegions() == 0)
+    if (op->getNumResults() == 1 && op->getNumRegions() == 0 &&
+        !isDataMovement(op))
       counts.f32Flops += elements(op->getResult(0).getType());
   });
   return counts;
