@@ -31,8 +31,10 @@
 // FILES-NEXT: module_0000.mlp.0006.after_cse.mlir
 // FILES-NEXT: module_0000.mlp.0007.after_empty-tensor-to-alloc-tensor.mlir
 // FILES-NEXT: module_0000.mlp.0008.after_one-shot-bufferize.mlir
-// FILES-NEXT: module_0000.mlp.0009.after_buffer-results-to-out-params.mlir
-// FILES:      module_0000.mlp.{{[0-9]+}}.after_convert-linalg-to-loops.mlir
+// FILES-NEXT: module_0000.mlp.0009.after_torus-unique-result-buffers.mlir
+// FILES-NEXT: module_0000.mlp.0010.after_buffer-results-to-out-params.mlir
+// FILES:      module_0000.mlp.{{[0-9]+}}.after_torus-strided-copies-to-linalg.mlir
+// FILES-NEXT: module_0000.mlp.{{[0-9]+}}.after_convert-linalg-to-loops.mlir
 // FILES:      module_0000.mlp.{{[0-9]+}}.after_reconcile-unrealized-casts.mlir
 // FILES-NEXT: module_0000.mlp.[[N:[0-9]+]].after_canonicalize.mlir
 // FILES-NEXT: module_0000.mlp.{{[0-9]+}}.llvm.ll

@@ -30,7 +30,7 @@
 // LLVMDIALECT: llvm.func @step(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr)
 
 // LLVMIR: declare void @__torus_collective(i64, ptr, ptr)
-// LLVMIR: define void @step(ptr %0, ptr %1, ptr %2)
+// LLVMIR: define internal void @step(ptr %0, ptr %1, ptr %2)
 // LLVMIR: fmul float
 // LLVMIR: call void @__torus_collective(i64 0,
 // LLVMIR: define void @__torus_entry_step(ptr %0)
