@@ -1119,4 +1119,6 @@ def Torus_CollectivePermuteOp : Torus_CollectiveOp<"collective_permute",
   }];
 }
 
+include "ir/Sharding.td"
+
 #endif // TORUS_OPS_TD
