@@ -2,6 +2,7 @@
 #ifndef TORUS_IR_TORUSOPS_H
 #define TORUS_IR_TORUSOPS_H
 
+#include "ir/ShapeRules.h"
 #include "ir/TorusDialect.h"
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
@@ -26,7 +27,6 @@
 namespace mlir::torus {
 
 /// The HLO ConvDimensionNumbers of `attr` as plain integers.
-struct ConvDims;
 ConvDims toConvDims(ConvDimensionNumbersAttr attr);
 
 /// The identity of `kind` for element type `type`: 0, 1, -inf/INT_MIN,

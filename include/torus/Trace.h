@@ -126,11 +126,12 @@ template <typename Fn, size_t N = 0> constexpr int64_t tensorArity() {
     return -1;
   else if constexpr (invocableWithTensors<Fn, N>())
     return N;
-  else {
+  else if constexpr (N >= 32) {
     static_assert(N < 32, "a traced function takes Tensors (at most 32) or "
                           "one const std::vector<Tensor> &");
+    return -2;
+  } else
     return tensorArity<Fn, N + 1>();
-  }
 }
 
 template <typename Fn, size_t... I>
