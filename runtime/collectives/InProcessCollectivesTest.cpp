@@ -339,6 +339,10 @@ void checkCase(CollectiveOpKind kind, CollectiveAlgorithm algorithm,
   if (algorithm == CollectiveAlgorithm::Torus ||
       algorithm == CollectiveAlgorithm::Auto)
     options.placement = placementFor(n, scattered);
+  // The named algorithms run their schedules at every size; Auto keeps the
+  // default, where small collectives are done by the last member to arrive.
+  if (algorithm != CollectiveAlgorithm::Auto)
+    options.smallCollectiveBytes = 0;
   auto comm = InProcessCommunicator::create(n, options);
   ASSERT_TRUE(comm.ok()) << comm.status();
 
@@ -589,9 +593,12 @@ TEST(InProcessCollectivesTest, EveryKindTimesOutNamingTheMissingReplica) {
     SCOPED_TRACE(collectiveOpKindName(kind));
     const int64_t n = 4;
     for (CollectiveAlgorithm algorithm :
-         {CollectiveAlgorithm::Direct, CollectiveAlgorithm::Ring}) {
+         {CollectiveAlgorithm::Direct, CollectiveAlgorithm::Ring,
+          CollectiveAlgorithm::Auto}) {
       CommunicatorOptions options;
       options.algorithm = algorithm;
+      if (algorithm != CollectiveAlgorithm::Auto)
+        options.smallCollectiveBytes = 0;
       auto comm = InProcessCommunicator::create(n, options);
       ASSERT_TRUE(comm.ok());
       CollectiveOp op = opFor(kind, n, n, 0);

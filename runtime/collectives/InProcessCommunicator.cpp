@@ -26,7 +26,14 @@ namespace torus::rt {
 /// Failed | Aborted decide the rendezvous' fate; the work phase uses only the
 /// atomics (every member is inside the call by then).
 struct InProcessCommunicator::Rendezvous {
-  enum State : int32_t { Waiting = 0, Complete = 1, Failed = 2, Aborted = 3 };
+  enum State : int32_t {
+    Waiting = 0,  // gathering members
+    Complete = 1, // all arrived: every member does its share
+    Failed = 2,   // mismatch or timeout: `error` says why
+    Aborted = 3,  // the communicator was aborted before all arrived
+    Leading = 4,  // all arrived: the last one does everything (small)
+    Done = 5,     // ... and has: the others just return
+  };
 
   std::vector<int64_t> members;
   int64_t firstRank = -1;
@@ -590,29 +597,67 @@ absl::Status InProcessCommunicator::run(const CollectiveKey &key,
         op.kind != CollectiveOpKind::Broadcast)
       for (int64_t r = 0; r < size && !rv->staged; ++r)
         rv->staged = overlaps(rv->inputs[r], inBytes, rv->outputs[r], outBytes);
-    if (!rv->settle(Rendezvous::Complete)) { // aborted just now
-      lock.unlock();
+    const bool lead =
+        !rv->staged &&
+        static_cast<size_t>(size) * std::max(inBytes, outBytes) <=
+            options_.smallCollectiveBytes;
+    if (!rv->settle(lead ? Rendezvous::Leading : Rendezvous::Complete)) {
+      lock.unlock(); // aborted just now
       return abortedError();
+    }
+    if (lead) {
+      // Every share, one after the other, with the direct schedule (the
+      // results are the same for every schedule).
+      lock.unlock();
+      for (int64_t r = 0; r < size; ++r)
+        MemberWork(rv->op, CollectiveAlgorithm::Direct, rv->grid, rv->inputs,
+                   rv->outputs, rv->progress.get(), &rv->numRead, false, r,
+                   rv->members)
+            .run();
+      rv->state.store(Rendezvous::Done, std::memory_order_release);
+      futexWakeAll(rv->state);
+      erase(rvKey, rv.get());
+      return absl::OkStatus();
     }
   } else {
     lock.unlock();
     const absl::Time deadline =
         timeout >= kForever ? absl::InfiniteFuture() : absl::Now() + timeout;
-    for (int i = 0; i < kSpinPolls &&
-                    rv->state.load(std::memory_order_acquire) ==
-                        Rendezvous::Waiting;
+    // Waiting for the others (until the deadline), then, if the last one
+    // leads, for it to finish (no deadline: every member has arrived).
+    auto pending = [&](int32_t s) {
+      return s == Rendezvous::Waiting || s == Rendezvous::Leading;
+    };
+    for (int i = 0;
+         i < kSpinPolls && pending(rv->state.load(std::memory_order_acquire));
          ++i)
       std::this_thread::yield();
-    while (rv->state.load(std::memory_order_acquire) == Rendezvous::Waiting) {
-      absl::Duration left = deadline - absl::Now();
+    for (;;) {
+      int32_t s = rv->state.load(std::memory_order_acquire);
+      if (!pending(s))
+        break;
+      absl::Duration left = s == Rendezvous::Leading ? absl::Hours(24)
+                                                     : deadline - absl::Now();
       if (left <= absl::ZeroDuration())
         break;
-      futexWait(rv->state, Rendezvous::Waiting, left);
+      futexWait(rv->state, s, left);
     }
     lock.lock();
     switch (rv->state.load(std::memory_order_acquire)) {
     case Rendezvous::Complete:
       break;
+    case Rendezvous::Leading: {
+      // Our deadline passed just as the last member arrived: it is writing
+      // our output now, so we must wait for it (it cannot fail).
+      lock.unlock();
+      int32_t s;
+      while ((s = rv->state.load(std::memory_order_acquire)) ==
+             Rendezvous::Leading)
+        futexWait(rv->state, s, absl::Hours(24));
+      return absl::OkStatus();
+    }
+    case Rendezvous::Done:
+      return absl::OkStatus();
     case Rendezvous::Failed:
       return rv->error;
     case Rendezvous::Aborted:

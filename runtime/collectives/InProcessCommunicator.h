@@ -31,6 +31,9 @@
 //   reduce-scatter, all-to-all, collective-permute: Direct (each member
 //                computes its own result from the operands it needs).
 //
+// Small collectives (CommunicatorOptions::smallCollectiveBytes) are done
+// entirely by the last member to arrive, with the direct schedule.
+//
 // Results are therefore identical for every algorithm, floats included: a
 // reduction always folds the members left to right in group order. When a
 // member's output is its input (in place) for all-to-all or permute, results
@@ -64,6 +67,12 @@ struct CommunicatorOptions {
   CollectiveAlgorithm algorithm = CollectiveAlgorithm::Auto;
   /// Where each participant runs; enables Auto's ring and torus choice.
   std::optional<MeshPlacement> placement;
+  /// A collective moving at most this many bytes in all (members x the
+  /// larger of operand and result) is done entirely, with the direct
+  /// schedule, by the last member to arrive, and the others are released
+  /// once: waking every member to copy a few bytes costs more than the
+  /// copies. 0 turns this off (every schedule runs as described above).
+  size_t smallCollectiveBytes = size_t{256} << 10;
 };
 
 class InProcessCommunicator final : public Communicator {
