@@ -3,7 +3,6 @@
 #include "api/ExecutableImpl.h"
 #include "codegen/Compiler.h"
 #include "ir/trace/TracedFunctionImpl.h"
-#include "runtime/RuntimeAbi.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OperationSupport.h"
@@ -13,19 +12,6 @@
 #include "llvm/Support/raw_ostream.h"
 
 namespace torus {
-
-Executable::Executable(std::shared_ptr<const Impl> impl)
-    : impl_(std::move(impl)) {}
-const std::string &Executable::name() const { return impl_->program.spec.name; }
-int64_t Executable::numReplicas() const {
-  return impl_->program.spec.numReplicas;
-}
-const std::vector<TensorSpec> &Executable::inputs() const {
-  return impl_->program.spec.inputs;
-}
-const std::vector<TensorSpec> &Executable::outputs() const {
-  return impl_->program.spec.outputs;
-}
 
 namespace {
 /// A copy of `module` in a fresh context: compiling never touches the traced
@@ -52,18 +38,23 @@ absl::StatusOr<Executable> compile(const TracedFunction &fn,
   TORUS_ASSIGN_OR_RETURN(auto compiled,
                          mlir::torus::compileToLLVMIR(*module, compilerOptions));
 
-  auto impl = std::make_shared<Executable::Impl>();
-  rt::JitOptions jit;
-  jit.optLevel = options.optLevel;
-  jit.symbols = rt::runtimeAbiSymbols();
-  TORUS_ASSIGN_OR_RETURN(impl->code,
-                         rt::JitModule::load(std::move(compiled.llvmContext),
-                                             std::move(compiled.llvmModule),
-                                             jit));
-  TORUS_ASSIGN_OR_RETURN(void *entry, impl->code->lookup(compiled.entrySymbol));
-  impl->program.spec = std::move(compiled.spec);
-  impl->program.entry = reinterpret_cast<rt::EntryFn>(entry);
-  return Executable(std::move(impl));
+  // One path for the JIT and for saved programs: optimize, emit an object
+  // for this host, load that object.
+  llvm::Module &llvmModule = *compiled.llvmModule;
+  TORUS_RETURN_IF_ERROR(
+      rt::JitModule::optimizeForHost(llvmModule, options.optLevel));
+  TORUS_ASSIGN_OR_RETURN(
+      std::string object,
+      rt::JitModule::compileForHost(llvmModule, rt::CodeFileType::Object,
+                                    options.optLevel));
+  TORUS_ASSIGN_OR_RETURN(rt::HostTarget host, rt::JitModule::hostTarget());
+  rt::ProgramArtifact artifact;
+  artifact.spec = std::move(compiled.spec);
+  artifact.entrySymbol = compiled.entrySymbol;
+  artifact.targetTriple = host.triple;
+  artifact.targetCpu = host.cpu;
+  artifact.targetFeatures = host.features;
+  return loadExecutable(std::move(object), std::move(artifact));
 }
 
 } // namespace torus

@@ -30,13 +30,24 @@ struct CompileOptions {
   int optLevel = 3;
 };
 
-/// A compiled program. Cheap to copy (shared); safe to run from any thread.
+/// A compiled program: host machine code for one SPMD step and what the
+/// runtime needs to run it. Cheap to copy (shared); safe to run from any
+/// thread. Only this class and EmulatedMesh are needed to run a saved
+/// program: link Torus::runtime, not the compiler.
 class Executable {
 public:
   const std::string &name() const;
   int64_t numReplicas() const;
   const std::vector<TensorSpec> &inputs() const;
   const std::vector<TensorSpec> &outputs() const;
+
+  /// Writes the program as `<path>` (metadata, JSON: the spec, the target
+  /// CPU, the entry symbol) and `<path without .torus.json>.o` (the object
+  /// code) beside it; `path` should end in `.torus.json`.
+  absl::Status save(const std::string &path) const;
+  /// Loads a program written by save() or by `torusc --emit=obj`. Fails if
+  /// this host's CPU lacks a feature the code was compiled for.
+  static absl::StatusOr<Executable> load(const std::string &path);
 
   /// Internal: the implementation, for the runtime glue.
   struct Impl;
