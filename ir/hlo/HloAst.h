@@ -1,0 +1,122 @@
+//===- HloAst.h - HLO text as parsed, before import -------------*- C++ -*-===//
+//
+// The syntax tree of an HLO text module: what HloParser reads and the
+// importer turns into the torus dialect. Names, opcodes and attribute values
+// are StringRefs into the source buffer (which outlives the tree), and every
+// piece carries its SMLoc so that a diagnostic can point at it. Attribute
+// values are kept as raw text and parsed by the importer, which knows what
+// each attribute means (HloAttrParser.h).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TORUS_IR_HLO_HLOAST_H
+#define TORUS_IR_HLO_HLOAST_H
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/SMLoc.h"
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace mlir::torus::hlo {
+
+/// The HLO element types Torus reads. Unsigned types are read as the
+/// signless type of their width (HloImporter.cpp says where that is exact).
+enum class PrimitiveType { Pred, S32, S64, U32, U64, F16, BF16, F32, F64 };
+
+/// `f32`, `pred`, ...: the HLO spelling.
+llvm::StringRef primitiveTypeName(PrimitiveType type);
+/// The type named `name`, if Torus supports it.
+std::optional<PrimitiveType> parsePrimitiveType(llvm::StringRef name);
+bool isUnsigned(PrimitiveType type);
+bool isFloat(PrimitiveType type);
+/// Bits of one element (1 for pred).
+unsigned bitWidth(PrimitiveType type);
+
+/// An HLO shape: an array (element type and dimensions; the layout has been
+/// checked to be row-major and dropped) or a tuple of shapes.
+struct Shape {
+  bool isTuple = false;
+  std::vector<Shape> elements;
+  PrimitiveType type = PrimitiveType::F32;
+  llvm::SmallVector<int64_t> dims;
+  llvm::SMLoc loc;
+
+  /// Arrays in depth-first order (an array is its own single leaf).
+  void leaves(llvm::SmallVectorImpl<const Shape *> &out) const;
+  size_t numLeaves() const;
+  /// Index of the first leaf of element `i` of a tuple.
+  size_t leafOffset(size_t i) const;
+  bool sameAs(const Shape &other) const;
+  bool isScalar() const { return !isTuple && dims.empty(); }
+};
+
+/// `name=value`, the value as written (balanced brackets, no trailing
+/// comma).
+struct Attr {
+  llvm::StringRef name;
+  llvm::SMLoc nameLoc;
+  llvm::StringRef value;
+  llvm::SMLoc valueLoc;
+};
+
+struct Operand {
+  llvm::StringRef name; // without '%'
+  llvm::SMLoc loc;
+  /// The shape written before the name in the long form.
+  std::optional<Shape> shape;
+};
+
+struct Instruction {
+  llvm::StringRef name; // without '%'
+  llvm::SMLoc nameLoc;
+  bool isRoot = false;
+  Shape shape;
+  llvm::StringRef opcode;
+  llvm::SMLoc opcodeLoc;
+  std::vector<Operand> operands;
+  /// The text between the parentheses of `constant(...)` and
+  /// `parameter(...)`, which hold a literal or a number, not operands.
+  llvm::StringRef rawOperand;
+  llvm::SMLoc rawOperandLoc;
+  std::vector<Attr> attrs;
+
+  const Attr *attr(llvm::StringRef attrName) const {
+    for (const Attr &a : attrs)
+      if (a.name == attrName)
+        return &a;
+    return nullptr;
+  }
+};
+
+struct Computation {
+  llvm::StringRef name; // without '%'
+  llvm::SMLoc loc;
+  bool isEntry = false;
+  std::vector<Instruction> instructions;
+  llvm::StringMap<unsigned> byName;
+  /// The ROOT instruction, or the last one when none is marked.
+  int root = -1;
+};
+
+struct Module {
+  llvm::StringRef name;
+  llvm::SMLoc loc;
+  std::vector<Attr> attrs;
+  std::vector<Computation> computations;
+  llvm::StringMap<unsigned> byName;
+  int entry = -1;
+
+  const Attr *attr(llvm::StringRef attrName) const {
+    for (const Attr &a : attrs)
+      if (a.name == attrName)
+        return &a;
+    return nullptr;
+  }
+};
+
+} // namespace mlir::torus::hlo
+
+#endif // TORUS_IR_HLO_HLOAST_H

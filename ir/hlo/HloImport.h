@@ -1,0 +1,50 @@
+//===- HloImport.h - XLA HLO text to the torus dialect ----------*- C++ -*-===//
+//
+// Reads a module in XLA's HLO text format (as XLA, JAX and TensorFlow dump
+// it, long or short form) into a module of the torus dialect: the ENTRY
+// computation becomes the public function, `call`ed computations private
+// functions, while/conditional computations the regions of torus.while,
+// torus.if and torus.case, reducers (`to_apply=`) the kind of the op.
+// docs/hlo.md lists what is supported and how each opcode maps.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TORUS_IR_HLO_HLOIMPORT_H
+#define TORUS_IR_HLO_HLOIMPORT_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/SourceMgr.h"
+
+namespace mlir::torus::hlo {
+
+/// Module attributes holding the `HloModule` header's replica_count and
+/// num_partitions (i64): ir/Sharding.h's kNumReplicasAttrName and
+/// kNumPartitionsAttrName. torusc takes them as its defaults.
+inline constexpr llvm::StringLiteral kReplicaCountAttr = "torus.num_replicas";
+inline constexpr llvm::StringLiteral kNumPartitionsAttr =
+    "torus.num_partitions";
+/// Shardings, placed as ir/Sharding.h says: on function arguments and
+/// results, and on ops (one per result: an array for several results).
+/// Each is a `#torus.sharding`, or a string of HLO text for the forms the
+/// attribute does not have (`last_tile_dims={manual}`).
+inline constexpr llvm::StringLiteral kShardingAttr = "torus.sharding";
+/// The metadata tag of the FusedLoc an imported op gets: its HLO position
+/// first, then the location from its `metadata={...}` (op_name becomes a
+/// NameLoc, source_file/source_line a FileLineColLoc).
+inline constexpr llvm::StringLiteral kHloLocationTag = "hlo";
+
+/// Imports the main buffer of `sourceMgr`. `context` must have the torus and
+/// func dialects loaded. On failure returns null after emitting diagnostics
+/// located at the offending token (`file.hlo:12:7: error: ...`).
+OwningOpRef<ModuleOp> importHloText(const llvm::SourceMgr &sourceMgr,
+                                    MLIRContext *context);
+
+/// Imports `text`, naming it `bufferName` in locations.
+OwningOpRef<ModuleOp> importHloText(llvm::StringRef text,
+                                    llvm::StringRef bufferName,
+                                    MLIRContext *context);
+
+} // namespace mlir::torus::hlo
+
+#endif // TORUS_IR_HLO_HLOIMPORT_H
