@@ -2,6 +2,8 @@
 
 #include "tools/common/SourceProgram.h"
 
+#include "ir/DiagnosticCollector.h"
+#include "ir/hlo/HloImport.h"
 #include "ir/trace/TracedFunctionImpl.h"
 
 #include "mlir/AsmParser/AsmParser.h"
@@ -88,6 +90,33 @@ absl::StatusOr<SourceProgram> readMlir(const std::string &text,
   return SourceProgram{std::move(fn), std::move(names)};
 }
 
+/// HLO text (ir/hlo): the entry's arguments are named after its
+/// parameter instructions.
+absl::StatusOr<SourceProgram> readHlo(const std::string &text,
+                                      const std::string &name) {
+  auto context = createTorusContext();
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  {
+    mlir::torus::DiagnosticCollector diags(context.get());
+    module = mlir::torus::hlo::importHloText(text, name, context.get());
+    if (!module)
+      return absl::InvalidArgumentError(diags.take());
+  }
+  TORUS_ASSIGN_OR_RETURN(TracedFunction fn, makeTracedFunction(
+                                                std::move(context),
+                                                std::move(module)));
+  std::vector<std::string> names;
+  mlir::ModuleOp imported = *fn.impl().module;
+  for (auto f : imported.getOps<mlir::func::FuncOp>())
+    if (f.getName() == fn.name() && !f.isExternal())
+      for (mlir::BlockArgument arg : f.getArguments()) {
+        auto loc = mlir::dyn_cast<mlir::NameLoc>(arg.getLoc());
+        names.push_back(loc ? loc.getName().str()
+                            : fmt::format("arg{}", arg.getArgNumber()));
+      }
+  return SourceProgram{std::move(fn), std::move(names)};
+}
+
 struct Format {
   std::string_view extension;
   Reader read;
@@ -97,10 +126,7 @@ struct Format {
 
 const Format kReaders[] = {
     {".mlir", readMlir, ""},
-    // When the HLO importer (issue 3) exists: {".hlo", readHlo, ""},
-    {".hlo", nullptr,
-     "HLO text import is not built yet (issue 3); convert the program to "
-     "the torus dialect (.mlir)"},
+    {".hlo", readHlo, ""},
 };
 
 bool endsWith(const std::string &s, std::string_view suffix) {

@@ -1,8 +1,7 @@
 //===- SourceProgram.h - Reading a program the tools compile ----*- C++ -*-===//
 //
 // torusc and torus-run read programs by file extension: `.mlir` (the torus
-// dialect) today, `.hlo` (HLO text) once the importer exists — adding it is
-// one line in kReaders (SourceProgram.cpp). Standard input and unknown
+// dialect) and `.hlo` (XLA's HLO text, ir/hlo). Standard input and unknown
 // extensions are read as `.mlir`.
 //
 //===----------------------------------------------------------------------===//

@@ -19,6 +19,9 @@
 #include "codegen/IRDumper.h"
 #include "codegen/MemoryReport.h"
 #include "codegen/Pipelines.h"
+#include "ir/DiagnosticCollector.h"
+#include "ir/hlo/HloExport.h"
+#include "ir/hlo/HloImport.h"
 #include "ir/trace/TracedFunctionImpl.h"
 #include "runtime/ProgramSpecIO.h"
 #include "runtime/core/CoreMemory.h"
@@ -65,17 +68,23 @@ cl::OptionCategory dumpCategory("Dumps");
 cl::OptionCategory mlirCategory("MLIR printing and timing");
 
 cl::opt<std::string> inputFile(cl::Positional,
-                               cl::desc("<input .mlir file, or - for stdin>"),
+                               cl::desc("<input .mlir or .hlo file, or - for stdin>"),
                                cl::init("-"), cl::cat(ioCategory));
 cl::opt<std::string> outputFile("o", cl::desc("Output file (default stdout)"),
                                 cl::value_desc("file"), cl::init("-"),
                                 cl::cat(ioCategory));
+
+/// `--emit=hlo`: the input module as XLA HLO text (ir/hlo), not a stage of
+/// the compiler.
+constexpr Stage kEmitHlo = static_cast<Stage>(-1);
 
 struct StageParser : cl::parser<Stage> {
   explicit StageParser(cl::Option &o) : cl::parser<Stage>(o) {
     for (Stage s : mlir::torus::kAllStages)
       addLiteralOption(mlir::torus::stageName(s), s,
                        mlir::torus::stageDescription(s));
+    addLiteralOption("hlo", kEmitHlo,
+                     "the input program as XLA HLO text (docs/hlo.md)");
   }
 };
 cl::opt<Stage, false, StageParser>
@@ -354,7 +363,9 @@ int main(int argc, char **argv) {
   Stage stage = emit;
   if (!passPipeline.empty() && !emit.getNumOccurrences())
     stage = Stage::LLVMDialect;
-  if (absl::Status available = mlir::torus::checkStageAvailable(stage);
+  if (absl::Status available = stage == kEmitHlo
+                                   ? absl::OkStatus()
+                                   : mlir::torus::checkStageAvailable(stage);
       !available.ok())
     return usageError(fmt::format(
         "--emit={} needs {}", mlir::torus::stageName(stage),
@@ -362,7 +373,8 @@ int main(int argc, char **argv) {
                                : "the SPMD partitioner, which is not built "
                                  "yet"));
   if (printPipeline) {
-    Stage last = isMlirStage(stage) ? stage : Stage::LLVMDialect;
+    Stage last =
+        isMlirStage(stage) && stage != kEmitHlo ? stage : Stage::LLVMDialect;
     llvm::outs() << mlir::torus::defaultPipelineText(last);
     return 0;
   }
@@ -408,7 +420,7 @@ int main(int argc, char **argv) {
   auto plan = torus::tools::planMesh(request);
   if (!plan.ok())
     return usageError(plan.status());
-  if (plan->numPartitions > 1 && stage != Stage::Torus)
+  if (plan->numPartitions > 1 && stage != Stage::Torus && stage != kEmitHlo)
     return usageError(fmt::format(
         "{} partitions per replica need the SPMD partitioner, which is not "
         "built yet; only --emit=torus is available",
@@ -421,6 +433,47 @@ int main(int argc, char **argv) {
   torus::TracedFunction &fn = source->function;
   mlir::ModuleOp module = *fn.impl().module;
   const std::string name = fn.name();
+
+  // A module that says what it was built for (an HLO header's replica_count
+  // and num_partitions) sets the defaults of --replicas and
+  // --num-partitions.
+  auto moduleCount = [&](llvm::StringRef attr) -> std::optional<int64_t> {
+    if (auto v = module->getAttrOfType<mlir::IntegerAttr>(attr))
+      return v.getInt();
+    return std::nullopt;
+  };
+  auto moduleReplicas = moduleCount(mlir::torus::hlo::kReplicaCountAttr);
+  auto modulePartitions = moduleCount(mlir::torus::hlo::kNumPartitionsAttr);
+  if ((moduleReplicas && !replicas.getNumOccurrences()) ||
+      (modulePartitions && !numPartitions.getNumOccurrences())) {
+    if (moduleReplicas && !replicas.getNumOccurrences())
+      request.replicas = *moduleReplicas;
+    if (modulePartitions && !numPartitions.getNumOccurrences())
+      request.numPartitions = *modulePartitions;
+    plan = torus::tools::planMesh(request);
+    if (!plan.ok())
+      return usageError(fmt::format("{} (the replica and partition counts "
+                                    "of {})",
+                                    std::string(plan.status().message()),
+                                    inputFile.getValue()));
+    if (plan->numPartitions > 1 && stage != Stage::Torus && stage != kEmitHlo)
+      return usageError(fmt::format(
+          "{} declares {} partitions per replica, which need the SPMD "
+          "partitioner (not built yet); only --emit=torus and --emit=hlo "
+          "are available",
+          inputFile.getValue(), plan->numPartitions));
+  }
+
+  if (stage == kEmitHlo) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    mlir::torus::DiagnosticCollector diags(module.getContext());
+    if (mlir::failed(mlir::torus::hlo::exportHloText(module, os)))
+      return compileError(absl::InvalidArgumentError(diags.take()));
+    if (absl::Status s = writeText(outputFile, text); !s.ok())
+      return usageError(s);
+    return 0;
+  }
   const int64_t numInputs = static_cast<int64_t>(fn.inputs().size());
 
   std::unique_ptr<mlir::torus::IRDumper> dumper;
