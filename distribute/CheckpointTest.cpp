@@ -1,0 +1,188 @@
+//===- CheckpointTest.cpp - Saving and restoring training state -----------===//
+
+#include "torus/distribute/Checkpoint.h"
+#include "distribute/TestUtil.h"
+#include "distribute/nn/MlpTraining.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+namespace torus::distribute {
+namespace {
+
+using namespace testing;
+namespace fs = std::filesystem;
+
+class CheckpointTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("torus-ckpt-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  /// Every variable's components, copied.
+  static std::vector<std::vector<HostTensor>> snapshot(MlpTrainer &t) {
+    std::vector<std::vector<HostTensor>> out;
+    for (const Variable &v : t.model().weights())
+      out.push_back(v.components());
+    for (const Variable &v : t.model().trainableVariables())
+      for (const auto &[name, slot] : t.optimizer().slotsFor(v))
+        out.push_back(slot.components());
+    out.push_back(t.optimizer().iterations().components());
+    return out;
+  }
+  static bool bitIdentical(const std::vector<std::vector<HostTensor>> &a,
+                           const std::vector<std::vector<HostTensor>> &b) {
+    if (a.size() != b.size())
+      return false;
+    for (size_t i = 0; i < a.size(); ++i) {
+      if (a[i].size() != b[i].size())
+        return false;
+      for (size_t k = 0; k < a[i].size(); ++k)
+        if (a[i][k].spec() != b[i][k].spec() ||
+            std::memcmp(a[i][k].rawData(), b[i][k].rawData(),
+                        a[i][k].sizeInBytes()) != 0)
+          return false;
+    }
+    return true;
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(CheckpointTest, RestoreResumesTrainingBitForBit) {
+  TORUS_ASSERT_OK_AND_ASSIGN(MirroredStrategy strategy,
+                             MirroredStrategy::withReplicas(4));
+  MlpConfig config;
+  TORUS_ASSERT_OK_AND_ASSIGN(
+      auto first, MlpTrainer::create(strategy, config, std::make_shared<nn::Adam>(0.01)));
+  ASSERT_TRUE(first->startData().ok());
+  for (int s = 0; s < 5; ++s)
+    ASSERT_TRUE(first->step().ok());
+  Checkpoint ckpt({{"model", &first->model()}, {"optimizer", &first->optimizer()}});
+  TORUS_ASSERT_OK_AND_ASSIGN(std::string path, ckpt.save((dir_ / "ckpt").string()));
+  EXPECT_EQ(path, (dir_ / "ckpt-1").string());
+  TORUS_ASSERT_OK_AND_ASSIGN(std::string latest, latestCheckpoint(dir_.string()));
+  EXPECT_EQ(latest, path);
+  std::vector<float> losses;
+  for (int s = 0; s < 5; ++s) {
+    TORUS_ASSERT_OK_AND_ASSIGN(float loss, first->step());
+    losses.push_back(loss);
+  }
+  auto expected = snapshot(*first);
+
+  // A fresh model and optimizer (other layer names, no slots yet).
+  TORUS_ASSERT_OK_AND_ASSIGN(
+      auto second, MlpTrainer::create(strategy, config, std::make_shared<nn::Adam>(0.01)));
+  {
+    TORUS_ASSERT_OK_AND_ASSIGN(Scope scope, strategy.scope());
+    Checkpoint restore({{"model", &second->model()}, {"optimizer", &second->optimizer()}});
+    ASSERT_TRUE(restore.restore(path).ok());
+  }
+  EXPECT_EQ(ints(second->optimizer().iterations().components()[0]),
+            std::vector<int64_t>{5});
+  ASSERT_TRUE(second->startData(/*skipSteps=*/5).ok());
+  for (int s = 0; s < 5; ++s) {
+    TORUS_ASSERT_OK_AND_ASSIGN(float loss, second->step());
+    EXPECT_EQ(loss, losses[s]) << "step " << s;
+  }
+  EXPECT_TRUE(bitIdentical(snapshot(*second), expected));
+  // No temporary files are left behind.
+  for (const auto &entry : fs::directory_iterator(dir_))
+    EXPECT_EQ(entry.path().filename().string().find(".tmp"), std::string::npos);
+}
+
+TEST_F(CheckpointTest, TruncatedOrCorruptedFilesChangeNothing) {
+  TORUS_ASSERT_OK_AND_ASSIGN(MirroredStrategy strategy,
+                             MirroredStrategy::withReplicas(2));
+  MlpConfig config;
+  TORUS_ASSERT_OK_AND_ASSIGN(
+      auto trainer, MlpTrainer::create(strategy, config, std::make_shared<nn::SGD>(0.1, 0.9)));
+  ASSERT_TRUE(trainer->startData().ok());
+  ASSERT_TRUE(trainer->step().ok());
+  Checkpoint ckpt({{"model", &trainer->model()}, {"optimizer", &trainer->optimizer()}});
+  std::string path = (dir_ / "good").string();
+  ASSERT_TRUE(ckpt.write(path).ok());
+  ASSERT_TRUE(trainer->step().ok()); // the variables move on
+  auto before = snapshot(*trainer);
+
+  std::ifstream in(path, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), {});
+  auto writeFile = [&](const std::string &name, const std::string &content) {
+    std::string p = (dir_ / name).string();
+    std::ofstream(p, std::ios::binary) << content;
+    return p;
+  };
+  std::string truncated = writeFile("truncated", bytes.substr(0, bytes.size() / 2));
+  std::string flipped = bytes;
+  flipped[bytes.size() / 2] ^= 0x40;
+  std::string corrupted = writeFile("corrupted", flipped);
+  std::string empty = writeFile("empty", "");
+
+  auto status = ckpt.restore(truncated);
+  EXPECT_EQ(status.code(), absl::StatusCode::kDataLoss) << status;
+  EXPECT_THAT(std::string(status.message()), HasSubstr("truncated"));
+  status = ckpt.restore(corrupted);
+  EXPECT_EQ(status.code(), absl::StatusCode::kDataLoss) << status;
+  EXPECT_THAT(std::string(status.message()), HasSubstr("checksum mismatch"));
+  EXPECT_EQ(ckpt.restore(empty).code(), absl::StatusCode::kDataLoss);
+  EXPECT_EQ(ckpt.restore((dir_ / "missing").string()).code(),
+            absl::StatusCode::kNotFound);
+  EXPECT_TRUE(bitIdentical(snapshot(*trainer), before));
+
+  // A file of another model (a variable of a different shape) is rejected
+  // before anything is assigned.
+  MlpConfig wider = config;
+  wider.hidden = 8;
+  TORUS_ASSERT_OK_AND_ASSIGN(
+      auto other, MlpTrainer::create(strategy, wider, std::make_shared<nn::SGD>(0.1, 0.9)));
+  ASSERT_TRUE(other->startData().ok());
+  ASSERT_TRUE(other->step().ok());
+  Checkpoint otherCkpt({{"model", &other->model()}, {"optimizer", &other->optimizer()}});
+  std::string otherPath = (dir_ / "other").string();
+  ASSERT_TRUE(otherCkpt.write(otherPath).ok());
+  status = ckpt.restore(otherPath);
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << status;
+  EXPECT_TRUE(bitIdentical(snapshot(*trainer), before));
+
+  // The good file still restores.
+  ASSERT_TRUE(ckpt.restore(path).ok());
+  EXPECT_FALSE(bitIdentical(snapshot(*trainer), before));
+}
+
+TEST_F(CheckpointTest, SyncOnReadSumIsSavedAggregatedAndRestoredAsShares) {
+  TORUS_ASSERT_OK_AND_ASSIGN(MirroredStrategy strategy,
+                             MirroredStrategy::withReplicas(2));
+  struct Holder : nn::Trackable {
+    Variable v;
+    std::vector<std::pair<std::string, Variable>> trackedVariables() const override {
+      return {{"v", v}};
+    }
+  } holder;
+  {
+    TORUS_ASSERT_OK_AND_ASSIGN(Scope scope, strategy.scope());
+    TORUS_ASSERT_OK_AND_ASSIGN(
+        holder.v, Variable::create(f32(3.0f),
+                                   {.synchronization = VariableSynchronization::OnRead,
+                                    .aggregation = VariableAggregation::Sum}));
+  }
+  Checkpoint ckpt({{"h", &holder}});
+  std::string path = (dir_ / "sum").string();
+  ASSERT_TRUE(ckpt.write(path).ok());
+  TORUS_ASSERT_OK_AND_ASSIGN(auto values, Checkpoint::readFile(path));
+  EXPECT_EQ(floats(values.at("h/v")), std::vector<float>{6}); // 3 + 3
+  ASSERT_TRUE(holder.v.assign(f32(0.0f)).ok());
+  ASSERT_TRUE(ckpt.restore(path).ok());
+  EXPECT_EQ(floats(holder.v.components()[0]), std::vector<float>{3});
+}
+
+} // namespace
+} // namespace torus::distribute

@@ -1,0 +1,60 @@
+//===- DistributedInput.h - Distributing datasets over replicas -*- C++ -*-===//
+//
+// experimental_distribute_dataset and distribute_datasets_from_function
+// (spec §3): per input worker, the rebatch (§3.2–§3.5) and auto-shard
+// (§3.6) rewrites, then round-robin feeding of the worker's replicas with
+// partial-batch handling (§3.8) and the TPU data reorder (§3.10).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TORUS_DISTRIBUTE_DISTRIBUTEDINPUT_H
+#define TORUS_DISTRIBUTE_DISTRIBUTEDINPUT_H
+
+#include "distribute/StrategyState.h"
+#include "torus/distribute/DistributedDataset.h"
+#include "torus/distribute/Strategy.h"
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace torus::distribute {
+
+struct DistributedDataset::Impl {
+  std::shared_ptr<detail::StrategyState> strategy;
+  /// One pipeline per input worker, and how many replicas it feeds.
+  std::vector<Dataset> workerDatasets;
+  std::vector<int64_t> replicasPerWorker;
+  ElementSpec elementSpec;
+  /// Whether next() pads missing replicas with dummy batches.
+  bool partialBatchHandling = false;
+  /// Replica j takes the j-th element of this order (empty: identity).
+  std::vector<int64_t> replicaOrder;
+  int64_t cardinality = kUnknownCardinality;
+};
+
+namespace detail {
+
+/// distribute.compute_batch_size: the global batch size, or -1.
+int64_t computeBatchSize(const Dataset &dataset);
+/// distribute.batch_sizes_for_worker.
+std::vector<int64_t> batchSizesForWorker(int64_t globalBatchSize,
+                                         int64_t numWorkers,
+                                         int64_t numReplicasPerWorker,
+                                         int64_t workerIndex);
+/// input_ops.auto_shard_dataset's rewrite for worker `index` of `numShards`.
+absl::StatusOr<Dataset> autoShardDataset(const Dataset &dataset,
+                                         int64_t numShards, int64_t index,
+                                         int64_t numReplicasInSync);
+
+absl::StatusOr<DistributedDataset>
+distributeDataset(const std::shared_ptr<StrategyState> &state,
+                  const Dataset &dataset, std::optional<InputOptions> options);
+absl::StatusOr<DistributedDataset>
+distributeDatasetsFromFunction(const std::shared_ptr<StrategyState> &state,
+                               const Strategy::DatasetFn &datasetFn,
+                               std::optional<InputOptions> options);
+
+} // namespace detail
+} // namespace torus::distribute
+
+#endif // TORUS_DISTRIBUTE_DISTRIBUTEDINPUT_H

@@ -1,0 +1,318 @@
+//===- Strategy.cpp - tf.distribute.Strategy ------------------------------===//
+
+#include "torus/distribute/Strategy.h"
+#include "distribute/DistributedInput.h"
+#include "distribute/HostOps.h"
+#include "distribute/Reduce.h"
+#include "distribute/StepRunner.h"
+#include "distribute/StepTrace.h"
+#include "distribute/VariableImpl.h"
+
+#include <cstdio>
+
+namespace torus::distribute {
+
+using detail::StepTrace;
+using detail::StrategyKind;
+using detail::StrategyState;
+
+//===----------------------------------------------------------------------===//
+// Function
+//===----------------------------------------------------------------------===//
+
+Function::Function(std::string name, ReplicaFn fn)
+    : impl_(std::make_shared<detail::FunctionImpl>()) {
+  impl_->name = std::move(name);
+  impl_->fn = std::move(fn);
+}
+const std::string &Function::name() const { return impl_->name; }
+int64_t Function::numCompiles() const {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  return impl_->numCompiles;
+}
+
+//===----------------------------------------------------------------------===//
+// Scope and context queries
+//===----------------------------------------------------------------------===//
+
+Scope::Scope(std::shared_ptr<StrategyState> state) : state_(std::move(state)) {
+  detail::scopeStack().push_back(state_);
+}
+Scope::Scope(Scope &&other) noexcept : state_(std::move(other.state_)) {}
+Scope::~Scope() {
+  if (!state_)
+    return;
+  auto &stack = detail::scopeStack();
+  // Scopes end in reverse order of entry (RAII); remove the innermost entry
+  // of this strategy.
+  for (auto it = stack.rbegin(); it != stack.rend(); ++it)
+    if (*it == state_) {
+      stack.erase(std::next(it).base());
+      break;
+    }
+}
+
+Strategy defaultStrategy() { return Strategy(detail::defaultStrategyState()); }
+
+Strategy getStrategy() {
+  auto state = detail::currentStrategyState();
+  return Strategy(state ? state : detail::defaultStrategyState());
+}
+
+bool hasStrategy() {
+  auto state = detail::currentStrategyState();
+  return state && state->kind != StrategyKind::Default;
+}
+
+bool inCrossReplicaContext() {
+  if (StepTrace *t = StepTrace::current())
+    return t->crossReplicaDepth > 0;
+  return !detail::scopeStack().empty();
+}
+
+namespace {
+
+/// Enters `state`'s scope for the duration of an API call that TensorFlow
+/// wraps in `with self.scope()`.
+absl::Status checkScope(const std::shared_ptr<StrategyState> &state,
+                        const std::string &repr) {
+  auto &stack = detail::scopeStack();
+  if (!stack.empty() && stack.back() != state) {
+    Strategy current(stack.back());
+    return absl::FailedPreconditionError(
+        "Mixing different tf.distribute.Strategy objects: " + current.repr() +
+        " is not " + repr);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status requireCrossReplica() {
+  if (StepTrace *t = StepTrace::current(); t && t->crossReplicaDepth == 0)
+    return absl::FailedPreconditionError(
+        "Method requires being in cross-replica context, use "
+        "get_replica_context().merge_call()");
+  return absl::OkStatus();
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Strategy
+//===----------------------------------------------------------------------===//
+
+int64_t Strategy::numReplicasInSync() const { return state_->numReplicas; }
+StrategyExtended Strategy::extended() const { return StrategyExtended(state_); }
+std::shared_ptr<ClusterResolver> Strategy::clusterResolver() const {
+  return state_->resolver;
+}
+const std::string &Strategy::className() const { return state_->className; }
+
+std::string Strategy::repr() const {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%p", static_cast<void *>(state_.get()));
+  return "<" + state_->cppClass + " object at " + buf + ">";
+}
+
+absl::StatusOr<Scope> Strategy::scope() const {
+  if (StepTrace::current())
+    return absl::FailedPreconditionError(
+        "strategy.scope() cannot be entered inside a replica function");
+  TORUS_RETURN_IF_ERROR(checkScope(state_, repr()));
+  return Scope(state_);
+}
+
+absl::StatusOr<std::vector<PerReplica>>
+Strategy::run(const Function &fn, const Values &args,
+              const RunOptions &options) const {
+  (void)options;
+  TORUS_RETURN_IF_ERROR(checkScope(state_, repr()));
+  Scope scope(state_);
+  return detail::runReplicaFunction(state_, fn.impl().get(), fn.name(),
+                                    fn.impl()->fn, args);
+}
+
+absl::StatusOr<std::vector<PerReplica>>
+Strategy::run(const ReplicaFn &fn, const Values &args,
+              const RunOptions &options) const {
+  if (state_->kind == StrategyKind::TPU)
+    return absl::UnimplementedError(
+        "TPUStrategy.run(fn, ...) does not support pure eager execution. "
+        "please make sure the function passed into `strategy.run` is a "
+        "`tf.function` or `strategy.run` is called inside a `tf.function` if "
+        "eager behavior is enabled.");
+  (void)options;
+  TORUS_RETURN_IF_ERROR(checkScope(state_, repr()));
+  Scope scope(state_);
+  return detail::runReplicaFunction(state_, nullptr, "replica_fn", fn, args);
+}
+
+absl::StatusOr<HostTensor> Strategy::reduce(ReduceOp op, const Value &value,
+                                            std::optional<int64_t> axis) const {
+  TORUS_RETURN_IF_ERROR(requireCrossReplica());
+  std::optional<std::vector<int64_t>> axes;
+  if (axis)
+    axes = std::vector<int64_t>{*axis};
+  return detail::reduceValue(*state_, op, value, axes);
+}
+
+absl::StatusOr<HostTensor>
+Strategy::reduce(ReduceOp op, const Value &value,
+                 const std::vector<int64_t> &axes) const {
+  TORUS_RETURN_IF_ERROR(requireCrossReplica());
+  return detail::reduceValue(*state_, op, value, axes);
+}
+
+absl::StatusOr<HostTensor> Strategy::reduce(std::string_view op,
+                                            const Value &value,
+                                            std::optional<int64_t> axis) const {
+  TORUS_ASSIGN_OR_RETURN(ReduceOp parsed, parseReduceOp(op));
+  return reduce(parsed, value, axis);
+}
+
+std::vector<HostTensor>
+Strategy::experimentalLocalResults(const Value &value) const {
+  if (value.isDistributed())
+    return value.perReplica().values();
+  return {value.tensor()};
+}
+
+std::vector<HostTensor>
+Strategy::experimentalLocalResults(const Variable &v) const {
+  return v.components();
+}
+
+absl::StatusOr<PerReplica> Strategy::experimentalDistributeValuesFromFunction(
+    const ValueFn &valueFn) const {
+  std::vector<HostTensor> values;
+  for (int64_t r = 0; r < state_->numReplicas; ++r) {
+    TORUS_ASSIGN_OR_RETURN(HostTensor v,
+                           valueFn(ValueContext(r, state_->numReplicas)));
+    values.push_back(std::move(v));
+  }
+  return PerReplica(std::move(values));
+}
+
+absl::StatusOr<Dataset>
+Strategy::experimentalMakeNumpyDataset(std::vector<HostTensor> arrays) const {
+  TORUS_RETURN_IF_ERROR(requireCrossReplica());
+  return Dataset::fromTensorSlices(std::move(arrays));
+}
+
+absl::StatusOr<DistributedDataset>
+Strategy::experimentalDistributeDataset(const Dataset &dataset,
+                                        std::optional<InputOptions> options) const {
+  return detail::distributeDataset(state_, dataset, options);
+}
+
+absl::StatusOr<DistributedDataset>
+Strategy::distributeDatasetsFromFunction(const DatasetFn &datasetFn,
+                                         std::optional<InputOptions> options) const {
+  return detail::distributeDatasetsFromFunction(state_, datasetFn, options);
+}
+
+absl::StatusOr<ConfigProto>
+Strategy::updateConfigProto(const ConfigProto &config) const {
+  ConfigProto out = config;
+  switch (state_->kind) {
+  case StrategyKind::TPU: {
+    out.isolateSessionState = true;
+    if (state_->resolver) {
+      TORUS_ASSIGN_OR_RETURN(ClusterSpec spec, state_->resolver->clusterSpec());
+      if (!spec.empty())
+        out.clusterDef = spec;
+    }
+    break;
+  }
+  case StrategyKind::CentralStorage:
+    out.isolateSessionState = true;
+    break;
+  case StrategyKind::MultiWorkerMirrored:
+    out.scopedAllocatorOptimization = true;
+    out.scopedAllocatorEnableOps = {"CollectiveReduce"};
+    break;
+  default:
+    break;
+  }
+  return out;
+}
+
+//===----------------------------------------------------------------------===//
+// StrategyExtended
+//===----------------------------------------------------------------------===//
+
+std::vector<std::string> StrategyExtended::workerDevices() const {
+  return state_->workerDevices;
+}
+std::vector<std::string> StrategyExtended::parameterDevices() const {
+  return state_->parameterDevices;
+}
+bool StrategyExtended::experimentalBetweenGraph() const {
+  return state_->betweenGraph;
+}
+bool StrategyExtended::experimentalShouldInit() const { return true; }
+bool StrategyExtended::shouldCheckpoint() const { return true; }
+bool StrategyExtended::shouldSaveSummary() const { return true; }
+bool StrategyExtended::experimentalEnableGetNextAsOptional() const {
+  return state_->enableGetNextAsOptional;
+}
+int64_t StrategyExtended::stepsPerRun() const { return state_->stepsPerRun; }
+
+bool StrategyExtended::variableCreatedInScope(const Variable &v) const {
+  return v.valid() && v.impl()->strategy == state_;
+}
+
+absl::Status StrategyExtended::colocateVarsWith(const Variable &v) const {
+  if (!variableCreatedInScope(v))
+    return absl::InvalidArgumentError(
+        "`colocate_vars_with` must only be passed a variable created in this "
+        "tf.distribute.Strategy.scope(), not: " +
+        (v.valid() ? v.toString() : std::string("None")));
+  return absl::OkStatus();
+}
+
+absl::StatusOr<HostTensor>
+StrategyExtended::reduceTo(ReduceOp op, const Value &value,
+                           const std::string &destination) const {
+  (void)destination;
+  TORUS_RETURN_IF_ERROR(requireCrossReplica());
+  return detail::reduceValue(*state_, op, value, std::nullopt);
+}
+
+absl::StatusOr<std::vector<HostTensor>>
+StrategyExtended::batchReduceTo(ReduceOp op,
+                                const std::vector<Value> &values) const {
+  std::vector<HostTensor> out;
+  for (const Value &v : values) {
+    TORUS_ASSIGN_OR_RETURN(HostTensor r, reduceTo(op, v));
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+absl::StatusOr<std::vector<HostTensor>>
+StrategyExtended::update(const Variable &var, const UpdateFn &fn,
+                         const Values &args, bool group) const {
+  (void)group;
+  TORUS_RETURN_IF_ERROR(requireCrossReplica());
+  auto &components = var.impl()->components;
+  std::vector<HostTensor> results;
+  // A central variable is updated once, with the primary components.
+  for (size_t i = 0; i < components.size(); ++i) {
+    std::vector<HostTensor> a;
+    for (const Value &v : args)
+      a.push_back(v.isDistributed()
+                      ? v.perReplica()[std::min(i, v.perReplica().size() - 1)]
+                      : v.tensor());
+    TORUS_ASSIGN_OR_RETURN(HostTensor r, fn(components[i], a));
+    if (r.spec() != components[i].spec())
+      return absl::InvalidArgumentError(
+          "update: fn returned " + r.spec().toString() + " for a variable of " +
+          components[i].spec().toString());
+    results.push_back(r);
+  }
+  for (size_t i = 0; i < components.size(); ++i)
+    components[i] = results[i];
+  return results;
+}
+
+} // namespace torus::distribute

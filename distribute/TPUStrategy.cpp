@@ -1,0 +1,286 @@
+//===- TPUStrategy.cpp - TPUStrategy and TPUStrategyV1 --------------------===//
+
+#include "torus/distribute/TPUStrategy.h"
+#include "distribute/StepRunner.h"
+#include "distribute/StepTrace.h"
+#include "distribute/StrategyState.h"
+#include "distribute/TpuImpl.h"
+#include "distribute/HostOps.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+namespace torus::distribute {
+
+namespace {
+
+/// "/job:J/task:T/device:TPU:D" -> "/job:J/replica:0/task:T/device:TPU:D".
+std::string withReplicaPart(const std::string &device) {
+  size_t task = device.find("/task:");
+  if (task == std::string::npos || device.find("/replica:") != std::string::npos)
+    return device;
+  return device.substr(0, task) + "/replica:0" + device.substr(task);
+}
+
+struct DeviceName {
+  std::string job;
+  int replica = 0;
+  std::string type;
+  int task = 0;
+  int index = 0;
+};
+
+DeviceName parseDevice(const std::string &name) {
+  DeviceName d;
+  size_t pos = 0;
+  while (pos < name.size()) {
+    size_t next = name.find('/', pos + 1);
+    std::string part = name.substr(pos + 1, next == std::string::npos
+                                                ? std::string::npos
+                                                : next - pos - 1);
+    if (part.rfind("job:", 0) == 0)
+      d.job = part.substr(4);
+    else if (part.rfind("replica:", 0) == 0)
+      d.replica = std::stoi(part.substr(8));
+    else if (part.rfind("task:", 0) == 0)
+      d.task = std::stoi(part.substr(5));
+    else if (part.rfind("device:", 0) == 0) {
+      std::string rest = part.substr(7);
+      size_t colon = rest.find(':');
+      d.type = rest.substr(0, colon);
+      d.index = std::stoi(rest.substr(colon + 1));
+    }
+    if (next == std::string::npos)
+      break;
+    pos = next;
+  }
+  return d;
+}
+
+absl::StatusOr<std::shared_ptr<detail::StrategyState>>
+makeTpuState(std::shared_ptr<TPUClusterResolver> resolver,
+             const std::optional<DeviceAssignment> &assignment, bool v1) {
+  if (!resolver) {
+    TORUS_ASSIGN_OR_RETURN(resolver, TPUClusterResolver::create(""));
+  }
+  TORUS_ASSIGN_OR_RETURN(rt::TPUSystemMetadata metadata,
+                         resolver->impl().resolver.getTpuSystemMetadata());
+  std::vector<std::string> tpuDevices;
+  for (const std::string &d : metadata.devices)
+    if (d.find("device:TPU:") != std::string::npos)
+      tpuDevices.push_back(d);
+  if (tpuDevices.empty())
+    return absl::NotFoundError("TPUs not found in the cluster.");
+
+  auto s = std::make_shared<detail::StrategyState>();
+  s->kind = detail::StrategyKind::TPU;
+  s->className = v1 ? "TPUStrategyV1" : "TPUStrategyV2";
+  s->cppClass = v1 ? "torus.distribute.TPUStrategyV1"
+                   : "torus.distribute.TPUStrategy";
+  s->isV1 = v1;
+  s->variablePolicy = detail::VariablePolicy::Mirrored;
+  s->tpuVariables = true;
+  s->meanByReciprocal = true;
+  s->enableGetNextAsOptional = true;
+  s->tpuResolver = resolver;
+  s->resolver = resolver;
+
+  const std::string job = parseDevice(tpuDevices[0]).job;
+  // tpu_devices[:, 0], and the executor core of each replica.
+  std::vector<std::string> devices;
+  std::vector<std::string> hosts;
+  if (assignment) {
+    s->topology = assignment->topology();
+    const rt::Topology &topo = *s->topology->impl().topology;
+    s->numReplicas = assignment->numReplicas();
+    s->numCoresPerReplica = assignment->numCoresPerReplica();
+    for (int r = 0; r < assignment->numReplicas(); ++r) {
+      TORUS_ASSIGN_OR_RETURN(std::string dev,
+                             assignment->tpuDevice(r, 0, job));
+      TORUS_ASSIGN_OR_RETURN(std::string host,
+                             assignment->hostDevice(r, 0, job));
+      devices.push_back(withReplicaPart(dev));
+      hosts.push_back(withReplicaPart(host));
+      TORUS_ASSIGN_OR_RETURN(auto coords, assignment->coordinates(r, 0));
+      TORUS_ASSIGN_OR_RETURN(int task, topo.taskOrdinalAtCoordinates(coords));
+      TORUS_ASSIGN_OR_RETURN(int ordinal,
+                             topo.tpuDeviceOrdinalAtCoordinates(coords));
+      s->replicaToCore.push_back(static_cast<int64_t>(task) *
+                                     topo.numTpusPerTask() +
+                                 ordinal);
+    }
+    std::vector<std::string> distinctHosts = hosts;
+    std::sort(distinctHosts.begin(), distinctHosts.end());
+    distinctHosts.erase(std::unique(distinctHosts.begin(), distinctHosts.end()),
+                        distinctHosts.end());
+    s->numHosts = static_cast<int64_t>(distinctHosts.size());
+    s->numReplicasPerHost = std::min<int64_t>(
+        s->numReplicas, metadata.numOfCoresPerHost / s->numCoresPerReplica);
+    if (!v1) {
+      // Data reorder (spec §3.10): replicas sorted by their device.
+      std::vector<std::pair<std::tuple<std::string, int, std::string, int, int>,
+                            int64_t>>
+          keyed;
+      for (size_t i = 0; i < devices.size(); ++i) {
+        DeviceName d = parseDevice(devices[i]);
+        keyed.push_back({{d.job, d.replica, d.type, d.task, d.index},
+                         static_cast<int64_t>(i)});
+      }
+      std::sort(keyed.begin(), keyed.end());
+      for (auto &k : keyed)
+        s->replicaOrder.push_back(k.second);
+    }
+  } else {
+    TORUS_ASSIGN_OR_RETURN(Topology topology, resolver->sliceTopology());
+    s->topology = topology;
+    s->numReplicas = static_cast<int64_t>(tpuDevices.size());
+    for (size_t i = 0; i < tpuDevices.size(); ++i) {
+      devices.push_back(tpuDevices[i]);
+      DeviceName d = parseDevice(tpuDevices[i]);
+      hosts.push_back("/job:" + d.job + "/replica:0/task:" +
+                      std::to_string(d.task) + "/device:CPU:0");
+      s->replicaToCore.push_back(static_cast<int64_t>(d.task) *
+                                     metadata.numOfCoresPerHost +
+                                 d.index);
+    }
+    s->numHosts = metadata.numHosts;
+    s->numReplicasPerHost = metadata.numOfCoresPerHost;
+  }
+  s->workerDevices = devices;
+  s->parameterDevices = devices;
+  // Input workers: the hosts of tpu_devices[:, 0], in order of appearance.
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<int64_t>> byHost;
+  for (size_t r = 0; r < hosts.size(); ++r) {
+    if (!byHost.count(hosts[r]))
+      order.push_back(hosts[r]);
+    byHost[hosts[r]].push_back(static_cast<int64_t>(r));
+  }
+  for (const std::string &h : order)
+    s->inputWorkerReplicas.push_back(byHost[h]);
+  return s;
+}
+
+} // namespace
+
+absl::StatusOr<TPUStrategy>
+TPUStrategy::create(std::shared_ptr<TPUClusterResolver> resolver,
+                    std::optional<DeviceAssignment> deviceAssignment) {
+  TORUS_ASSIGN_OR_RETURN(auto state,
+                         makeTpuState(std::move(resolver), deviceAssignment,
+                                      /*v1=*/false));
+  return TPUStrategy(state);
+}
+
+std::shared_ptr<TPUClusterResolver> TPUStrategy::tpuClusterResolver() const {
+  return state_->tpuResolver;
+}
+int64_t TPUStrategy::numHosts() const { return state_->numHosts; }
+int64_t TPUStrategy::numReplicasPerHost() const {
+  return state_->numReplicasPerHost;
+}
+int64_t TPUStrategy::numCoresPerReplica() const {
+  return state_->numCoresPerReplica;
+}
+
+absl::StatusOr<TPUStrategyV1>
+TPUStrategyV1::create(std::shared_ptr<TPUClusterResolver> resolver,
+                      std::optional<int64_t> stepsPerRun,
+                      std::optional<DeviceAssignment> deviceAssignment) {
+  TORUS_ASSIGN_OR_RETURN(auto state,
+                         makeTpuState(std::move(resolver), deviceAssignment,
+                                      /*v1=*/true));
+  state->stepsPerRun = stepsPerRun.value_or(1);
+  if (state->stepsPerRun < 1)
+    return absl::InvalidArgumentError("steps_per_run must be >= 1, got " +
+                                      std::to_string(state->stepsPerRun));
+  return TPUStrategyV1(state);
+}
+
+int64_t TPUStrategyV1::stepsPerRun() const { return state_->stepsPerRun; }
+
+void StepContext::setLastStepOutput(const std::string &name,
+                                    const Tensor &output,
+                                    std::optional<ReduceOp> reduceOp) {
+  entries_.push_back({name, output, reduceOp});
+}
+
+absl::StatusOr<MultiStepContext> TPUStrategyV1::experimentalRunStepsOnIterator(
+    const StepFn &fn, DistributedIterator &iterator,
+    int64_t iterations) const {
+  if (detail::StepTrace::current())
+    return absl::FailedPreconditionError(
+        "Method requires being in cross-replica context, use "
+        "get_replica_context().merge_call()");
+  // With steps_per_run == 1 one step is built whatever `iterations` is.
+  const int64_t steps = state_->stepsPerRun == 1 ? 1 : iterations;
+  if (steps < 1)
+    return absl::InvalidArgumentError("iterations must be >= 1");
+
+  // Take `steps` elements; every replica's per-step inputs are stacked into
+  // [steps, ...] values fed one slice per step.
+  std::vector<Values> elements;
+  for (int64_t s = 0; s < steps; ++s) {
+    TORUS_ASSIGN_OR_RETURN(Values v, iterator.next());
+    elements.push_back(std::move(v));
+  }
+  Values args;
+  std::vector<int> perStep;
+  for (size_t c = 0; c < elements[0].size(); ++c) {
+    if (steps == 1) {
+      args.push_back(elements[0][c]);
+      continue;
+    }
+    std::vector<HostTensor> stacked;
+    for (int64_t r = 0; r < state_->numReplicas; ++r) {
+      std::vector<HostTensor> parts;
+      for (int64_t s = 0; s < steps; ++s)
+        parts.push_back(elements[s][c].select(r));
+      for (const HostTensor &p : parts)
+        if (p.spec() != parts[0].spec())
+          return absl::UnimplementedError(
+              "experimental_run_steps_on_iterator: every step's input must "
+              "have the same shape (use drop_remainder=True)");
+      stacked.push_back(detail::stack(parts));
+    }
+    args.emplace_back(PerReplica(std::move(stacked)));
+    perStep.push_back(static_cast<int>(c));
+  }
+
+  // The replica function returns the last-step outputs (reduced ones
+  // all-reduced), then whatever fn returned.
+  auto entries = std::make_shared<std::vector<StepContext::Entry>>();
+  ReplicaFn replicaFn = [&fn, entries](const std::vector<Tensor> &inputs) {
+    StepContext ctx;
+    std::vector<Tensor> results = fn(ctx, inputs);
+    *entries = ctx.entries();
+    std::vector<Tensor> out;
+    auto replica = getReplicaContext();
+    for (const StepContext::Entry &e : ctx.entries())
+      out.push_back(e.reduceOp && replica ? replica->allReduce(*e.reduceOp,
+                                                               e.value)
+                                          : e.value);
+    (void)results;
+    return out;
+  };
+  detail::StepExecution execution;
+  execution.steps = steps;
+  execution.perStepArgs = perStep;
+  TORUS_ASSIGN_OR_RETURN(
+      std::vector<PerReplica> outputs,
+      detail::runReplicaFunction(state_, nullptr, "run_steps", replicaFn, args,
+                                 execution));
+  MultiStepContext result;
+  result.stepsRun = steps;
+  for (size_t i = 0; i < entries->size(); ++i) {
+    const StepContext::Entry &e = (*entries)[i];
+    if (e.reduceOp)
+      result.reducedOutputs[e.name] = outputs[i][0];
+    else
+      result.perReplicaOutputs[e.name] = outputs[i];
+  }
+  return result;
+}
+
+} // namespace torus::distribute

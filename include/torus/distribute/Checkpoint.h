@@ -1,0 +1,69 @@
+//===- Checkpoint.h - Saving and restoring variables ------------*- C++ -*-===//
+//
+// tf.train.Checkpoint(model=..., optimizer=...): saves every variable of
+// the tracked objects, optimizer slots included, to one file, and restores
+// them all or none.
+//
+//   Checkpoint ckpt({{"model", model.get()}, {"optimizer", &optimizer}});
+//   auto path = ckpt.save("/tmp/run/ckpt");     // "/tmp/run/ckpt-1"
+//   ...
+//   TORUS_RETURN_IF_ERROR(ckpt.restore(*path));
+//
+// The file is written to a temporary name in the same directory, flushed
+// and renamed over the target, so a reader sees the old file or the new
+// one, never a mix. It ends in a checksum; restore() reads and checks the
+// whole file and every variable's type before assigning anything, so a
+// truncated or corrupted file is an error and leaves every variable as it
+// was. Format: docs/strategy.md ("Checkpoint format").
+//
+//===----------------------------------------------------------------------===//
+#ifndef TORUS_DISTRIBUTE_CHECKPOINT_H
+#define TORUS_DISTRIBUTE_CHECKPOINT_H
+
+#include "torus/HostTensor.h"
+#include "torus/Status.h"
+#include "torus/distribute/nn/Trackable.h"
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace torus::distribute {
+
+class Checkpoint {
+public:
+  /// The named objects to track (not owned; they must outlive the
+  /// checkpoint).
+  explicit Checkpoint(
+      std::vector<std::pair<std::string, nn::Trackable *>> objects);
+
+  /// Writes "{prefix}-{n}" (n counts saves from 1), records it as the
+  /// latest in "{dir}/checkpoint", and returns its path.
+  absl::StatusOr<std::string> save(const std::string &prefix);
+  /// Writes exactly `path`.
+  absl::Status write(const std::string &path) const;
+  /// Restores every tracked variable from `path` (optimizer slots are
+  /// created as needed). Nothing is assigned unless the whole file is valid
+  /// and matches.
+  absl::Status restore(const std::string &path);
+
+  /// The values a checkpoint file holds, by key, after checking it.
+  static absl::StatusOr<std::map<std::string, HostTensor>>
+  readFile(const std::string &path);
+
+private:
+  /// key -> variable for every tracked variable and existing slot.
+  std::vector<std::pair<std::string, Variable>> entries() const;
+
+  std::vector<std::pair<std::string, nn::Trackable *>> objects_;
+  int64_t saveCounter_ = 0;
+};
+
+/// tf.train.latest_checkpoint(directory): the path the "checkpoint" file
+/// names, or NotFound.
+absl::StatusOr<std::string> latestCheckpoint(const std::string &directory);
+
+} // namespace torus::distribute
+
+#endif // TORUS_DISTRIBUTE_CHECKPOINT_H

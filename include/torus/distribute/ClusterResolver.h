@@ -1,0 +1,74 @@
+//===- ClusterResolver.h - Cluster resolvers --------------------*- C++ -*-===//
+//
+// tf.distribute.cluster_resolver.ClusterResolver: what a multi-worker
+// strategy knows about its cluster. Strategy::clusterResolver() returns the
+// TPUClusterResolver of a TPUStrategy (Tpu.h), the TFConfigClusterResolver
+// of a MultiWorkerMirroredStrategy, and null for single-worker strategies.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TORUS_DISTRIBUTE_CLUSTERRESOLVER_H
+#define TORUS_DISTRIBUTE_CLUSTERRESOLVER_H
+
+#include "torus/Status.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace torus::distribute {
+
+/// A ClusterSpec: job name -> task addresses in task order.
+using ClusterSpec = std::map<std::string, std::vector<std::string>>;
+
+class ClusterResolver {
+public:
+  virtual ~ClusterResolver() = default;
+  virtual absl::StatusOr<ClusterSpec> clusterSpec() const = 0;
+  virtual absl::StatusOr<std::string>
+  master(std::optional<std::string> taskType = std::nullopt,
+         std::optional<int> taskId = std::nullopt,
+         std::optional<std::string> rpcLayer = std::nullopt) const = 0;
+  /// nullopt is Python's None.
+  virtual std::optional<std::string> taskType() const = 0;
+  virtual std::optional<int> taskId() const = 0;
+  virtual absl::StatusOr<std::map<std::string, int>> numAccelerators() const = 0;
+  virtual std::string environment() const = 0;
+};
+
+/// tf.distribute.cluster_resolver.TFConfigClusterResolver (spec §6.1): reads
+/// the TF_CONFIG environment variable (JSON) on every call.
+class TFConfigClusterResolver : public ClusterResolver {
+public:
+  explicit TFConfigClusterResolver(std::optional<std::string> taskType = {},
+                                   std::optional<int> taskId = {},
+                                   std::optional<std::string> rpcLayer = {},
+                                   std::string environment = "")
+      : taskType_(std::move(taskType)), taskId_(taskId),
+        rpcLayer_(std::move(rpcLayer)), environment_(std::move(environment)) {}
+
+  absl::StatusOr<ClusterSpec> clusterSpec() const override;
+  absl::StatusOr<std::string>
+  master(std::optional<std::string> taskType = std::nullopt,
+         std::optional<int> taskId = std::nullopt,
+         std::optional<std::string> rpcLayer = std::nullopt) const override;
+  std::optional<std::string> taskType() const override;
+  std::optional<int> taskId() const override;
+  std::optional<std::string> rpcLayer() const;
+  /// {} here: this process's accelerators are the emulated devices the
+  /// strategy is given.
+  absl::StatusOr<std::map<std::string, int>> numAccelerators() const override {
+    return std::map<std::string, int>{};
+  }
+  std::string environment() const override { return environment_; }
+
+private:
+  std::optional<std::string> taskType_;
+  std::optional<int> taskId_;
+  std::optional<std::string> rpcLayer_;
+  std::string environment_;
+};
+
+} // namespace torus::distribute
+
+#endif // TORUS_DISTRIBUTE_CLUSTERRESOLVER_H

@@ -1,0 +1,157 @@
+//===- Dataset.h - tf.data in the small -------------------------*- C++ -*-===//
+//
+// An input pipeline on the host, as tf.data.Dataset: an immutable chain of
+// transformations over elements, each element a tuple of HostTensors (one
+// per component, e.g. features and labels).
+//
+//   auto ds = Dataset::fromTensorSlices({x, y});   // StatusOr<Dataset>
+//   Dataset batches = ds->repeat().batch(8, /*dropRemainder=*/true);
+//   auto it = batches.makeIterator();
+//   while (auto e = it->next(); e.ok() && e->has_value()) { ... }
+//
+// Shapes in an element spec may be unknown (-1, Python's None): `batch`
+// without dropRemainder leaves the batch dimension unknown, as in
+// TensorFlow. Errors that TensorFlow raises when building a transformation
+// (a non-positive batch size, ...) are returned by makeIterator() here.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TORUS_DISTRIBUTE_DATASET_H
+#define TORUS_DISTRIBUTE_DATASET_H
+
+#include "torus/HostTensor.h"
+#include "torus/Status.h"
+#include "torus/distribute/Enums.h"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace torus::distribute {
+
+/// One component's type: a dtype and a shape whose dimensions may be
+/// unknown (-1). tf.TensorSpec.
+struct PartialTensorSpec {
+  DType dtype = DType::F32;
+  std::vector<int64_t> shape;
+
+  bool isFullyDefined() const;
+  /// Whether `spec` is an instance of this (unknown dimensions match any).
+  bool isCompatibleWith(const TensorSpec &spec) const;
+  /// "TensorSpec(shape=(None, 5), dtype=tf.float32, name=None)".
+  std::string toString() const;
+  friend bool operator==(const PartialTensorSpec &,
+                         const PartialTensorSpec &) = default;
+};
+
+/// The spec of every component of an element.
+using ElementSpec = std::vector<PartialTensorSpec>;
+/// One element: a HostTensor per component.
+using Element = std::vector<HostTensor>;
+
+/// "(TensorSpec(...), TensorSpec(...))", or the single spec.
+std::string elementSpecToString(const ElementSpec &spec);
+
+/// tf.data.Options, the part that distribution reads
+/// (`options.experimental_distribute.auto_shard_policy`).
+struct DatasetOptions {
+  std::optional<AutoShardPolicy> autoShardPolicy;
+};
+
+/// tf.data.INFINITE_CARDINALITY and tf.data.UNKNOWN_CARDINALITY.
+inline constexpr int64_t kInfiniteCardinality = -1;
+inline constexpr int64_t kUnknownCardinality = -2;
+/// tf.data.experimental.SHARD_HINT, for `shard(kShardHint, kShardHint)`
+/// under AutoShardPolicy::Hint.
+inline constexpr int64_t kShardHint = -1;
+
+class Dataset;
+
+/// A pass over a dataset. next() gives the next element, nullopt at the
+/// end (Python's StopIteration), or the error that stopped it.
+class DatasetIterator {
+public:
+  DatasetIterator(DatasetIterator &&) noexcept;
+  DatasetIterator &operator=(DatasetIterator &&) noexcept;
+  ~DatasetIterator();
+
+  absl::StatusOr<std::optional<Element>> next();
+
+  struct Impl;
+  explicit DatasetIterator(std::unique_ptr<Impl> impl);
+
+private:
+  std::unique_ptr<Impl> impl_;
+};
+
+class Dataset {
+public:
+  using MapFn = std::function<absl::StatusOr<Element>(const Element &)>;
+
+  /// Slices every component along its first dimension (they must agree).
+  static absl::StatusOr<Dataset>
+  fromTensorSlices(std::vector<HostTensor> components);
+  /// One element holding `components`.
+  static Dataset fromTensors(std::vector<HostTensor> components);
+  /// int64 scalars start, start + step, ... before stop.
+  static Dataset range(int64_t stop);
+  static Dataset range(int64_t start, int64_t stop, int64_t step = 1);
+
+  /// `count` passes (-1: forever).
+  Dataset repeat(int64_t count = -1) const;
+  /// Stacks `batchSize` consecutive elements; the last batch may be smaller
+  /// unless dropRemainder.
+  Dataset batch(int64_t batchSize, bool dropRemainder = false) const;
+  /// Splits every element along its first dimension.
+  Dataset unbatch() const;
+  /// dataset.rebatch(batch_sizes): unbatch, then batch with sizes cycling
+  /// through `batchSizes` (batches span input batches; 0 gives an empty
+  /// batch).
+  Dataset rebatch(std::vector<int64_t> batchSizes,
+                  bool dropRemainder = false) const;
+  /// Every numShards-th element starting at index.
+  Dataset shard(int64_t numShards, int64_t index) const;
+  /// TensorFlow's buffered shuffle. With a seed the order is reproducible
+  /// (though not TensorFlow's: the generator differs); each pass reshuffles
+  /// unless reshuffleEachIteration is false.
+  Dataset shuffle(int64_t bufferSize, std::optional<uint64_t> seed = {},
+                  bool reshuffleEachIteration = true) const;
+  /// Applies a host function to every element. The output spec is
+  /// `outputSpec`, else found by applying `fn` to zeros of the input spec.
+  Dataset map(MapFn fn, std::optional<ElementSpec> outputSpec = {}) const;
+  /// Declares a prefetch buffer (elements are produced on demand here).
+  Dataset prefetch(int64_t bufferSize) const;
+  Dataset take(int64_t count) const;
+  Dataset skip(int64_t count) const;
+  /// Dataset.with_options: merged with the options already set upstream.
+  Dataset withOptions(const DatasetOptions &options) const;
+
+  /// The merged options of the whole pipeline.
+  DatasetOptions options() const;
+  const ElementSpec &elementSpec() const;
+  /// Number of elements, kInfiniteCardinality or kUnknownCardinality.
+  int64_t cardinality() const;
+
+  /// Starts a pass; fails with the first construction error of the
+  /// pipeline (bad batch size, bad shard index, ...).
+  absl::StatusOr<DatasetIterator> makeIterator() const;
+  /// Every element of one pass (at most `limit`), for tests and examples.
+  absl::StatusOr<std::vector<Element>> toVector(int64_t limit = 1 << 20) const;
+
+  /// TensorFlow's op name of the last transformation ("RangeDataset",
+  /// "BatchDatasetV2", ...).
+  std::string typeName() const;
+
+  struct Node;
+  explicit Dataset(std::shared_ptr<const Node> node) : node_(std::move(node)) {}
+  const std::shared_ptr<const Node> &node() const { return node_; }
+
+private:
+  std::shared_ptr<const Node> node_;
+};
+
+} // namespace torus::distribute
+
+#endif // TORUS_DISTRIBUTE_DATASET_H

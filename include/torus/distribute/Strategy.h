@@ -1,0 +1,272 @@
+//===- Strategy.h - tf.distribute.Strategy ----------------------*- C++ -*-===//
+//
+// The API every strategy shares (spec §2). A Strategy is a cheap handle:
+// copies refer to the same strategy, as Python references do.
+//
+//   Function step("train_step", [&](const std::vector<Tensor> &in) {
+//     ...                                   // replica context: traced
+//     return std::vector<Tensor>{loss};
+//   });
+//   auto perReplica = strategy.run(step, next);       // StatusOr
+//   auto total = strategy.reduce(ReduceOp::Sum, (*perReplica)[0], std::nullopt);
+//
+// run() traces the function (torus::trace) and compiles it (torus::compile)
+// once per input signature, then runs it on every replica of the emulated
+// devices. Variables the function reads or assigns become inputs and
+// outputs of the compiled step (see Variable.h and docs/strategy.md).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TORUS_DISTRIBUTE_STRATEGY_H
+#define TORUS_DISTRIBUTE_STRATEGY_H
+
+#include "torus/HostTensor.h"
+#include "torus/Status.h"
+#include "torus/Tensor.h"
+#include "torus/distribute/ClusterResolver.h"
+#include "torus/distribute/Contexts.h"
+#include "torus/distribute/Dataset.h"
+#include "torus/distribute/DistributedDataset.h"
+#include "torus/distribute/Enums.h"
+#include "torus/distribute/ReplicaContext.h"
+#include "torus/distribute/Values.h"
+#include "torus/distribute/Variable.h"
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace torus::distribute {
+
+namespace detail {
+struct StrategyState;
+struct FunctionImpl;
+} // namespace detail
+
+/// The function `run` executes on every replica: it receives one traced
+/// Tensor per argument (this replica's component) and returns tensors.
+using ReplicaFn = std::function<std::vector<Tensor>(const std::vector<Tensor> &)>;
+
+/// tf.function: a replica function with a cache of compiled steps, one per
+/// strategy and input signature. TPUStrategy::run requires one (spec §8.3).
+class Function {
+public:
+  explicit Function(ReplicaFn fn) : Function("fn", std::move(fn)) {}
+  Function(std::string name, ReplicaFn fn);
+
+  const std::string &name() const;
+  /// How many times the function has been traced and compiled (a cache
+  /// miss each).
+  int64_t numCompiles() const;
+
+  const std::shared_ptr<detail::FunctionImpl> &impl() const { return impl_; }
+
+private:
+  std::shared_ptr<detail::FunctionImpl> impl_;
+};
+
+/// tf.distribute.RunOptions (spec §1.5). Read only by TPUStrategy.
+struct RunOptions {
+  bool experimentalEnableDynamicBatchSize = true;
+  bool experimentalBucketizingDynamicShape = false;
+};
+
+/// The parts of tf.compat.v1.ConfigProto that update_config_proto touches.
+struct ConfigProto {
+  bool isolateSessionState = false;
+  ClusterSpec clusterDef;
+  bool scopedAllocatorOptimization = false;
+  std::vector<std::string> scopedAllocatorEnableOps;
+  bool collectiveNccl = false;
+  std::string collectiveGroupLeader;
+  std::vector<std::string> deviceFilters;
+  friend bool operator==(const ConfigProto &, const ConfigProto &) = default;
+};
+
+class Strategy;
+
+/// strategy.scope(): while alive, the strategy is current, host code is in
+/// its cross-replica context and variables are created by it. Move-only.
+class Scope {
+public:
+  Scope(Scope &&other) noexcept;
+  Scope &operator=(Scope &&) = delete;
+  Scope(const Scope &) = delete;
+  ~Scope();
+
+  explicit Scope(std::shared_ptr<detail::StrategyState> state);
+
+private:
+  std::shared_ptr<detail::StrategyState> state_;
+};
+
+/// The outputs of TPUStrategyV1::experimentalRunStepsOnIterator.
+struct MultiStepContext {
+  /// Last-step outputs set with no reduce op, per replica.
+  std::map<std::string, PerReplica> perReplicaOutputs;
+  /// Last-step outputs set with a reduce op: replica 0's (reduced) value.
+  std::map<std::string, HostTensor> reducedOutputs;
+  /// Steps actually run.
+  int64_t stepsRun = 0;
+};
+
+/// The `ctx` a multi-step function receives (tf.distribute's
+/// MultiStepContext in replica context).
+class StepContext {
+public:
+  /// set_last_step_output(name, output, reduce_op): with a reduce op the
+  /// value is all-reduced and replica 0's is returned.
+  void setLastStepOutput(const std::string &name, const Tensor &output,
+                         std::optional<ReduceOp> reduceOp = std::nullopt);
+
+  struct Entry {
+    std::string name;
+    Tensor value;
+    std::optional<ReduceOp> reduceOp;
+  };
+  const std::vector<Entry> &entries() const { return entries_; }
+
+private:
+  std::vector<Entry> entries_;
+};
+
+/// tf.distribute.StrategyExtended: the operations of spec §2.7.
+class StrategyExtended {
+public:
+  /// Canonical device names of the replicas' (logical core 0) devices.
+  std::vector<std::string> workerDevices() const;
+  std::vector<std::string> parameterDevices() const;
+  bool experimentalBetweenGraph() const;
+  bool experimentalShouldInit() const;
+  bool shouldCheckpoint() const;
+  bool shouldSaveSummary() const;
+  /// Whether partial batches get dummy batches (spec §3.8).
+  bool experimentalEnableGetNextAsOptional() const;
+  /// TPUStrategyV1's steps_per_run (1 elsewhere).
+  int64_t stepsPerRun() const;
+
+  bool variableCreatedInScope(const Variable &v) const;
+  /// InvalidArgument "`colocate_vars_with` must only be passed a variable
+  /// created in this tf.distribute.Strategy.scope(), not: ..." for a
+  /// foreign variable.
+  absl::Status colocateVarsWith(const Variable &v) const;
+
+  /// reduce_to(op, value, destination): cross-replica only.
+  absl::StatusOr<HostTensor> reduceTo(ReduceOp op, const Value &value,
+                                      const std::string &destination = "") const;
+  absl::StatusOr<std::vector<HostTensor>>
+  batchReduceTo(ReduceOp op, const std::vector<Value> &values) const;
+
+  using UpdateFn = std::function<absl::StatusOr<HostTensor>(
+      const HostTensor &component, const std::vector<HostTensor> &args)>;
+  /// update(var, fn, args, group): each component becomes fn(component,
+  /// args unwrapped for its replica); a central variable is updated once
+  /// with the primary components. Returns fn's results per component.
+  absl::StatusOr<std::vector<HostTensor>>
+  update(const Variable &var, const UpdateFn &fn, const Values &args = {},
+         bool group = true) const;
+
+  explicit StrategyExtended(std::shared_ptr<detail::StrategyState> state)
+      : state_(std::move(state)) {}
+
+private:
+  std::shared_ptr<detail::StrategyState> state_;
+};
+
+class Strategy {
+public:
+  int64_t numReplicasInSync() const;
+  StrategyExtended extended() const;
+  /// The cluster resolver, or null (Python's None).
+  std::shared_ptr<ClusterResolver> clusterResolver() const;
+
+  /// Enters the strategy's scope. FailedPrecondition "Mixing different
+  /// tf.distribute.Strategy objects: ... is not ..." inside another
+  /// strategy's scope.
+  absl::StatusOr<Scope> scope() const;
+
+  /// Runs `fn` on every replica (spec §2.2): returns one PerReplica per
+  /// output of fn. Arguments are HostTensors (given to every replica) or
+  /// PerReplica values (component i to replica i).
+  absl::StatusOr<std::vector<PerReplica>>
+  run(const Function &fn, const Values &args = {},
+      const RunOptions &options = {}) const;
+  /// The same with a plain callable, traced and compiled at every call
+  /// (TensorFlow's eager `run`); TPUStrategy rejects it as TensorFlow
+  /// rejects pure eager functions.
+  absl::StatusOr<std::vector<PerReplica>>
+  run(const ReplicaFn &fn, const Values &args = {},
+      const RunOptions &options = {}) const;
+
+  /// reduce(op, value, axis) (spec §2.3). `axis` nullopt is Python's None.
+  absl::StatusOr<HostTensor> reduce(ReduceOp op, const Value &value,
+                                    std::optional<int64_t> axis) const;
+  absl::StatusOr<HostTensor> reduce(ReduceOp op, const Value &value,
+                                    const std::vector<int64_t> &axes) const;
+  absl::StatusOr<HostTensor> reduce(std::string_view op, const Value &value,
+                                    std::optional<int64_t> axis) const;
+
+  /// experimental_local_results: the components, or {value}.
+  std::vector<HostTensor> experimentalLocalResults(const Value &value) const;
+  std::vector<HostTensor> experimentalLocalResults(const Variable &v) const;
+
+  using ValueFn = std::function<absl::StatusOr<HostTensor>(const ValueContext &)>;
+  /// Calls valueFn once per replica; always a PerReplica (spec §2.8).
+  absl::StatusOr<PerReplica>
+  experimentalDistributeValuesFromFunction(const ValueFn &valueFn) const;
+
+  /// Rebatches and auto-shards `dataset` over the replicas (spec §3.1).
+  absl::StatusOr<DistributedDataset>
+  experimentalDistributeDataset(const Dataset &dataset,
+                                std::optional<InputOptions> options = {}) const;
+  using DatasetFn = std::function<absl::StatusOr<Dataset>(const InputContext &)>;
+  /// Calls datasetFn once per input worker; its per-replica batches are
+  /// used as they are (spec §3.9).
+  absl::StatusOr<DistributedDataset>
+  distributeDatasetsFromFunction(const DatasetFn &datasetFn,
+                                 std::optional<InputOptions> options = {}) const;
+  /// Deprecated alias of distributeDatasetsFromFunction.
+  absl::StatusOr<DistributedDataset>
+  experimentalDistributeDatasetsFromFunction(
+      const DatasetFn &datasetFn,
+      std::optional<InputOptions> options = {}) const {
+    return distributeDatasetsFromFunction(datasetFn, options);
+  }
+  /// experimental_make_numpy_dataset: a dataset of the rows of the arrays
+  /// (cross-replica only).
+  absl::StatusOr<Dataset>
+  experimentalMakeNumpyDataset(std::vector<HostTensor> arrays) const;
+
+  /// update_config_proto: a modified copy (spec §5.5, §7.3, §8.8).
+  absl::StatusOr<ConfigProto> updateConfigProto(const ConfigProto &config) const;
+
+  /// "<torus.distribute.MirroredStrategy object at 0x...>", the repr that
+  /// TensorFlow's messages interpolate.
+  std::string repr() const;
+  /// TensorFlow's class name: "TPUStrategyV2", "MirroredStrategy", ...
+  const std::string &className() const;
+
+  friend bool operator==(const Strategy &a, const Strategy &b) {
+    return a.state_ == b.state_;
+  }
+
+  explicit Strategy(std::shared_ptr<detail::StrategyState> state)
+      : state_(std::move(state)) {}
+  const std::shared_ptr<detail::StrategyState> &state() const {
+    return state_;
+  }
+
+protected:
+  std::shared_ptr<detail::StrategyState> state_;
+};
+
+/// The default (no-op) strategy: what getStrategy() returns outside any
+/// scope. One replica; variables are plain.
+Strategy defaultStrategy();
+
+} // namespace torus::distribute
+
+#endif // TORUS_DISTRIBUTE_STRATEGY_H
