@@ -5,6 +5,7 @@
 #include "codegen/Passes.h"
 #include "codegen/Pipelines.h"
 #include "ir/DiagnosticCollector.h"
+#include "ir/Sharding.h"
 #include "ir/TorusOps.h"
 #include "ir/trace/TracedFunctionImpl.h"
 
@@ -273,11 +274,10 @@ std::string_view stageDescription(Stage stage) {
   case Stage::Torus:
     return "the verified torus dialect input";
   case Stage::Sharded:
-    return "torus with a sharding on every op (needs the sharding passes, "
-           "not built yet)";
+    return "torus with a sharding on every value";
   case Stage::Spmd:
-    return "one SPMD program per partition (needs the SPMD partitioner, not "
-           "built yet)";
+    return "one SPMD program for every partition, on local shapes, with its "
+           "collectives";
   case Stage::Linalg:
     return "linalg on tensors, collectives as runtime calls";
   case Stage::Bufferized:
@@ -332,6 +332,15 @@ absl::Status lowerToStage(ModuleOp module, Stage stage,
   DiagnosticCollector diags(ctx);
   if (failed(verify(module)))
     return absl::InvalidArgumentError(diags.take());
+  // The sharding and SPMD passes read the device counts from the module.
+  TORUS_ASSIGN_OR_RETURN(int64_t numPartitions,
+                         resolvePartitionCount(module, options));
+  if (numPartitions > 1) {
+    Builder b(ctx);
+    module->setAttr(kNumPartitionsAttrName, b.getI64IntegerAttr(numPartitions));
+    module->setAttr(kNumReplicasAttrName,
+                    b.getI64IntegerAttr(options.numReplicas));
+  }
   if (options.afterStage)
     options.afterStage(Stage::Torus, module);
 
@@ -370,7 +379,27 @@ absl::Status lowerToStage(ModuleOp module, Stage stage,
 
 absl::StatusOr<std::vector<rt::CollectiveSpec>>
 readCollectiveTable(ModuleOp module, int64_t numReplicas) {
-  return readCollectives(module, numReplicas);
+  int64_t numPartitions = 1;
+  if (auto p = module->getAttrOfType<IntegerAttr>(kNumPartitionsAttrName))
+    numPartitions = std::max<int64_t>(1, p.getInt());
+  return readCollectives(module, numReplicas * numPartitions);
+}
+
+absl::StatusOr<int64_t> resolvePartitionCount(ModuleOp module,
+                                              const CompilerOptions &options) {
+  auto attr = module->getAttrOfType<IntegerAttr>(kNumPartitionsAttrName);
+  if (options.numPartitions < 0)
+    return absl::InvalidArgumentError(fmt::format(
+        "the partition count must be at least 1, got {}",
+        options.numPartitions));
+  if (options.numPartitions == 0)
+    return attr ? attr.getInt() : 1;
+  if (attr && attr.getInt() != options.numPartitions)
+    return absl::InvalidArgumentError(fmt::format(
+        "the program was traced for {} logical devices per replica but is "
+        "compiled for {} partitions",
+        attr.getInt(), options.numPartitions));
+  return options.numPartitions;
 }
 
 absl::StatusOr<CompiledModule> compileToLLVMIR(ModuleOp module,
@@ -383,24 +412,60 @@ absl::StatusOr<CompiledModule> compileToLLVMIR(ModuleOp module,
   rt::ProgramSpec &spec = result.spec;
   spec.name = entry.getName().str();
   spec.numReplicas = options.numReplicas;
-  for (Type t : entry.getArgumentTypes()) {
-    auto s = ::torus::fromMlirType(t);
-    if (!s)
-      return absl::InvalidArgumentError(
-          "@" + spec.name + ": arguments must be static tensors");
-    spec.inputs.push_back(*s);
-  }
-  for (Type t : entry.getResultTypes()) {
-    auto s = ::torus::fromMlirType(t);
-    if (!s)
-      return absl::InvalidArgumentError(
-          "@" + spec.name + ": results must be static tensors");
-    spec.outputs.push_back(*s);
-  }
+  TORUS_ASSIGN_OR_RETURN(result.numPartitions,
+                         resolvePartitionCount(module, options));
+  // The entry's buffers, read from the input and again after partitioning
+  // (which gives them their per-device shapes).
+  absl::Status signature;
+  auto readSignature = [&](func::FuncOp fn) {
+    spec.inputs.clear();
+    spec.outputs.clear();
+    for (Type t : fn.getArgumentTypes()) {
+      auto s = ::torus::fromMlirType(t);
+      if (!s)
+        return absl::InvalidArgumentError(
+            "@" + spec.name + ": arguments must be static tensors");
+      spec.inputs.push_back(*s);
+    }
+    for (Type t : fn.getResultTypes()) {
+      auto s = ::torus::fromMlirType(t);
+      if (!s)
+        return absl::InvalidArgumentError(
+            "@" + spec.name + ": results must be static tensors");
+      spec.outputs.push_back(*s);
+    }
+    return absl::OkStatus();
+  };
+  TORUS_RETURN_IF_ERROR(readSignature(entry));
+  CompilerOptions staged = options;
+  staged.afterStage = [&](Stage stage, ModuleOp m) {
+    if (stage == Stage::Spmd && signature.ok()) {
+      auto fn = m.lookupSymbol<func::FuncOp>(spec.name);
+      signature = fn ? readSignature(fn)
+                     : absl::InternalError("@" + spec.name +
+                                           " disappeared in partitioning");
+      if (fn && result.numPartitions > 1) {
+        auto text = [&](Attribute attr) {
+          ShardingAttr s = toShardingAttr(attr, m.getContext());
+          return s ? s.toString() : std::string("{replicated}");
+        };
+        for (unsigned i = 0; i < fn.getNumArguments(); ++i)
+          result.inputShardings.push_back(
+              text(fn.getArgAttr(i, kShardingAttrName)));
+        for (unsigned i = 0; i < fn.getNumResults(); ++i)
+          result.outputShardings.push_back(
+              text(fn.getResultAttr(i, kShardingAttrName)));
+      }
+    }
+    if (options.afterStage)
+      options.afterStage(stage, m);
+  };
 
-  TORUS_RETURN_IF_ERROR(lowerToStage(module, Stage::LLVMDialect, options));
-  TORUS_ASSIGN_OR_RETURN(spec.collectives,
-                         readCollectives(module, options.numReplicas));
+  TORUS_RETURN_IF_ERROR(lowerToStage(module, Stage::LLVMDialect, staged));
+  TORUS_RETURN_IF_ERROR(signature);
+  TORUS_ASSIGN_OR_RETURN(
+      spec.collectives,
+      readCollectives(module, options.numReplicas * result.numPartitions));
 
   result.llvmContext = std::make_unique<llvm::LLVMContext>();
   TORUS_ASSIGN_OR_RETURN(

@@ -36,8 +36,8 @@ namespace mlir::torus {
 /// from LLVMIR (runtime/jit's JitModule::compileForHost).
 enum class Stage {
   Torus,       // the verified input
-  Sharded,     // every op has a sharding (issue 7; not built yet)
-  Spmd,        // one program per partition (issue 7; not built yet)
+  Sharded,     // every value has a sharding
+  Spmd,        // one SPMD program for every partition, local shapes
   Linalg,      // linalg on tensors, collectives as runtime calls
   Bufferized,  // linalg on buffers, temporaries allocated and freed
   LLVMDialect, // the MLIR LLVM dialect
@@ -64,6 +64,12 @@ absl::Status checkStageAvailable(Stage stage);
 struct CompilerOptions {
   /// Replicas the program runs on (HLO replica_count).
   int64_t numReplicas = 1;
+  /// Logical devices (partitions) per replica (HLO num_partitions); the
+  /// program runs on numReplicas x numPartitions devices. 0: the module's
+  /// `torus.num_partitions` (set when it was traced under a
+  /// LogicalDeviceScope), else 1. With more than one, the sharding and SPMD
+  /// stages partition the program and its inputs and outputs are tiles.
+  int64_t numPartitions = 0;
   /// Called with the module after each stage is reached (for dumps).
   std::function<void(Stage, ModuleOp)> afterStage;
   /// Called with every PassManager before it runs, to add instrumentation
@@ -81,7 +87,13 @@ struct CompiledModule {
   std::unique_ptr<llvm::Module> llvmModule;
   /// Symbol of the packed `void(void**)` entry point in llvmModule.
   std::string entrySymbol;
+  /// Inputs and outputs are per device: tiles when partitioned.
   ::torus::rt::ProgramSpec spec;
+  /// Partitions per replica the program was compiled for.
+  int64_t numPartitions = 1;
+  /// When partitioned: how each input and output is split over the
+  /// partitions (HLO text, `{devices=[2,1]<=[2]}`); empty otherwise.
+  std::vector<std::string> inputShardings, outputShardings;
 
   CompiledModule();
   CompiledModule(CompiledModule &&) noexcept;
@@ -95,9 +107,16 @@ absl::Status lowerToStage(ModuleOp module, Stage stage,
                           const CompilerOptions &options);
 
 /// The collective table of a module lowered to Linalg or further (its
-/// `torus.collectives` attribute), checked against the replica count.
+/// `torus.collectives` attribute), checked against the device count
+/// (replicas x partitions: groups name flattened device ids).
 absl::StatusOr<std::vector<::torus::rt::CollectiveSpec>>
 readCollectiveTable(ModuleOp module, int64_t numReplicas);
+
+/// The partition count `module` is compiled for: `options.numPartitions`
+/// when set (InvalidArgument if the module's `torus.num_partitions` says
+/// otherwise), else the module's, else 1.
+absl::StatusOr<int64_t> resolvePartitionCount(ModuleOp module,
+                                              const CompilerOptions &options);
 
 /// The default pipeline from the verified input to `stage`, as text
 /// (`builtin.module(...)`, one line per stage), for `--pass-pipeline`.

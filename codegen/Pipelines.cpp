@@ -3,6 +3,7 @@
 #include "codegen/Pipelines.h"
 #include "codegen/Passes.h"
 #include "ir/TorusOps.h"
+#include "passes/Passes.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/Passes.h"
@@ -56,9 +57,21 @@ void buildLowerToLinalgPipeline(OpPassManager &pm) {
   pm.addPass(createCSEPass());
 }
 
-bool buildShardingPipeline(OpPassManager &) { return false; }
+bool buildShardingPipeline(OpPassManager &pm) {
+  pm.addPass(createTorusShardingPropagation());
+  return true;
+}
 
-bool buildSpmdPipeline(OpPassManager &) { return false; }
+bool buildSpmdPipeline(OpPassManager &pm) {
+  // The partitioner shares offset computations itself and the collective
+  // passes clean up after themselves; the linalg stage canonicalizes.
+  pm.addPass(createTorusSpmdPartition());
+  pm.addPass(createTorusRemoveRedundantReshards());
+  pm.addPass(createTorusReduceScatterCreator());
+  pm.addPass(createTorusAllReduceSimplifier());
+  pm.addPass(createTorusAllReduceCombiner());
+  return true;
+}
 
 namespace {
 /// `pass` with its textual options set, so that a printed pipeline shows
@@ -148,6 +161,7 @@ void registerCompilerPasses() {
   registerTorusPipelines();
   static std::once_flag once;
   std::call_once(once, [] {
+    registerTorusPasses(); // sharding, partitioning, collective passes
     registerTransformsPasses(); // canonicalize, cse, ...
     registerLinalgPasses();
     bufferization::registerBufferizationPasses();

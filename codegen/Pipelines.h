@@ -15,13 +15,18 @@ namespace mlir::torus {
 // to its own.
 
 /// Sharding propagation: every op gets a sharding from the user's
-/// annotations (issue 7). Returns false while those passes are not built:
-/// the compiler then skips the stage, and stopping there is an error.
+/// annotations (torus-sharding-propagation; calls are inlined first).
+/// Returns true (a stage whose passes are not built returns false, and the
+/// compiler then skips it).
 bool buildShardingPipeline(OpPassManager &pm);
 
-/// SPMD partitioning: one program per partition, parameterized by
-/// partition_id, with the collectives resharding needs (issue 7). Returns
-/// false while not built, as buildShardingPipeline.
+/// SPMD partitioning: one program for every partition, parameterized by
+/// partition_id, with the collectives resharding needs, then the collective
+/// optimizations (redundant reshards, reduce-scatter creation, all-reduce
+/// simplification and combining; canonicalization is left to the linalg
+/// stage). The passes read the partition and
+/// replica counts from the module's torus.num_partitions and
+/// torus.num_replicas, which the compiler sets. Returns true.
 bool buildSpmdPipeline(OpPassManager &pm);
 
 /// torus → linalg, tensor, arith and math on tensors; collectives become

@@ -1,6 +1,6 @@
 // Tests torusc's --emit ladder on a dot_general + all_reduce program: every
-// stage prints what it names, and the stages issue 7 will build are refused
-// with a message instead of printing the torus IR.
+// stage prints what it names (with one partition the sharded and spmd stages
+// leave the program as it is).
 // RUN: torusc %S/Inputs/dot_all_reduce.mlir --emit=torus | FileCheck %s --check-prefix=TORUS
 // RUN: torusc %S/Inputs/dot_all_reduce.mlir --emit=linalg | FileCheck %s --check-prefix=LINALG
 // RUN: torusc %S/Inputs/dot_all_reduce.mlir --emit=bufferized --replicas=4 | FileCheck %s --check-prefix=BUFFERIZED
@@ -9,9 +9,8 @@
 // RUN: torusc %S/Inputs/dot_all_reduce.mlir --replicas=4 -o %t.ll && FileCheck %s --check-prefix=LLVMIR < %t.ll
 // RUN: torusc %S/Inputs/dot_all_reduce.mlir --emit=asm --replicas=4 | FileCheck %s --check-prefix=ASM
 // RUN: torusc %S/Inputs/dot_all_reduce.mlir --emit=asm -O0 --replicas=4 | FileCheck %s --check-prefix=ASM
-// RUN: not torusc %S/Inputs/dot_all_reduce.mlir --emit=sharded 2>&1 | FileCheck %s --check-prefix=SHARDED
-// RUN: not torusc %S/Inputs/dot_all_reduce.mlir --emit=spmd 2>&1 | FileCheck %s --check-prefix=SPMD
-// RUN: torusc %S/Inputs/dot_all_reduce.mlir --emit=sharded; test $? -eq 2
+// RUN: torusc %S/Inputs/dot_all_reduce.mlir --emit=sharded | FileCheck %s --check-prefix=SHARDED
+// RUN: torusc %S/Inputs/dot_all_reduce.mlir --emit=spmd --replicas=4 | FileCheck %s --check-prefix=SPMD
 // RUN: not torusc %S/Inputs/dot_all_reduce.mlir --emit=obj 2>&1 | FileCheck %s --check-prefix=OBJSTDOUT
 // RUN: not torusc %S/Inputs/dot_all_reduce.mlir --emit=nonsense 2>&1 | FileCheck %s --check-prefix=BADEMIT
 // RUN: torusc %S/Inputs/dot_all_reduce.mlir --emit=nonsense; test $? -eq 2
@@ -38,7 +37,9 @@
 // ASM-DAG: __torus_entry_step:
 // ASM-DAG: __torus_collective
 
-// SHARDED: torusc: --emit=sharded needs the sharding passes, which are not built yet
-// SPMD: torusc: --emit=spmd needs the SPMD partitioner, which is not built yet
+// SHARDED: torus.dot_general
+// SHARDED: torus.all_reduce sum
+// SPMD: torus.dot_general
+// SPMD: torus.all_reduce sum
 // OBJSTDOUT: torusc: --emit=obj writes an object file and its metadata; give the object's path with -o
 // BADEMIT: Cannot find option named 'nonsense'
