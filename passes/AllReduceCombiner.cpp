@@ -44,43 +44,77 @@ struct AllReduceCombinerPass
            a.getReplicaGroupsAttr() == b.getReplicaGroupsAttr();
   }
 
-  /// True when some result of `bucket` is used at or before `op`.
-  static bool usedBefore(ArrayRef<AllReduceOp> bucket, Operation *op) {
-    for (AllReduceOp member : bucket)
-      for (Operation *user : member->getUsers()) {
-        Operation *inBlock = op->getBlock()->findAncestorOpInBlock(*user);
-        if (!inBlock || !op->isBeforeInBlock(inBlock))
-          return true;
+  /// The op in `block` after which `v` is available (null: the block's
+  /// start).
+  static Operation *availableAfter(Value v, Block &block) {
+    Operation *def = v.getDefiningOp();
+    if (!def)
+      return nullptr;
+    return block.findAncestorOpInBlock(*def);
+  }
+
+  /// True when every use of `ops`' results comes after `point` (null: the
+  /// block's start).
+  static bool usesAfter(ArrayRef<AllReduceOp> ops, Operation *point) {
+    if (!point)
+      return true;
+    for (AllReduceOp op : ops)
+      for (Operation *user : op->getUsers()) {
+        Operation *inBlock = point->getBlock()->findAncestorOpInBlock(*user);
+        if (!inBlock || !point->isBeforeInBlock(inBlock))
+          return false;
       }
-    return false;
+    return true;
+  }
+
+  /// The later of two points (null is the block's start).
+  static Operation *later(Operation *a, Operation *b) {
+    if (!a)
+      return b;
+    if (!b)
+      return a;
+    return a->isBeforeInBlock(b) ? b : a;
   }
 
   void combineIn(Block &block) {
+    // A bucket is combined right after the last definition of its
+    // operands, which needs every use of its results to come after that.
     SmallVector<AllReduceOp> bucket;
+    Operation *point = nullptr;
     int64_t bytes = 0;
     SmallVector<AllReduceOp> ops(block.getOps<AllReduceOp>());
     for (AllReduceOp op : ops) {
       int64_t size = bytesOf(op.getType());
-      if (!bucket.empty() &&
-          (!sameKey(bucket.front(), op) || bytes + size > thresholdBytes ||
-           usedBefore(bucket, op))) {
-        flush(bucket);
-        bucket.clear();
-        bytes = 0;
-      }
       if (size > thresholdBytes)
         continue;
+      Operation *newPoint =
+          later(point, availableAfter(op.getOperand(), block));
+      SmallVector<AllReduceOp> candidate(bucket);
+      candidate.push_back(op);
+      if (!bucket.empty() &&
+          (!sameKey(bucket.front(), op) || bytes + size > thresholdBytes ||
+           !usesAfter(candidate, newPoint))) {
+        flush(bucket, block, point);
+        bucket.clear();
+        bytes = 0;
+        newPoint = availableAfter(op.getOperand(), block);
+      }
       bucket.push_back(op);
+      point = newPoint;
       bytes += size;
     }
-    flush(bucket);
+    flush(bucket, block, point);
   }
 
-  void flush(ArrayRef<AllReduceOp> bucket) {
+  void flush(ArrayRef<AllReduceOp> bucket, Block &block, Operation *point) {
     if (bucket.size() < 2)
       return;
     AllReduceOp last = bucket.back();
-    OpBuilder b(last);
+    OpBuilder b(&getContext());
+    if (point)
+      b.setInsertionPointAfter(point);
+    else
+      b.setInsertionPointToStart(&block);
     Location loc = b.getFusedLoc(llvm::to_vector(llvm::map_range(
         bucket, [](AllReduceOp op) { return op.getLoc(); })));
     Type element = last.getType().getElementType();

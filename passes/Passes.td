@@ -225,11 +225,13 @@ def TorusAllReduceCombiner : Pass<"torus-all-reduce-combiner", "ModuleOp"> {
   let summary = "Bucket small independent all-reduces into one";
   let description = [{
     XLA's AllReduceCombiner. All-reduces in one block with the same
-    reduction, element type and groups, none depending on another and none
-    used before the last of them, are combined while their total size stays
-    within `threshold-bytes`: the operands are flattened and concatenated,
-    reduced by one `all_reduce`, and sliced and reshaped back. Data-parallel
-    gradients become one collective instead of one per variable.
+    reduction, element type and groups are combined, in order, while their
+    total size stays within `threshold-bytes` and every use of their
+    results comes after the last definition of their operands (so none
+    depends on another): the operands are flattened and concatenated,
+    reduced by one `all_reduce` placed after that definition, and sliced
+    and reshaped back. Data-parallel gradients become one collective
+    instead of one per variable.
 
     Before:
     ```mlir

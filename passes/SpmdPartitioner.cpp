@@ -27,6 +27,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
 
 namespace mlir::torus {
@@ -996,6 +997,10 @@ public:
 
 LogicalResult Partitioner::run() {
   Block &entry = fn.getBody().front();
+  // Dead code (a gradient nobody asked for) must not become collectives.
+  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(entry)))
+    if (isOpTriviallyDead(&op))
+      op.erase();
   Location loc = fn.getLoc();
   b.setInsertionPointToStart(&entry);
   pid = b.create<PartitionIdOp>(loc, RankedTensorType::get({}, b.getI32Type()));
