@@ -35,6 +35,7 @@ absl::StatusOr<Executable> compile(const TracedFunction &fn,
     return absl::InternalError("compile: cannot copy the traced module");
   mlir::torus::CompilerOptions compilerOptions;
   compilerOptions.numReplicas = options.numReplicas;
+  compilerOptions.numPartitions = options.numPartitions;
   TORUS_ASSIGN_OR_RETURN(auto compiled,
                          mlir::torus::compileToLLVMIR(*module, compilerOptions));
 
@@ -51,6 +52,7 @@ absl::StatusOr<Executable> compile(const TracedFunction &fn,
   rt::ProgramArtifact artifact;
   artifact.spec = std::move(compiled.spec);
   artifact.entrySymbol = compiled.entrySymbol;
+  artifact.numPartitions = compiled.numPartitions;
   artifact.targetTriple = host.triple;
   artifact.targetCpu = host.cpu;
   artifact.targetFeatures = host.features;

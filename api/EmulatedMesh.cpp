@@ -21,7 +21,9 @@ int64_t EmulatedMesh::numCores() const { return executor_->numCores(); }
 absl::StatusOr<std::vector<std::vector<HostTensor>>>
 EmulatedMesh::run(const Executable &exe,
                   const std::vector<std::vector<HostTensor>> &inputs) {
-  return executor_->run(exe.impl().program, inputs);
+  rt::RunOptions options;
+  options.numPartitions = exe.numPartitions();
+  return executor_->run(exe.impl().program, inputs, options);
 }
 
 } // namespace torus

@@ -23,6 +23,9 @@ const std::string &Executable::name() const { return impl_->program.spec.name; }
 int64_t Executable::numReplicas() const {
   return impl_->program.spec.numReplicas;
 }
+int64_t Executable::numPartitions() const {
+  return impl_->artifact.numPartitions;
+}
 const std::vector<TensorSpec> &Executable::inputs() const {
   return impl_->program.spec.inputs;
 }

@@ -26,6 +26,13 @@ namespace torus {
 struct CompileOptions {
   /// Replicas the program runs on (XLA's replica_count).
   int64_t numReplicas = 1;
+  /// Logical devices per replica (XLA's num_partitions; TPUStrategy's
+  /// num_cores_per_replica). 0 takes the count the function was traced
+  /// under (LogicalDeviceScope, Sharding.h), else 1. With more than one,
+  /// the program is partitioned by its sharding annotations and runs on
+  /// numReplicas x numPartitions devices; its inputs and outputs are each
+  /// device's tiles (shardForPartition / unshard split and join them).
+  int64_t numPartitions = 0;
   /// LLVM optimization level, 0 to 3.
   int optLevel = 3;
 };
@@ -38,6 +45,9 @@ class Executable {
 public:
   const std::string &name() const;
   int64_t numReplicas() const;
+  /// Logical devices per replica: the program runs on numReplicas() x
+  /// numPartitions() devices, and inputs() / outputs() are one device's.
+  int64_t numPartitions() const;
   const std::vector<TensorSpec> &inputs() const;
   const std::vector<TensorSpec> &outputs() const;
 

@@ -35,7 +35,9 @@ public:
   int64_t numCores() const;
 
   /// Runs `exe` once on each of its replicas (replica r on core r):
-  /// `inputs[replica][argument]` in, `outputs[replica][result]` out.
+  /// `inputs[replica][argument]` in, `outputs[replica][result]` out. A
+  /// program with P > 1 partitions runs on devices d = replica * P +
+  /// partition (core d), and both lists are indexed by device.
   /// Mismatched inputs, exhausted core memory and failed collectives are
   /// errors naming the core, replica and argument.
   absl::StatusOr<std::vector<std::vector<HostTensor>>>
