@@ -191,7 +191,8 @@ AttrParser::replicaGroups(std::vector<llvm::SmallVector<int64_t>> &groups) {
   const char *at = c.loc().getPointer();
   if (failed(intListAt(c, shape, '[', ']')))
     return failure();
-  if (shape.size() != 2) {
+  if (shape.size() != 2 || shape[0] < 0 || shape[1] < 0 ||
+      shape[0] > (int64_t(1) << 20) || shape[1] > (int64_t(1) << 20)) {
     error(at) << "iota replica groups need a [groups,size] shape in '"
               << attr_.name << "'";
     return failure();

@@ -1526,10 +1526,19 @@ LogicalResult Exporter::run(llvm::raw_ostream &os) {
     module_.emitError() << "HLO export: the module has no public function";
     return failure();
   }
-  if (auto r = module_->getAttrOfType<IntegerAttr>(kReplicaCountAttr))
-    numReplicas_ = r.getInt();
-  if (auto p = module_->getAttrOfType<IntegerAttr>(kNumPartitionsAttr))
-    numPartitions_ = p.getInt();
+  for (auto [name, slot] : {std::pair{kReplicaCountAttr, &numReplicas_},
+                            std::pair{kNumPartitionsAttr, &numPartitions_}}) {
+    auto attr = module_->getAttrOfType<IntegerAttr>(name);
+    if (!attr)
+      continue;
+    if (attr.getInt() < 1 || attr.getInt() > (1 << 16)) {
+      module_.emitError() << "HLO export: " << name
+                          << " must be between 1 and 65536, not "
+                          << attr.getInt();
+      return failure();
+    }
+    *slot = attr.getInt();
+  }
   for (auto fn : module_.getOps<func::FuncOp>())
     collectDead(fn.getBody(), dead_);
   std::string moduleName = sanitize(module_.getSymName() ? *module_.getSymName()

@@ -36,6 +36,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
+#include <cstring>
 #include <functional>
 
 namespace mlir::torus::hlo {
@@ -350,6 +351,12 @@ Scalar::Kind kindOf(PrimitiveType type) {
   return isFloat(type) ? Scalar::F : Scalar::I;
 }
 
+int64_t wrap(uint64_t v) {
+  int64_t out;
+  std::memcpy(&out, &v, sizeof(out));
+  return out;
+}
+
 /// Evaluates a scalar computation on given parameters: enough to recognise
 /// comparator-style reducers (argmax/argmin) by what they compute rather
 /// than how they are written.
@@ -475,7 +482,7 @@ private:
       if (x->kind == Scalar::F)
         return one(Scalar::ofF(-x->f));
       if (x->kind == Scalar::I)
-        return one(Scalar::ofI(-x->i));
+        return one(Scalar::ofI(wrap(0 - uint64_t(x->i))));
       return std::nullopt;
     }
     if (op == "convert") {
@@ -485,7 +492,10 @@ private:
       if (kind == Scalar::F)
         return one(Scalar::ofF(v));
       if (kind == Scalar::I)
-        return one(Scalar::ofI(std::isnan(v) ? 0 : static_cast<int64_t>(v)));
+        return one(Scalar::ofI(std::isnan(v)  ? 0
+                               : v >= 9.2e18  ? INT64_MAX
+                               : v <= -9.2e18 ? INT64_MIN
+                                              : static_cast<int64_t>(v)));
       return one(Scalar::ofB(v != 0));
     }
     if (op == "select") {
@@ -557,13 +567,14 @@ private:
             Scalar::ofF(std::isnan(a) || std::isnan(b) ? NAN : std::min(a, b)));
       return std::nullopt;
     }
+    // Integers wrap, as in HLO (and without undefined behaviour here).
     int64_t a = x->i, b = y->i;
     if (op == "add")
-      return one(Scalar::ofI(a + b));
+      return one(Scalar::ofI(wrap(uint64_t(a) + uint64_t(b))));
     if (op == "subtract")
-      return one(Scalar::ofI(a - b));
+      return one(Scalar::ofI(wrap(uint64_t(a) - uint64_t(b))));
     if (op == "multiply")
-      return one(Scalar::ofI(a * b));
+      return one(Scalar::ofI(wrap(uint64_t(a) * uint64_t(b))));
     if (op == "maximum")
       return one(Scalar::ofI(std::max(a, b)));
     if (op == "minimum")

@@ -270,6 +270,92 @@ ENTRY e {
   EXPECT_NE(text.find("dense<[[0, 2], [1, 3]]>"), std::string::npos) << text;
 }
 
+TEST_F(HloTest, ImportsLessCommonForms) {
+  const char *text = R"(HloModule m
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+pair {
+  a0 = f32[] parameter(0)
+  a1 = s32[] parameter(1)
+  b0 = f32[] parameter(2)
+  b1 = s32[] parameter(3)
+  m = f32[] maximum(b0, a0)
+  n = s32[] add(a1, b1)
+  ROOT t = (f32[], s32[]) tuple(m, n)
+}
+ENTRY e {
+  x = f32[4,6] parameter(0)
+  i = s32[4,6] parameter(1)
+  h = bf16[6,2] parameter(2)
+  idx = s32[2] parameter(3)
+  c = (f32[2], s32[]) constant(({1.5, -2}, 7))
+  ninf = f32[] constant(-inf)
+  zero = s32[] constant(0)
+  r = (f32[4], s32[4]) reduce(x, i, ninf, zero), dimensions={1}, to_apply=pair
+  ds = f32[2,3] dynamic-slice(x, idx), dynamic_slice_sizes={2,3}
+  xb = bf16[4,6] convert(x)
+  d = f32[4,2] dot(xb, h), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  sc = f32[4,6] custom-call(x), custom_call_target="Sharding", sharding={devices=[2,1]0,1}
+  ROOT t = ((f32[2], s32[]), (f32[4], s32[4]), f32[2,3], f32[4,2], f32[4,6]) tuple(c, r, ds, d, sc)
+}
+)";
+  auto module = import(text);
+  ASSERT_TRUE(module) << errors_;
+  std::string printed = print(*module);
+  // A tuple constant: one constant per array.
+  EXPECT_NE(
+      printed.find("dense<[1.500000e+00, -2.000000e+00]> : tensor<2xf32>"),
+      std::string::npos)
+      << printed;
+  EXPECT_NE(printed.find("dense<7> : tensor<i32>"), std::string::npos)
+      << printed;
+  // A componentwise variadic reduce: one reduce per input.
+  EXPECT_NE(printed.find("torus.reduce max"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("torus.reduce sum"), std::string::npos) << printed;
+  // The old dynamic-slice form: the index vector is split into scalars.
+  EXPECT_NE(printed.find("torus.dynamic_slice %arg0[%"), std::string::npos)
+      << printed;
+  // f32 dot(bf16, bf16): operands converted to f32.
+  EXPECT_NE(printed.find("(tensor<6x2xbf16>) -> tensor<6x2xf32>"),
+            std::string::npos)
+      << printed;
+  EXPECT_NE(printed.find("torus.sharding_constraint %arg0, sharding = "
+                         "{devices=[2,1]<=[2]}"),
+            std::string::npos)
+      << printed;
+  // The function has one result per array of the nested tuple.
+  auto fn = module->lookupSymbol<func::FuncOp>("e");
+  EXPECT_EQ(fn.getNumResults(), 7u);
+  expectStable(text);
+}
+
+TEST_F(HloTest, RejectsSizesThatWouldOverflow) {
+  EXPECT_FALSE(import(R"(HloModule m
+ENTRY e {
+  ROOT p = f32[1099511627776,1099511627776,0] parameter(0)
+}
+)"));
+  EXPECT_NE(errors_.find("shape has too many elements"), std::string::npos)
+      << errors_;
+  EXPECT_FALSE(import(R"(HloModule m
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY e {
+  p = f32[4] parameter(0)
+  ROOT r = f32[4] all-reduce(p), replica_groups=[4611686018427387904,4]<=[4], to_apply=add
+}
+)"));
+  EXPECT_NE(errors_.find("iota replica groups need a [groups,size] shape"),
+            std::string::npos)
+      << errors_;
+}
+
 TEST_F(HloTest, ExportIsStable) { expectStable(kAxpy); }
 
 TEST_F(HloTest, NoInputCrashesTheReader) {

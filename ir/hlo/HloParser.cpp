@@ -25,6 +25,8 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 
+#include <algorithm>
+
 namespace mlir::torus::hlo {
 
 //===----------------------------------------------------------------------===//
@@ -354,6 +356,9 @@ namespace {
 /// Shapes, literals and shardings nest; deeper input is rejected rather
 /// than risking the stack.
 constexpr int kMaxNesting = 64;
+/// More elements than any device holds; keeps element counts far from
+/// int64 overflow.
+constexpr int64_t kMaxElements = int64_t(1) << 40;
 
 class Parser {
 public:
@@ -559,6 +564,17 @@ LogicalResult Parser::parseShape(Shape &shape, int depth) {
         return failure();
       }
       shape.dims.push_back(*dim);
+      // Element counts must fit in int64 everywhere MLIR multiplies them.
+      int64_t count = 1;
+      for (int64_t d : shape.dims)
+        count = d == 0 || count == 0 ? 0 : std::min(count * d, kMaxElements);
+      bool tooMany = false;
+      for (int64_t d : shape.dims)
+        tooMany |= d > kMaxElements;
+      if (tooMany || count >= kMaxElements) {
+        error(dimLoc) << "shape has too many elements";
+        return failure();
+      }
       if (cur_.consume(']'))
         break;
       if (failed(expect(',', "',' or ']' in the dimensions")))
