@@ -211,3 +211,40 @@ module attributes {torus.num_partitions = 2 : i64} {
     return %r#1 : tensor<8xf32>
   }
 }
+
+// -----
+
+// Branches compute on tiles too; the predicate is replicated.
+// CHECK-LABEL: func.func @branch
+// CHECK: torus.if %{{.*}} -> (tensor<4x4xf32>)
+// CHECK: torus.exp %{{.*}} : tensor<4x4xf32>
+// CHECK: torus.negate %{{.*}} : tensor<4x4xf32>
+// CHECK-NOT: torus.all_
+module attributes {torus.num_partitions = 2 : i64} {
+  func.func @branch(%p: tensor<i1>, %x: tensor<8x4xf32> {torus.sharding = #torus.sharding<{devices=[2,1]0,1}>}) -> tensor<8x4xf32> {
+    %r = torus.if %p -> (tensor<8x4xf32>) {
+      %e = torus.exp %x : tensor<8x4xf32>
+      torus.return %e : tensor<8x4xf32>
+    } else {
+      %n = torus.negate %x : tensor<8x4xf32>
+      torus.return %n : tensor<8x4xf32>
+    }
+    return %r : tensor<8x4xf32>
+  }
+}
+
+// -----
+
+// A reshape merging a tiled major dimension with a minor one keeps the
+// tiles (each device's rows stay contiguous); transposes move them.
+// CHECK-LABEL: func.func @merge
+// CHECK: torus.reshape %{{.*}} : (tensor<4x4x16xf32>) -> tensor<4x64xf32>
+// CHECK: torus.transpose %{{.*}}, permutation = [1, 0] : (tensor<4x64xf32>) -> tensor<64x4xf32>
+// CHECK-NOT: torus.all_
+module attributes {torus.num_partitions = 2 : i64} {
+  func.func @merge(%x: tensor<4x8x16xf32> {torus.sharding = #torus.sharding<{devices=[1,2,1]0,1}>}) -> tensor<128x4xf32> {
+    %0 = torus.reshape %x : (tensor<4x8x16xf32>) -> tensor<4x128xf32>
+    %1 = torus.transpose %0, permutation = [1, 0] : (tensor<4x128xf32>) -> tensor<128x4xf32>
+    return %1 : tensor<128x4xf32>
+  }
+}
