@@ -452,8 +452,13 @@ std::string Exporter::metadataOf(Location loc) {
 }
 
 std::string Exporter::shardingText(Attribute attr) {
-  if (auto s = dyn_cast_if_present<StringAttr>(attr))
+  if (auto s = dyn_cast_if_present<StringAttr>(attr)) {
+    // HLO text: written as the attribute would write it, so that reading
+    // it back (which makes it an attribute) gives the same text.
+    if (ShardingAttr sharding = toShardingAttr(s, ctx_))
+      return sharding.toString();
     return s.getValue().str();
+  }
   if (auto array = dyn_cast_if_present<ArrayAttr>(attr)) {
     std::string text = "{";
     for (auto [i, e] : llvm::enumerate(array))
@@ -1435,6 +1440,12 @@ LogicalResult Exporter::exportAllToAll(AllToAllOp op) {
     return failure();
   int64_t split = op.getSplitDimension(), concat = op.getConcatDimension();
   int64_t count = op.getSplitCount();
+  if (numPartitions_ == 1 && !op.getReplicaGroupsAttr() &&
+      !module_->hasAttr(kReplicaCountAttr) && count > 0 && count <= (1 << 16))
+    // All replicas, which the split count says are `count`: HLO needs
+    // replica_count to know that, so the group is written out.
+    *mode = ", replica_groups={{" +
+            joinInts(llvm::to_vector(llvm::seq<int64_t>(0, count))) + "}}";
   if (split == concat) {
     std::string s = shapeOf(op.getType());
     bind(op.getResult(),
