@@ -2,7 +2,9 @@
 
 #include "distribute/StepRunner.h"
 #include "api/ExecutableImpl.h"
+#include "distribute/StepCompiler.h"
 #include "distribute/StepTrace.h"
+#include "torus/Sharding.h"
 #include "torus/Trace.h"
 
 #include <map>
@@ -32,18 +34,27 @@ buildStep(const std::shared_ptr<StrategyState> &state, const std::string &name,
 
   std::vector<std::shared_ptr<Variable::Impl>> used;
   std::optional<TracedFunction> traced;
-  for (bool discover : {true, false}) {
-    StepTrace st(state, discover);
+  // TPUStrategy with several cores per replica: annotations inside the
+  // step see that many logical devices.
+  std::optional<LogicalDeviceScope> logicalDevices;
+  if (state->numCoresPerReplica > 1)
+    logicalDevices.emplace(state->numCoresPerReplica,
+                           state->spmdXlaPartitioning);
+  // Trace until the variables the function uses are all inputs: each pass
+  // binds the variables found so far and gives placeholders to new ones
+  // (and to variables the function creates). A pass that finds no new
+  // variable and creates none is the step.
+  constexpr int kMaxPasses = 4;
+  for (int pass = 0; pass < kMaxPasses && !traced; ++pass) {
+    StepTrace st(state, /*discover=*/true);
     st.replicaIdFromInput = replicaIdInput;
-    if (!discover)
-      st.order = used;
+    st.order = used;
     std::vector<TensorSpec> inputSpecs = argSpecs;
     if (replicaIdInput)
       inputSpecs.push_back({DType::I32, {}});
     const int64_t varBase = static_cast<int64_t>(inputSpecs.size());
-    if (!discover)
-      for (const auto &v : used)
-        inputSpecs.push_back(v->spec);
+    for (const auto &v : used)
+      inputSpecs.push_back(v->spec);
 
     std::vector<int> written;
     int64_t numUser = 0;
@@ -52,49 +63,51 @@ buildStep(const std::shared_ptr<StrategyState> &state, const std::string &name,
       std::vector<Tensor> args(in.begin(), in.begin() + nArgs);
       if (replicaIdInput)
         st.replicaIdInput = in[nArgs];
-      if (!discover)
-        for (size_t k = 0; k < used.size(); ++k)
-          st.bindings[used[k].get()] =
-              VarBinding{in[varBase + k], in[varBase + k], false};
+      for (size_t k = 0; k < used.size(); ++k)
+        st.bindings[used[k].get()] =
+            VarBinding{in[varBase + k], in[varBase + k], false};
       std::vector<Tensor> outs = fn(args);
       numUser = static_cast<int64_t>(outs.size());
-      if (!discover)
-        for (size_t k = 0; k < used.size(); ++k) {
-          const VarBinding &b = st.bindings[used[k].get()];
-          if (b.written) {
-            outs.push_back(b.current);
-            written.push_back(static_cast<int>(k));
-          }
+      for (size_t k = 0; k < used.size(); ++k) {
+        const VarBinding &b = st.bindings[used[k].get()];
+        if (b.written) {
+          outs.push_back(b.current);
+          written.push_back(static_cast<int>(k));
         }
+      }
       return outs;
     });
     if (!st.error.ok())
       return st.error;
+    bool complete = st.order.size() == used.size() && st.variablesCreated == 0;
+    used = st.order;
+    if (!complete)
+      continue; // trace again with the new variables as inputs
     if (!result.ok())
       return result.status();
-    if (discover) {
-      used = st.order;
-      continue;
-    }
-    if (st.variablesCreated > 0)
-      return absl::InvalidArgumentError(
-          "tf.function only supports singleton tf.Variables created on the "
-          "first call. Make sure the tf.Variable is only created once or "
-          "created outside tf.function. See "
-          "https://www.tensorflow.org/guide/function#creating_tfvariables for "
-          "more information.");
     step->written = written;
     step->numUserOutputs = numUser;
     traced.emplace(std::move(*result));
   }
+  if (!traced)
+    return absl::InvalidArgumentError(
+        "tf.function only supports singleton tf.Variables created on the "
+        "first call. Make sure the tf.Variable is only created once or "
+        "created outside tf.function. See "
+        "https://www.tensorflow.org/guide/function#creating_tfvariables for "
+        "more information.");
   for (const auto &v : used)
     step->vars.push_back(v);
 
-  CompileOptions options;
-  options.numReplicas = numReplicas;
-  TORUS_ASSIGN_OR_RETURN(Executable exe, compile(*traced, options));
-  step->hasCollectives = !exe.impl().program.spec.collectives.empty();
-  step->exe.emplace(std::move(exe));
+  step->outputSpecs = traced->outputs();
+  TORUS_ASSIGN_OR_RETURN(CompiledProgram compiled,
+                         compileStep(*traced, numReplicas));
+  step->hasCollectives =
+      !compiled.exe->impl().program.spec.collectives.empty();
+  step->numPartitions = compiled.numPartitions;
+  step->inputShardings = std::move(compiled.inputShardings);
+  step->outputShardings = std::move(compiled.outputShardings);
+  step->exe = std::move(compiled.exe);
   return step;
 }
 
@@ -226,8 +239,35 @@ runReplicaFunction(const std::shared_ptr<StrategyState> &state,
     }
 
     rt::RunOptions options;
-    for (int64_t r : replicas)
-      options.replicaToCore.push_back(state->replicaToCore[r]);
+    const int64_t P = step->numPartitions;
+    if (P > 1 && execution.steps > 1)
+      return absl::UnimplementedError(
+          "a multi-step run of a step partitioned over logical devices is not "
+          "supported");
+    if (P > 1) {
+      // Device r * P + p gets the tiles its sharding gives partition p, on
+      // the core of logical core p of replica r.
+      std::vector<std::vector<HostTensor>> perDevice;
+      for (size_t g = 0; g < replicas.size(); ++g)
+        for (int64_t p = 0; p < P; ++p) {
+          std::vector<HostTensor> tiles;
+          for (size_t i = 0; i < inputs[g].size(); ++i) {
+            TORUS_ASSIGN_OR_RETURN(
+                HostTensor tile,
+                shardForPartition(inputs[g][i], step->inputShardings.at(i), p,
+                                  P));
+            tiles.push_back(std::move(tile));
+          }
+          perDevice.push_back(std::move(tiles));
+          options.replicaToCore.push_back(
+              state->logicalCoreToCore.at(replicas[g]).at(p));
+        }
+      inputs = std::move(perDevice);
+      options.numPartitions = P;
+    } else {
+      for (int64_t r : replicas)
+        options.replicaToCore.push_back(state->replicaToCore[r]);
+    }
     // The device-side loop: arguments fed per step, variables carried.
     options.stepsPerRun = execution.steps;
     if (execution.steps > 1) {
@@ -242,6 +282,24 @@ runReplicaFunction(const std::shared_ptr<StrategyState> &state,
     auto result = executor->run(step->exe->impl().program, inputs, options);
     if (!result.ok())
       return result.status();
+    if (P > 1) {
+      // Join each replica's tiles into whole values.
+      std::vector<std::vector<HostTensor>> whole;
+      for (size_t g = 0; g < replicas.size(); ++g) {
+        std::vector<HostTensor> outs;
+        for (size_t o = 0; o < step->outputSpecs.size(); ++o) {
+          std::vector<HostTensor> tiles;
+          for (int64_t p = 0; p < P; ++p)
+            tiles.push_back((*result)[g * P + p][o]);
+          TORUS_ASSIGN_OR_RETURN(HostTensor t,
+                                 unshard(tiles, step->outputShardings.at(o),
+                                         step->outputSpecs[o].shape));
+          outs.push_back(std::move(t));
+        }
+        whole.push_back(std::move(outs));
+      }
+      *result = std::move(whole);
+    }
 
     for (size_t g = 0; g < replicas.size(); ++g) {
       int64_t r = replicas[g];

@@ -43,6 +43,12 @@ struct CompiledStep {
   std::vector<int> written;
   int64_t numUserOutputs = 0;
   bool hasCollectives = false;
+  /// Logical devices per replica, and how inputs and outputs are split
+  /// over them (when more than one).
+  int64_t numPartitions = 1;
+  std::vector<std::string> inputShardings, outputShardings;
+  /// The whole (per replica) output types.
+  std::vector<TensorSpec> outputSpecs;
 };
 
 struct FunctionImpl {
@@ -53,8 +59,9 @@ struct FunctionImpl {
   int64_t numCompiles = 0;
 };
 
-/// Traces (twice: discovery, final) and compiles `fn` for `numReplicas`
-/// replicas with argument specs `argSpecs`.
+/// Traces `fn` until the variables it uses are all inputs (twice when it
+/// uses any) and compiles it for `numReplicas` replicas with argument specs
+/// `argSpecs`.
 absl::StatusOr<std::shared_ptr<CompiledStep>>
 buildStep(const std::shared_ptr<StrategyState> &state, const std::string &name,
           const ReplicaFn &fn, const std::vector<TensorSpec> &argSpecs,

@@ -1,6 +1,7 @@
 //===- StepTrace.cpp - The state of one traced replica step ---------------===//
 
 #include "distribute/StepTrace.h"
+#include "ir/trace/TraceContext.h"
 
 #include <atomic>
 
@@ -18,6 +19,16 @@ StepTrace::StepTrace(std::shared_ptr<StrategyState> strategy, bool discover)
 }
 
 StepTrace *StepTrace::current() { return currentTrace; }
+
+void StepTrace::fail(absl::Status status) {
+  if (!error.ok())
+    return;
+  // A failed op is reported by the tracer; errors that follow from its
+  // invalid result (e.g. "No gradients provided") would only hide it.
+  if (TraceContext *ctx = TraceContext::current(); ctx && ctx->error())
+    return;
+  error = std::move(status);
+}
 
 StepTraceGuard::StepTraceGuard(StepTrace *trace) : previous_(currentTrace) {
   currentTrace = trace;

@@ -8,9 +8,10 @@
 // the strategy's MEAN rule, merge_call's cross-replica depth, and the first
 // error a distribute-level operation made.
 //
-// A step is traced twice: a discovery pass (variables read give
-// placeholders, and which variables are used — or created — is recorded),
-// then the final pass over exactly those variables as inputs.
+// A step is traced until its variables are known: each pass binds the
+// variables found so far to inputs and gives placeholders to new ones (or
+// ones the function creates); the first pass that finds none is the step.
+// A function that uses variables is traced twice; one that uses none, once.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TORUS_DISTRIBUTE_STEPTRACE_H
@@ -55,10 +56,9 @@ public:
   int64_t variablesCreated = 0;
   absl::Status error;
 
-  void fail(absl::Status status) {
-    if (error.ok())
-      error = std::move(status);
-  }
+  /// Records `status` as the step's error, unless an earlier error (of
+  /// this layer or of the tracer: a failed op) came first.
+  void fail(absl::Status status);
   /// The binding of `var` (a placeholder in the discovery pass); null and
   /// an error when the final pass meets a variable discovery did not.
   VarBinding *bind(const std::shared_ptr<Variable::Impl> &var);

@@ -210,6 +210,43 @@ Strategy::distributeDatasetsFromFunction(const DatasetFn &datasetFn,
   return detail::distributeDatasetsFromFunction(state_, datasetFn, options);
 }
 
+absl::StatusOr<DistributedIterator>
+Strategy::makeDatasetIterator(const Dataset &dataset) const {
+  TORUS_ASSIGN_OR_RETURN(DistributedDataset d,
+                         experimentalDistributeDataset(dataset));
+  return d.makeIterator();
+}
+
+absl::StatusOr<DistributedIterator>
+Strategy::makeInputFnIterator(const DatasetFn &inputFn,
+                              InputReplicationMode replicationMode) const {
+  if (replicationMode != InputReplicationMode::PerWorker)
+    return absl::InvalidArgumentError(
+        "Input replication mode not supported: <" +
+        inputReplicationModeName(replicationMode) + ": '" +
+        (replicationMode == InputReplicationMode::PerReplica ? "PER_REPLICA"
+                                                             : "PER_WORKER") +
+        "'>");
+  TORUS_ASSIGN_OR_RETURN(DistributedDataset d,
+                         distributeDatasetsFromFunction(inputFn));
+  return d.makeIterator();
+}
+
+absl::StatusOr<std::vector<PerReplica>>
+Strategy::experimentalRun(const Function &fn,
+                          DistributedIterator *inputIterator) const {
+  if (!inputIterator)
+    return run(fn);
+  Values next;
+  {
+    // The get_next happens inside the scope.
+    TORUS_RETURN_IF_ERROR(checkScope(state_, repr()));
+    Scope scope(state_);
+    TORUS_ASSIGN_OR_RETURN(next, inputIterator->next());
+  }
+  return run(fn, next);
+}
+
 absl::StatusOr<ConfigProto>
 Strategy::updateConfigProto(const ConfigProto &config) const {
   ConfigProto out = config;

@@ -80,8 +80,13 @@ struct StrategyState {
   std::shared_ptr<ClusterResolver> resolver;
   CommunicationOptions communicationOptions;
 
-  /// Emulated devices. Created on first use; the core of each replica.
+  /// TPUStrategy(experimental_spmd_xla_partitioning=...).
+  bool spmdXlaPartitioning = false;
+
+  /// Emulated devices. Created on first use; the core of each replica
+  /// (its logical core 0), and of every logical core of each replica.
   std::vector<int64_t> replicaToCore;
+  std::vector<std::vector<int64_t>> logicalCoreToCore;
   int64_t numCores = 1;
   std::mutex executorMutex;
   std::unique_ptr<rt::Executor> executor;

@@ -479,5 +479,46 @@ TEST(StrategyTest, ExtendedReduceToUpdateAndColocate) {
   EXPECT_EQ(floats(mine.components()[1]), std::vector<float>{21});
 }
 
+//===--- §2.10 TensorFlow 1 APIs ------------------------------------------===//
+
+TEST(StrategyTest, StrategyV1Iterators) {
+  // tpu_strategy_test.py::test_make_input_fn_iterator: range(10) on 2
+  // replicas gives [0, 1], [2, 3], ...
+  MirroredStrategy strategy = twoReplicas();
+  TORUS_ASSERT_OK_AND_ASSIGN(
+      DistributedIterator it,
+      strategy.makeInputFnIterator(
+          [](const InputContext &) -> absl::StatusOr<Dataset> {
+            return Dataset::range(10);
+          }));
+  TORUS_ASSERT_OK_AND_ASSIGN(Values first, it.next());
+  EXPECT_EQ(ints(first[0].perReplica()[0]), std::vector<int64_t>{0});
+  EXPECT_EQ(ints(first[0].perReplica()[1]), std::vector<int64_t>{1});
+  Function timesTwo([](const std::vector<Tensor> &in) {
+    return std::vector<Tensor>{in[0] * 2};
+  });
+  TORUS_ASSERT_OK_AND_ASSIGN(auto second, strategy.experimentalRun(timesTwo, &it));
+  EXPECT_EQ(ints(second[0][0]), std::vector<int64_t>{4});
+  EXPECT_EQ(ints(second[0][1]), std::vector<int64_t>{6});
+  EXPECT_STATUS(strategy.makeInputFnIterator(
+                    [](const InputContext &) -> absl::StatusOr<Dataset> {
+                      return Dataset::range(10);
+                    },
+                    InputReplicationMode::PerReplica),
+                absl::StatusCode::kInvalidArgument,
+                "Input replication mode not supported: "
+                "<InputReplicationMode.PER_REPLICA: 'PER_REPLICA'>");
+  TORUS_ASSERT_OK_AND_ASSIGN(DistributedIterator ds,
+                             strategy.makeDatasetIterator(Dataset::range(8).batch(4)));
+  TORUS_ASSERT_OK_AND_ASSIGN(Values batch, ds.next());
+  EXPECT_EQ(ints(batch[0].perReplica()[1]), (std::vector<int64_t>{2, 3}));
+  // experimental_make_numpy_dataset: the rows, not batched.
+  TORUS_ASSERT_OK_AND_ASSIGN(Dataset rows,
+                             strategy.experimentalMakeNumpyDataset({f32({3}, {1, 2, 3})}));
+  EXPECT_EQ(rows.cardinality(), 3);
+  EXPECT_EQ(rows.elementSpec()[0].toString(),
+            "TensorSpec(shape=(), dtype=tf.float32, name=None)");
+}
+
 } // namespace
 } // namespace torus::distribute

@@ -6,6 +6,7 @@
 #include "distribute/StrategyState.h"
 #include "distribute/TpuImpl.h"
 #include "distribute/HostOps.h"
+#include "torus/Sharding.h"
 
 #include <algorithm>
 #include <map>
@@ -60,7 +61,8 @@ DeviceName parseDevice(const std::string &name) {
 
 absl::StatusOr<std::shared_ptr<detail::StrategyState>>
 makeTpuState(std::shared_ptr<TPUClusterResolver> resolver,
-             const std::optional<DeviceAssignment> &assignment, bool v1) {
+             const std::optional<DeviceAssignment> &assignment, bool v1,
+             bool spmd = false) {
   if (!resolver) {
     TORUS_ASSIGN_OR_RETURN(resolver, TPUClusterResolver::create(""));
   }
@@ -85,6 +87,7 @@ makeTpuState(std::shared_ptr<TPUClusterResolver> resolver,
   s->enableGetNextAsOptional = true;
   s->tpuResolver = resolver;
   s->resolver = resolver;
+  s->spmdXlaPartitioning = spmd;
 
   const std::string job = parseDevice(tpuDevices[0]).job;
   // tpu_devices[:, 0], and the executor core of each replica.
@@ -109,6 +112,14 @@ makeTpuState(std::shared_ptr<TPUClusterResolver> resolver,
       s->replicaToCore.push_back(static_cast<int64_t>(task) *
                                      topo.numTpusPerTask() +
                                  ordinal);
+      std::vector<int64_t> cores;
+      for (int c = 0; c < assignment->numCoresPerReplica(); ++c) {
+        TORUS_ASSIGN_OR_RETURN(auto at, assignment->coordinates(r, c));
+        TORUS_ASSIGN_OR_RETURN(int t, topo.taskOrdinalAtCoordinates(at));
+        TORUS_ASSIGN_OR_RETURN(int o, topo.tpuDeviceOrdinalAtCoordinates(at));
+        cores.push_back(static_cast<int64_t>(t) * topo.numTpusPerTask() + o);
+      }
+      s->logicalCoreToCore.push_back(std::move(cores));
     }
     std::vector<std::string> distinctHosts = hosts;
     std::sort(distinctHosts.begin(), distinctHosts.end());
@@ -143,6 +154,7 @@ makeTpuState(std::shared_ptr<TPUClusterResolver> resolver,
       s->replicaToCore.push_back(static_cast<int64_t>(d.task) *
                                      metadata.numOfCoresPerHost +
                                  d.index);
+      s->logicalCoreToCore.push_back({s->replicaToCore.back()});
     }
     s->numHosts = metadata.numHosts;
     s->numReplicasPerHost = metadata.numOfCoresPerHost;
@@ -166,11 +178,69 @@ makeTpuState(std::shared_ptr<TPUClusterResolver> resolver,
 
 absl::StatusOr<TPUStrategy>
 TPUStrategy::create(std::shared_ptr<TPUClusterResolver> resolver,
-                    std::optional<DeviceAssignment> deviceAssignment) {
+                    std::optional<DeviceAssignment> deviceAssignment,
+                    bool experimentalSpmdXlaPartitioning) {
   TORUS_ASSIGN_OR_RETURN(auto state,
                          makeTpuState(std::move(resolver), deviceAssignment,
-                                      /*v1=*/false));
+                                      /*v1=*/false,
+                                      experimentalSpmdXlaPartitioning));
   return TPUStrategy(state);
+}
+
+namespace {
+/// The step being traced for `state`, or a recorded error.
+detail::StepTrace *traceFor(const std::shared_ptr<detail::StrategyState> &state,
+                            const char *method) {
+  detail::StepTrace *trace = detail::StepTrace::current();
+  if (!trace || trace->strategy != state) {
+    if (trace)
+      trace->fail(absl::FailedPreconditionError(
+          std::string(method) +
+          " must be called inside this strategy's replica function"));
+    return nullptr;
+  }
+  return trace->error.ok() ? trace : nullptr;
+}
+} // namespace
+
+Tensor TPUStrategy::experimentalAssignToLogicalDevice(const Tensor &tensor,
+                                                      int64_t logicalDeviceId,
+                                                      Loc loc) const {
+  detail::StepTrace *trace =
+      traceFor(state_, "experimental_assign_to_logical_device");
+  if (!trace)
+    return Tensor();
+  // TensorFlow's ValueError text, as the error run() returns.
+  absl::Status ok = checkAssignToLogicalDevice(
+      logicalDeviceId, state_->numCoresPerReplica, state_->spmdXlaPartitioning);
+  if (!ok.ok()) {
+    trace->fail(ok);
+    return Tensor();
+  }
+  return assignToLogicalDevice(tensor, logicalDeviceId, loc);
+}
+
+Tensor TPUStrategy::experimentalReplicateToLogicalDevices(const Tensor &tensor,
+                                                          Loc loc) const {
+  if (!traceFor(state_, "experimental_replicate_to_logical_devices"))
+    return Tensor();
+  return replicateToLogicalDevices(tensor, loc);
+}
+
+Tensor TPUStrategy::experimentalSplitToLogicalDevices(
+    const Tensor &tensor, const std::vector<int64_t> &partitionDimensions,
+    Loc loc) const {
+  detail::StepTrace *trace =
+      traceFor(state_, "experimental_split_to_logical_devices");
+  if (!trace || !tensor.valid())
+    return Tensor();
+  absl::Status ok = checkSplitToLogicalDevices(
+      tensor.shape(), partitionDimensions, state_->numCoresPerReplica);
+  if (!ok.ok()) {
+    trace->fail(ok);
+    return Tensor();
+  }
+  return splitToLogicalDevices(tensor, partitionDimensions, loc);
 }
 
 std::shared_ptr<TPUClusterResolver> TPUStrategy::tpuClusterResolver() const {

@@ -240,6 +240,26 @@ public:
   absl::StatusOr<Dataset>
   experimentalMakeNumpyDataset(std::vector<HostTensor> arrays) const;
 
+  //===--- TensorFlow 1 (StrategyV1) APIs, spec §2.10 -----------------===//
+
+  /// make_dataset_iterator(dataset): experimentalDistributeDataset's
+  /// rebatching and sharding, as an iterator.
+  absl::StatusOr<DistributedIterator>
+  makeDatasetIterator(const Dataset &dataset) const;
+  /// make_input_fn_iterator(input_fn, replication_mode): the input function
+  /// gets an InputContext and returns per-replica batches; only PER_WORKER
+  /// is supported (InvalidArgument "Input replication mode not supported:
+  /// <InputReplicationMode.PER_REPLICA: 'PER_REPLICA'>" otherwise).
+  absl::StatusOr<DistributedIterator>
+  makeInputFnIterator(const DatasetFn &inputFn,
+                      InputReplicationMode replicationMode =
+                          InputReplicationMode::PerWorker) const;
+  /// experimental_run(fn, input_iterator): run(fn, next(iterator)), or
+  /// run(fn) without an iterator.
+  absl::StatusOr<std::vector<PerReplica>>
+  experimentalRun(const Function &fn,
+                  DistributedIterator *inputIterator = nullptr) const;
+
   /// update_config_proto: a modified copy (spec §5.5, §7.3, §8.8).
   absl::StatusOr<ConfigProto> updateConfigProto(const ConfigProto &config) const;
 

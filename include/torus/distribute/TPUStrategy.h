@@ -21,12 +21,13 @@ namespace torus::distribute {
 
 class TPUStrategy : public Strategy {
 public:
-  /// TPUStrategy(tpu_cluster_resolver, experimental_device_assignment). A
-  /// null resolver is TPUClusterResolver(""). The slice must have been
-  /// initialized (initializeTpuSystem) unless `deviceAssignment` is given.
+  /// TPUStrategy(tpu_cluster_resolver, experimental_device_assignment,
+  /// experimental_spmd_xla_partitioning). A null resolver is
+  /// TPUClusterResolver("").
   static absl::StatusOr<TPUStrategy>
   create(std::shared_ptr<TPUClusterResolver> resolver = nullptr,
-         std::optional<DeviceAssignment> deviceAssignment = std::nullopt);
+         std::optional<DeviceAssignment> deviceAssignment = std::nullopt,
+         bool experimentalSpmdXlaPartitioning = false);
 
   /// The TPU cluster resolver (never null).
   std::shared_ptr<TPUClusterResolver> tpuClusterResolver() const;
@@ -35,6 +36,27 @@ public:
   int64_t numReplicasPerHost() const;
   /// Logical devices (cores) per replica.
   int64_t numCoresPerReplica() const;
+
+  //===--- Model parallelism (spec §8.7), inside a replica function ------===//
+  //
+  // Annotations of the step being traced (torus/Sharding.h): the compiler
+  // propagates them and partitions the step over the replica's logical
+  // devices. TensorFlow's checks and ValueError texts, returned by run().
+
+  /// experimental_assign_to_logical_device: `tensor` computed on logical
+  /// device `logicalDeviceId` only.
+  Tensor experimentalAssignToLogicalDevice(const Tensor &tensor,
+                                           int64_t logicalDeviceId,
+                                           Loc loc = Loc::current()) const;
+  /// experimental_replicate_to_logical_devices: held whole by every one.
+  Tensor experimentalReplicateToLogicalDevices(const Tensor &tensor,
+                                               Loc loc = Loc::current()) const;
+  /// experimental_split_to_logical_devices: dimension d cut into
+  /// partitionDimensions[d] tiles; logical device k holds the tile at
+  /// unravel(k, partitionDimensions).
+  Tensor experimentalSplitToLogicalDevices(
+      const Tensor &tensor, const std::vector<int64_t> &partitionDimensions,
+      Loc loc = Loc::current()) const;
 
 protected:
   using Strategy::Strategy;
