@@ -20,10 +20,8 @@ namespace {
 /// out += lhs * rhs for the accumulator's element type.
 Value multiplyAccumulate(OpBuilder &b, Location loc, Value lhs, Value rhs,
                          Value out) {
-  Type t = out.getType();
   lhs = widenHalf(b, loc, lhs);
   rhs = widenHalf(b, loc, rhs);
-  (void)t;
   Value product = combine(b, loc, ReduceKind::product, lhs, rhs);
   return combine(b, loc, ReduceKind::sum, out, product);
 }
