@@ -352,5 +352,53 @@ TEST(DistributedDatasetTest, TpuFeedsEveryHost) {
   EXPECT_EQ(auto16[0][4], std::vector<int64_t>{1});
 }
 
+TEST(DistributedDatasetTest, TpuDynamicBatchGivesUnpaddedResults) {
+  // custom_training_loop_input_test.py::testDynamicShapes: [5., 6., 7.]
+  // batched by 4 on 2 replicas, reduce_mean per replica -> [5.5, 7.0]. The
+  // uneven per-replica batches run as two programs (no padding needed).
+  TPUClusterResolverOptions o;
+  o.acceleratorType = "1x1x1x2";
+  TORUS_ASSERT_OK_AND_ASSIGN(auto resolver, TPUClusterResolver::create("", o));
+  TORUS_ASSERT_OK_AND_ASSIGN(TPUStrategy strategy, TPUStrategy::create(resolver));
+  TORUS_ASSERT_OK_AND_ASSIGN(Dataset ds,
+                             Dataset::fromTensorSlices({f32({3}, {5, 6, 7})}));
+  TORUS_ASSERT_OK_AND_ASSIGN(DistributedDataset dist,
+                             strategy.experimentalDistributeDataset(ds.batch(4)));
+  TORUS_ASSERT_OK_AND_ASSIGN(DistributedIterator it, dist.makeIterator());
+  TORUS_ASSERT_OK_AND_ASSIGN(Values x, it.next());
+  Function computation([](const std::vector<Tensor> &in) {
+    return std::vector<Tensor>{mean(in[0])};
+  });
+  TORUS_ASSERT_OK_AND_ASSIGN(auto out, strategy.run(computation, x));
+  EXPECT_EQ(floats(out[0][0]), std::vector<float>{5.5});
+  EXPECT_EQ(floats(out[0][1]), std::vector<float>{7.0});
+  // A step that needs the replicas together cannot run on uneven batches.
+  Function together([](const std::vector<Tensor> &in) {
+    return std::vector<Tensor>{getReplicaContext()->allReduce(ReduceOp::Sum, sum(in[0]))};
+  });
+  EXPECT_EQ(strategy.run(together, x).status().code(),
+            absl::StatusCode::kUnimplemented);
+}
+
+TEST(DistributedDatasetTest, EveryWorkerNeedsTheSameNumberOfReplicas) {
+  // Three replicas placed on the two hosts of a v4-16.
+  TPUClusterResolverOptions o;
+  o.acceleratorType = "v4-16";
+  TORUS_ASSERT_OK_AND_ASSIGN(auto resolver, TPUClusterResolver::create("", o));
+  TORUS_ASSERT_OK_AND_ASSIGN(Topology topology, resolver->sliceTopology());
+  ASSERT_EQ(topology.numTasks(), 2);
+  TORUS_ASSERT_OK_AND_ASSIGN(
+      DeviceAssignment assignment,
+      DeviceAssignment::create(topology, {{{0, 0, 0, 0}}, {{0, 0, 1, 0}}, {{1, 0, 1, 0}}}));
+  TORUS_ASSERT_OK_AND_ASSIGN(TPUStrategy strategy,
+                             TPUStrategy::create(resolver, assignment));
+  ASSERT_EQ(strategy.numHosts(), 2);
+  EXPECT_STATUS(strategy.experimentalDistributeDataset(Dataset::range(6).batch(3)),
+                absl::StatusCode::kInvalidArgument,
+                "tf.distribute expects every worker to have the same number of "
+                "replicas. However, encountered `num_replicas_in_sync` (3) "
+                "that cannot be divided by `num_workers` (2)");
+}
+
 } // namespace
 } // namespace torus::distribute

@@ -416,6 +416,40 @@ TEST(StrategyTest, PropertiesOfEachStrategy) {
   EXPECT_EQ(mwms.className(), "CollectiveAllReduceStrategy");
 }
 
+TEST(StrategyTest, ReduceSpecificsOfMultiWorkerAndCentralStorage) {
+  // MWMS: a Mirrored value with MEAN is returned as is (spec §5.4).
+  TORUS_ASSERT_OK_AND_ASSIGN(MultiWorkerMirroredStrategy mwms,
+                             MultiWorkerMirroredStrategy::create(nullptr, {}, 2));
+  TORUS_ASSERT_OK_AND_ASSIGN(
+      HostTensor mirrored,
+      mwms.reduce(ReduceOp::Mean, PerReplica::mirrored({f32(3.0f), f32(3.0f)}),
+                  std::nullopt));
+  EXPECT_EQ(floats(mirrored), std::vector<float>{3});
+  TORUS_ASSERT_OK_AND_ASSIGN(
+      HostTensor mean, mwms.reduce(ReduceOp::Mean,
+                                   PerReplica({f32(1.0f), f32(4.0f)}), std::nullopt));
+  EXPECT_EQ(floats(mean), std::vector<float>{2.5});
+  // CentralStorage devices (spec §7.1).
+  TORUS_ASSERT_OK_AND_ASSIGN(CentralStorageStrategy one, CentralStorageStrategy::create());
+  EXPECT_THAT(one.extended().workerDevices(),
+              ElementsAre("/job:localhost/replica:0/task:0/device:CPU:0"));
+  EXPECT_THAT(one.extended().parameterDevices(),
+              ElementsAre("/job:localhost/replica:0/task:0/device:CPU:0"));
+  TORUS_ASSERT_OK_AND_ASSIGN(CentralStorageStrategy gpu,
+                             CentralStorageStrategy::create({"GPU:0"}));
+  EXPECT_THAT(gpu.extended().parameterDevices(),
+              ElementsAre("/job:localhost/replica:0/task:0/device:GPU:0"));
+  TORUS_ASSERT_OK_AND_ASSIGN(CentralStorageStrategy two,
+                             CentralStorageStrategy::create({"GPU:0", "GPU:1"}));
+  EXPECT_THAT(two.extended().parameterDevices(),
+              ElementsAre("/job:localhost/replica:0/task:0/device:CPU:0"));
+  EXPECT_TRUE(two.extended().experimentalBetweenGraph());
+  EXPECT_FALSE(two.extended().experimentalEnableGetNextAsOptional());
+  // SUM of a plain value on CentralStorage's compute devices.
+  EXPECT_EQ(two.reduce(ReduceOp::Sum, f32(1.0f), std::nullopt).status().code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
 TEST(StrategyTest, DevicesMustBeDistinct) {
   EXPECT_STATUS(MirroredStrategy::create({"GPU:0", "/device:GPU:0"}),
                 absl::StatusCode::kInvalidArgument,
