@@ -33,11 +33,11 @@ std::string groupsText(const rt::CollectiveSpec &c) {
   return text;
 }
 
-int64_t groupSize(const rt::CollectiveSpec &c, int64_t numReplicas) {
+int64_t groupSize(const rt::CollectiveSpec &c, int64_t numDevices) {
   if (c.kind == rt::CollectiveKind::CollectivePermute)
     return 2;
   if (c.replicaGroups.empty())
-    return numReplicas;
+    return numDevices;
   return static_cast<int64_t>(c.replicaGroups.front().size());
 }
 
@@ -75,11 +75,16 @@ std::string formatTime(double seconds) {
 std::string formatCollectiveReport(const rt::ProgramSpec &spec,
                                    const std::vector<CollectiveTiming> &timings,
                                    std::string_view slice,
-                                   std::string_view noTimingReason) {
+                                   std::string_view noTimingReason,
+                                   int64_t numPartitions) {
+  int64_t devices = spec.numReplicas * std::max<int64_t>(1, numPartitions);
   bool timed = !timings.empty() && timings.size() == spec.collectives.size();
   std::string out = fmt::format(
-      "Collectives of @{} on {} replica{}: {} call site{}\n\n", spec.name,
+      "Collectives of @{} on {} replica{}{}: {} call site{}\n\n", spec.name,
       spec.numReplicas, spec.numReplicas == 1 ? "" : "s",
+      numPartitions > 1 ? fmt::format(" x {} partitions ({} devices)",
+                                      numPartitions, devices)
+                        : "",
       spec.collectives.size(), spec.collectives.size() == 1 ? "" : "s");
   if (spec.collectives.empty())
     return out + "The program exchanges no data between cores.\n";

@@ -33,10 +33,13 @@ struct CollectiveTiming {
 
 /// The report. `timings` has one entry per collective of `spec` (priced on
 /// `slice`), or is empty, and then `noTimingReason` says why.
+/// `numPartitions` logical devices run each replica (replica groups then
+/// name flattened device ids).
 std::string formatCollectiveReport(const ::torus::rt::ProgramSpec &spec,
                                    const std::vector<CollectiveTiming> &timings = {},
                                    std::string_view slice = "",
-                                   std::string_view noTimingReason = "");
+                                   std::string_view noTimingReason = "",
+                                   int64_t numPartitions = 1);
 
 } // namespace mlir::torus
 

@@ -17,6 +17,8 @@ namespace mlir::torus {
 namespace {
 
 constexpr std::string_view kShardingAttrs[] = {"torus.sharding", "sharding"};
+/// Where propagation says a sharding came from (passes/ShardingPropagation).
+constexpr std::string_view kOriginAttr = "torus.sharding_origin";
 // ColorBrewer's Set3: pale, distinct, readable under black text.
 constexpr const char *kPalette[] = {
     "#8dd3c7", "#ffffb3", "#bebada", "#fb8072", "#80b1d3", "#fdb462",
@@ -43,6 +45,19 @@ std::string attrText(Attribute attr) {
   std::string text;
   llvm::raw_string_ostream os(text);
   attr.print(os, /*elideType=*/true);
+  return text;
+}
+
+/// A sharding as HLO writes it: `{devices=[2,2]<=[4]}`, whether it is a
+/// string or a `#torus.sharding<...>` attribute.
+std::string shardingText(Attribute attr) {
+  std::string text = attrText(attr);
+  std::string_view prefix = "#torus.sharding<";
+  if (text.rfind(prefix, 0) == 0 && text.size() > prefix.size() &&
+      text.back() == '>')
+    text = text.substr(prefix.size(), text.size() - prefix.size() - 1);
+  if (text.size() >= 2 && text.front() == '"' && text.back() == '"')
+    text = text.substr(1, text.size() - 2);
   return text;
 }
 
@@ -122,7 +137,7 @@ public:
 
 private:
   static std::string shardingLine(Attribute sharding) {
-    return sharding ? "\nsharding = " + truncate(attrText(sharding)) : "";
+    return sharding ? wrap("sharding = " + shardingText(sharding)) : "";
   }
 
   Attribute opSharding(Operation &op) {
@@ -143,7 +158,8 @@ private:
     {
       // The sharding gets its own line: printed without it, then restored.
       SmallVector<NamedAttribute> removed;
-      for (std::string_view attr : kShardingAttrs)
+      for (std::string_view attr :
+           {kShardingAttrs[0], kShardingAttrs[1], kOriginAttr})
         if (Attribute value = op.getDiscardableAttr(attr)) {
           removed.emplace_back(StringAttr::get(op.getContext(), attr), value);
           op.removeDiscardableAttr(attr);
@@ -171,6 +187,8 @@ private:
     if (nested)
       label += fmt::format("\n({} nested ops)", nested);
     label += shardingLine(opSharding(op));
+    if (auto origin = op.getAttrOfType<StringAttr>(kOriginAttr))
+      label += wrap("(" + origin.getValue().str() + ")");
     label += "\n" + formatLocation(op.getLoc());
     return label;
   }
@@ -201,7 +219,7 @@ private:
   }
 
   std::string colourOf(Attribute sharding) {
-    std::string key = attrText(sharding);
+    std::string key = shardingText(sharding);
     auto it = colours_.find(key);
     if (it != colours_.end())
       return it->second;

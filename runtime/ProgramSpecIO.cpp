@@ -779,11 +779,17 @@ absl::StatusOr<ProgramArtifact> programArtifactFromJson(std::string_view json) {
     return absl::InvalidArgumentError(fmt::format(
         "'input_names' has {} names for {} inputs", a.inputNames.size(),
         a.spec.inputs.size()));
-  if (!a.replicaToCore.empty() &&
-      static_cast<int64_t>(a.replicaToCore.size()) != a.spec.numReplicas)
+  if (a.numPartitions < 1)
     return absl::InvalidArgumentError(fmt::format(
-        "'device_assignment.replica_to_core' has {} cores for {} replicas",
-        a.replicaToCore.size(), a.spec.numReplicas));
+        "'device_assignment.num_partitions' must be at least 1, got {}",
+        a.numPartitions));
+  if (!a.replicaToCore.empty() &&
+      static_cast<int64_t>(a.replicaToCore.size()) !=
+          a.spec.numReplicas * a.numPartitions)
+    return absl::InvalidArgumentError(fmt::format(
+        "'device_assignment.replica_to_core' has {} cores for {} replicas x "
+        "{} partitions",
+        a.replicaToCore.size(), a.spec.numReplicas, a.numPartitions));
   return a;
 }
 

@@ -65,7 +65,8 @@ struct ProgramArtifact {
   std::vector<std::string> inputNames;
   /// The device assignment the program was compiled for, if any: the
   /// topology (preset name or mesh string), partitions per replica, and the
-  /// emulated core of each replica (empty: replica r on core r).
+  /// emulated core of each logical device d = replica * numPartitions +
+  /// partition, as RunOptions::replicaToCore (empty: device d on core d).
   std::string topology;
   int64_t numPartitions = 1;
   std::vector<int64_t> replicaToCore;

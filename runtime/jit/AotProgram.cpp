@@ -37,6 +37,7 @@ AotProgram::load(const std::string &path) {
 
 RunOptions AotProgram::runOptions() const {
   RunOptions options;
+  options.numPartitions = artifact_.numPartitions;
   options.replicaToCore = artifact_.replicaToCore;
   return options;
 }

@@ -34,8 +34,8 @@ public:
   const ProgramArtifact &artifact() const { return artifact_; }
   /// The spec and entry point, for Executor::run. Valid while this lives.
   const Program &program() const { return program_; }
-  /// RunOptions placing replicas as the device assignment recorded at
-  /// compile time (replica r on core r when none was).
+  /// RunOptions with the partitions and the placement of every logical
+  /// device recorded at compile time (device d on core d when none was).
   RunOptions runOptions() const;
 
 private:

@@ -12,7 +12,7 @@
 // RUN: not torusc %S/Inputs/no_groups.mlir --topology=v3-8 --computation-shape=1x1x1 2>&1 | FileCheck %s --check-prefix=SHAPEBAD
 // RUN: not torusc %S/Inputs/no_groups.mlir --topology=v3-8 --computation-shape=1x1x1x2 --num-partitions=4 2>&1 | FileCheck %s --check-prefix=MISMATCH
 // RUN: not torusc %S/Inputs/no_groups.mlir --topology=v3-8 --num-partitions=4 2>&1 | FileCheck %s --check-prefix=NEEDSHAPE
-// RUN: not torusc %S/Inputs/no_groups.mlir --topology=v3-8 --computation-shape=1x1x1x2 2>&1 | FileCheck %s --check-prefix=NOSPMD
+// RUN: torusc %S/Inputs/no_groups.mlir --topology=v3-8 --computation-shape=1x1x1x2 --emit=obj -o %t.p.o && FileCheck %s --check-prefix=PARTITIONED < %t.p.torus.json
 // RUN: not torusc %S/Inputs/no_groups.mlir --topology=v3-8 --computation-shape=2x2x1x2 --replicas=2 2>&1 | FileCheck %s --check-prefix=NOFIT
 // RUN: not torusc %S/Inputs/no_groups.mlir --replicas=0 2>&1 | FileCheck %s --check-prefix=ZERO
 // RUN: torusc %S/Inputs/no_groups.mlir --topology=v3-8 --replicas=16; test $? -eq 2
@@ -30,6 +30,7 @@
 // SHAPEBAD: torusc: --computation-shape: '1x1x1' has 3 dimensions; expected 4
 // MISMATCH: torusc: --num-partitions=4 does not match --computation-shape=1x1x1x2 (2 cores per replica)
 // NEEDSHAPE: torusc: --num-partitions=4 needs --computation-shape to say how a replica's 4 cores lie on the v3-8 mesh [2,2,1,2] (e.g. --computation-shape=1x2x1x2)
-// NOSPMD: torusc: 2 partitions per replica need the SPMD partitioner, which is not built yet; only --emit=torus is available
+// PARTITIONED: "device_assignment": {"topology": "v3-8", "num_partitions": 2, "replica_to_core": [{{([0-9]+, ){7}[0-9]+}}]}
+// PARTITIONED: "num_replicas": 4
 // NOFIT: torusc: --replicas=2 x 8 cores per replica = 16 cores, but v3-8 has 8
 // ZERO: torusc: --replicas must be at least 1, got 0

@@ -101,8 +101,8 @@ cl::opt<std::string> computationShape(
     cl::value_desc("XxYxZxC"), cl::cat(targetCategory));
 cl::opt<int64_t> numPartitions(
     "num-partitions",
-    cl::desc("Partitions per replica (more than 1 needs the SPMD "
-             "partitioner, not built yet)"),
+    cl::desc("Partitions per replica (torus-run runs 1; partitioned "
+             "programs run through the C++ API)"),
     cl::cat(targetCategory));
 
 cl::opt<int64_t> steps("steps", cl::desc("Run the program N times"),
@@ -176,6 +176,13 @@ torus::tools::MeshRequest meshRequest() {
   return request;
 }
 
+/// Partitioned programs take per-partition tiles of every input; torus-run
+/// has no way to split .npy arrays by sharding yet.
+constexpr const char *kNoPartitions =
+    "torus-run runs programs with one partition per replica; a partitioned "
+    "program's inputs are per-partition tiles (run it through the C++ API, "
+    "EmulatedMesh, which splits and joins them)";
+
 absl::StatusOr<LoadedProgram> loadAot(const std::string &path) {
   LoadedProgram loaded;
   TORUS_ASSIGN_OR_RETURN(loaded.aot, rt::AotProgram::load(path));
@@ -194,6 +201,8 @@ absl::StatusOr<LoadedProgram> loadAot(const std::string &path) {
     if (artifact.numPartitions > 1 && request.computationShape.empty())
       request.numPartitions = artifact.numPartitions;
   }
+  if (artifact.numPartitions > 1)
+    return absl::FailedPreconditionError(kNoPartitions);
   auto plan = torus::tools::planMesh(request);
   if (!plan.ok())
     return absl::FailedPreconditionError(std::string(plan.status().message()));
@@ -216,9 +225,7 @@ absl::StatusOr<LoadedProgram> compileSource(const std::string &path) {
     return absl::FailedPreconditionError(std::string(plan.status().message()));
   loaded.plan = std::move(*plan);
   if (loaded.plan.numPartitions > 1)
-    return absl::FailedPreconditionError(
-        "more than 1 partition per replica needs the SPMD partitioner, "
-        "which is not built yet");
+    return absl::FailedPreconditionError(kNoPartitions);
   TORUS_ASSIGN_OR_RETURN(auto source, torus::tools::readSourceProgram(path));
   loaded.argumentNames = source.argumentNames;
   if (auto counts = mlir::torus::countCompute(*source.function.impl().module);

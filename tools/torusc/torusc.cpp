@@ -116,8 +116,8 @@ cl::opt<std::string> computationShape(
     cl::value_desc("XxYxZxC"), cl::cat(targetCategory));
 cl::opt<int64_t> numPartitions(
     "num-partitions",
-    cl::desc("Logical devices (partitions) per replica; more than 1 needs "
-             "the SPMD partitioner, which is not built yet"),
+    cl::desc("Logical devices (partitions) per replica: the sharding and "
+             "SPMD stages partition the program over them"),
     cl::cat(targetCategory));
 
 cl::opt<std::string> passPipeline(
@@ -294,7 +294,8 @@ std::string collectiveReport(const torus::rt::ProgramSpec &spec,
     for (const auto &c : pricing.cost->collectives)
       timings.push_back({c.seconds(), c.cost.detail});
   return mlir::torus::formatCollectiveReport(spec, timings, plan.topologyName,
-                                             pricing.reason);
+                                             pricing.reason,
+                                             plan.numPartitions);
 }
 
 std::string printModule(mlir::ModuleOp module) {
@@ -420,11 +421,6 @@ int main(int argc, char **argv) {
   auto plan = torus::tools::planMesh(request);
   if (!plan.ok())
     return usageError(plan.status());
-  if (plan->numPartitions > 1 && stage != Stage::Torus && stage != kEmitHlo)
-    return usageError(fmt::format(
-        "{} partitions per replica need the SPMD partitioner, which is not "
-        "built yet; only --emit=torus is available",
-        plan->numPartitions));
 
   // --- Read and verify ------------------------------------------------------
   auto source = torus::tools::readSourceProgram(inputFile);
@@ -456,12 +452,21 @@ int main(int argc, char **argv) {
                                     "of {})",
                                     std::string(plan.status().message()),
                                     inputFile.getValue()));
-    if (plan->numPartitions > 1 && stage != Stage::Torus && stage != kEmitHlo)
-      return usageError(fmt::format(
-          "{} declares {} partitions per replica, which need the SPMD "
-          "partitioner (not built yet); only --emit=torus and --emit=hlo "
-          "are available",
-          inputFile.getValue(), plan->numPartitions));
+  }
+  // A module traced for logical devices (torus.num_partitions) sets the
+  // default of --num-partitions too.
+  if (!numPartitions.getNumOccurrences() &&
+      computationShape.getNumOccurrences() == 0 && plan->numPartitions == 1) {
+    auto traced = mlir::torus::resolvePartitionCount(
+        module, mlir::torus::CompilerOptions());
+    if (traced.ok() && *traced > 1) {
+      request.numPartitions = *traced;
+      plan = torus::tools::planMesh(request);
+      if (!plan.ok())
+        return usageError(fmt::format("{} (the partition count of {})",
+                                      std::string(plan.status().message()),
+                                      inputFile.getValue()));
+    }
   }
 
   if (stage == kEmitHlo) {
@@ -498,11 +503,14 @@ int main(int argc, char **argv) {
 
   mlir::torus::CompilerOptions options;
   options.numReplicas = plan->numReplicas;
+  options.numPartitions = plan->numPartitions;
   options.passPipeline = passPipeline;
   bool wroteCollectives = false;
   std::optional<mlir::torus::ComputeCounts> counts;
   options.afterStage = [&](Stage stage, mlir::ModuleOp m) {
-    if (stage == Stage::Torus) {
+    // What one core computes: the input's ops, or once partitioned, the
+    // SPMD program's (local shapes).
+    if (stage == Stage::Torus || stage == Stage::Spmd) {
       auto counted = mlir::torus::countCompute(m);
       if (counted.ok())
         counts = std::move(*counted);
@@ -636,9 +644,12 @@ int main(int argc, char **argv) {
       artifact.targetFeatures = target->features;
       artifact.inputNames = source->argumentNames;
       artifact.topology = plan->topologyName;
-      artifact.numPartitions = plan->numPartitions;
+      artifact.numPartitions = compiled->numPartitions;
+      // The core of every logical device d = replica * partitions + p.
       if (plan->topology)
-        artifact.replicaToCore = plan->replicaToCore();
+        for (const auto &cores : plan->coresOf)
+          artifact.replicaToCore.insert(artifact.replicaToCore.end(),
+                                        cores.begin(), cores.end());
       if (counts) {
         artifact.hasCounts = true;
         artifact.bf16Flops = counts->bf16Flops;
