@@ -46,6 +46,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <random>
 #include <unistd.h>
 #include <vector>
@@ -360,6 +361,60 @@ void BM_MlpStepTorus(benchmark::State &state) {
       exe.impl().program.spec.workspaceBytes / double(1 << 20);
 }
 
+/// The MLP step's kernels one at a time, as the autodiff emits them, to
+/// show where the step's time goes. Each part is its own program, resident
+/// on one core; its time includes reading and writing its operands.
+struct MlpPart {
+  const char *name;
+  std::vector<TensorSpec> inputs;
+  std::function<Tensor(const std::vector<Tensor> &)> body;
+};
+
+const std::vector<MlpPart> &mlpParts() {
+  const TensorSpec x{DType::F32, {kBatch, kIn}},
+      h{DType::F32, {kBatch, kHidden}}, w1{DType::F32, {kIn, kHidden}},
+      w2{DType::F32, {kHidden, kHidden}}, b{DType::F32, {kHidden}};
+  const DotDims contractBatch{{}, {}, {0}, {0}}, contractLast{{}, {}, {1}, {1}};
+  static const std::vector<MlpPart> parts = {
+      {"fwd1 relu(x.w1+b)", {x, w1, b},
+       [](auto &a) { return relu(matmul(a[0], a[1]) + a[2]); }},
+      {"fwd2 relu(h.w2+b)", {h, w2, b},
+       [](auto &a) { return relu(matmul(a[0], a[1]) + a[2]); }},
+      {"dh1 dy.w2^T", {h, w2},
+       [=](auto &a) { return dotGeneral(a[0], a[1], contractLast); }},
+      {"dw2 (dy^T.h)^T", {h, h},
+       [=](auto &a) {
+         return transpose(dotGeneral(a[0], a[1], contractBatch), {1, 0});
+       }},
+      {"dw1 (dy^T.x)^T", {h, x},
+       [=](auto &a) {
+         return transpose(dotGeneral(a[0], a[1], contractBatch), {1, 0});
+       }},
+      {"db sum(dy*mask,0)", {h, h},
+       [](auto &a) { return sum(a[0] * greater(a[1], 0.0f), {0}); }},
+      {"relu' dy*(h>0)", {h, h},
+       [](auto &a) { return a[0] * greater(a[1], 0.0f); }},
+      {"sgd w-0.01*g", {w1, w1},
+       [](auto &a) { return a[0] - a[1] * 0.01f; }},
+  };
+  return parts;
+}
+
+void BM_MlpStepPart(benchmark::State &state) {
+  const MlpPart &part = mlpParts()[state.range(0)];
+  state.SetLabel(part.name);
+  Executable exe = compileOrDie(
+      trace("mlp_part", part.inputs, [&](const std::vector<Tensor> &a) {
+        return std::vector<Tensor>{part.body(a)};
+      }));
+  auto executor = rt::Executor::create(1);
+  auto loaded = loadResident(**executor, exe);
+  (void)loaded->step();
+  for (auto _ : state)
+    if (!loaded->step().ok())
+      state.SkipWithError("step failed");
+}
+
 void BM_CompileMlpStep(benchmark::State &state) {
   for (auto _ : state) {
     Executable exe = compileOrDie(mlpStepFn());
@@ -415,6 +470,10 @@ BENCHMARK(BM_Memcpy16M)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_ReluChain16M)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_MlpStepOneDnn)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_MlpStepTorus)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_MlpStepPart)
+    ->DenseRange(0, 7)
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
 BENCHMARK(BM_CompileMlpStep)
     ->Unit(benchmark::kMillisecond)
     ->Iterations(3)
