@@ -51,6 +51,9 @@ namespace mlir::torus {
 
 void buildLowerToLinalgPipeline(OpPassManager &pm,
                                 const CodegenOptions &options) {
+  // Algebraic simplification on torus ops (folds and patterns such as
+  // transpose(dot_general) -> dot_general) before they become loops.
+  pm.addPass(createCanonicalizerPass());
   pm.addPass(createTorusLowerCollectives());
   pm.addNestedPass<func::FuncOp>(createTorusToLinalg());
   pm.addPass(createCanonicalizerPass());

@@ -334,6 +334,18 @@ def Torus_TransposeOp : Torus_Op<"transpose", [Pure]> {
     Result dimension `i` is operand dimension `permutation[i]` (HLO
     `transpose`).
 
+    Canonicalization moves a transpose that only swaps the free dimensions
+    of a `dot_general`'s result into the product, by swapping its operands
+    (the autodiff's weight gradients have this form): no transposed copy
+    is made, and every element is the same sum in the same order.
+
+    ```mlir
+    %d = torus.dot_general %dy, %x, batching_dims = [] x [], contracting_dims = [0] x [0] : (tensor<256x512xf32>, tensor<256x784xf32>) -> tensor<512x784xf32>
+    %t = torus.transpose %d, permutation = [1, 0] : (tensor<512x784xf32>) -> tensor<784x512xf32>
+    // becomes
+    %t = torus.dot_general %x, %dy, batching_dims = [] x [], contracting_dims = [0] x [0] : (tensor<256x784xf32>, tensor<256x512xf32>) -> tensor<784x512xf32>
+    ```
+
     ```mlir
     %t = torus.transpose %x, permutation = [1, 0] : (tensor<2x3xf32>) -> tensor<3x2xf32>
     ```
@@ -348,6 +360,7 @@ def Torus_TransposeOp : Torus_Op<"transpose", [Pure]> {
                                  "ArrayRef<int64_t>":$permutation)>];
   let hasVerifier = 1;
   let hasFolder = 1;
+  let hasCanonicalizer = 1;
 }
 
 def Torus_SliceOp : Torus_Op<"slice", [Pure]> {

@@ -3,6 +3,8 @@
 #include "ir/TorusOps.h"
 #include "ir/ops/OpUtils.h"
 
+#include "mlir/IR/PatternMatch.h"
+
 using namespace mlir;
 using namespace mlir::torus;
 
@@ -40,6 +42,46 @@ LogicalResult DotGeneralOp::verify() {
   if (failed(shape))
     return emitOpError(error);
   return checkResult(*this, getType(), *shape, lhs.getElementType());
+}
+
+namespace {
+/// transpose(dot_general(a, b)) -> dot_general(b, a) when the permutation
+/// keeps the batch dimensions and swaps the block of a's free dimensions
+/// with b's: the product's result is [batch, a free, b free], the swapped
+/// product's [batch, b free, a free].
+struct TransposeOfDotGeneral : OpRewritePattern<TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto dot = op.getOperand().getDefiningOp<DotGeneralOp>();
+    if (!dot || !dot->hasOneUse())
+      return failure();
+    int64_t batch = dot.getLhsBatchingDimensions().size();
+    int64_t contracted = dot.getLhsContractingDimensions().size();
+    int64_t lhsFree = tensorType(dot.getLhs()).getRank() - batch - contracted;
+    int64_t rhsFree = tensorType(dot.getRhs()).getRank() - batch - contracted;
+    SmallVector<int64_t> swap;
+    for (int64_t d = 0; d < batch; ++d)
+      swap.push_back(d);
+    for (int64_t d = 0; d < rhsFree; ++d)
+      swap.push_back(batch + lhsFree + d);
+    for (int64_t d = 0; d < lhsFree; ++d)
+      swap.push_back(batch + d);
+    if (!llvm::equal(op.getPermutation(), swap))
+      return failure();
+    rewriter.replaceOpWithNewOp<DotGeneralOp>(
+        op, op.getType(), dot.getRhs(), dot.getLhs(),
+        dot.getRhsBatchingDimensions(), dot.getLhsBatchingDimensions(),
+        dot.getRhsContractingDimensions(), dot.getLhsContractingDimensions());
+    return success();
+  }
+};
+} // namespace
+
+void TransposeOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
+                                              MLIRContext *context) {
+  patterns.add<TransposeOfDotGeneral>(context);
 }
 
 //===----------------------------------------------------------------------===//

@@ -1,5 +1,7 @@
 // Tests the folds XLA also makes: x+0, x*1, no-op broadcasts and converts,
-// reshape∘reshape, transpose∘transpose and broadcasts of splat constants.
+// reshape∘reshape, transpose∘transpose and broadcasts of splat constants;
+// and transpose∘dot_general as the swapped product (XLA's algebraic
+// simplifier does the same).
 // RUN: torus-opt %s --canonicalize | FileCheck %s
 
 // CHECK-LABEL: func.func @identities
@@ -108,4 +110,30 @@ func.func @splat_shapes() -> (tensor<2x3xf32>, tensor<3x2xf32>) {
   %0 = torus.slice %c, start_indices = [0, 0], limit_indices = [2, 3], strides = [1, 1] : (tensor<4x4xf32>) -> tensor<2x3xf32>
   %1 = torus.transpose %0, permutation = [1, 0] : (tensor<2x3xf32>) -> tensor<3x2xf32>
   return %0, %1 : tensor<2x3xf32>, tensor<3x2xf32>
+}
+
+// The weight gradient's form: the product with its operands swapped.
+// CHECK-LABEL: func.func @transpose_of_dot
+// CHECK-SAME: (%[[DY:.*]]: tensor<8x5xf32>, %[[X:.*]]: tensor<8x3xf32>, %[[A:.*]]: tensor<2x4x6xf32>, %[[B:.*]]: tensor<2x6x7xf32>)
+// CHECK-NEXT: %[[W:.*]] = torus.dot_general %[[X]], %[[DY]], batching_dims = [] x [], contracting_dims = [0] x [0] : (tensor<8x3xf32>, tensor<8x5xf32>) -> tensor<3x5xf32>
+// CHECK-NEXT: %[[C:.*]] = torus.dot_general %[[B]], %[[A]], batching_dims = [0] x [0], contracting_dims = [1] x [2] : (tensor<2x6x7xf32>, tensor<2x4x6xf32>) -> tensor<2x7x4xf32>
+// CHECK-NEXT: return %[[W]], %[[C]]
+func.func @transpose_of_dot(%dy: tensor<8x5xf32>, %x: tensor<8x3xf32>, %a: tensor<2x4x6xf32>, %b: tensor<2x6x7xf32>) -> (tensor<3x5xf32>, tensor<2x7x4xf32>) {
+  %0 = torus.dot_general %dy, %x, batching_dims = [] x [], contracting_dims = [0] x [0] : (tensor<8x5xf32>, tensor<8x3xf32>) -> tensor<5x3xf32>
+  %1 = torus.transpose %0, permutation = [1, 0] : (tensor<5x3xf32>) -> tensor<3x5xf32>
+  %2 = torus.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<2x4x6xf32>, tensor<2x6x7xf32>) -> tensor<2x4x7xf32>
+  %3 = torus.transpose %2, permutation = [0, 2, 1] : (tensor<2x4x7xf32>) -> tensor<2x7x4xf32>
+  return %1, %3 : tensor<3x5xf32>, tensor<2x7x4xf32>
+}
+
+// Not when the product has another use, or the permutation moves a batch
+// dimension.
+// CHECK-LABEL: func.func @transpose_of_dot_kept
+// CHECK-COUNT-2: torus.transpose
+func.func @transpose_of_dot_kept(%a: tensor<4x6xf32>, %b: tensor<6x7xf32>, %c: tensor<2x4x6xf32>, %d: tensor<2x6x7xf32>) -> (tensor<4x7xf32>, tensor<7x4xf32>, tensor<4x2x7xf32>) {
+  %0 = torus.dot_general %a, %b, batching_dims = [] x [], contracting_dims = [1] x [0] : (tensor<4x6xf32>, tensor<6x7xf32>) -> tensor<4x7xf32>
+  %1 = torus.transpose %0, permutation = [1, 0] : (tensor<4x7xf32>) -> tensor<7x4xf32>
+  %2 = torus.dot_general %c, %d, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<2x4x6xf32>, tensor<2x6x7xf32>) -> tensor<2x4x7xf32>
+  %3 = torus.transpose %2, permutation = [1, 0, 2] : (tensor<2x4x7xf32>) -> tensor<4x2x7xf32>
+  return %0, %1, %3 : tensor<4x7xf32>, tensor<7x4xf32>, tensor<4x2x7xf32>
 }

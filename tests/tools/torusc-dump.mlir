@@ -5,7 +5,7 @@
 // RUN: rm -rf %t && torusc %S/Inputs/sharded_mlp.mlir --replicas=2 --dump-dir=%t --dump-dot --emit=obj -o %t/mlp.o
 // RUN: ls %t | LC_ALL=C sort | FileCheck %s --check-prefix=FILES
 // RUN: FileCheck %s --check-prefix=INPUT < %t/module_0000.mlp.0000.input.mlir
-// RUN: FileCheck %s --check-prefix=AFTER < %t/module_0000.mlp.0007.after_torus-lower-collectives.mlir
+// RUN: FileCheck %s --check-prefix=AFTER < %t/module_0000.mlp.0008.after_torus-lower-collectives.mlir
 // RUN: FileCheck %s --check-prefix=COLLECTIVES < %t/module_0000.mlp.collectives.txt
 // RUN: FileCheck %s --check-prefix=DOT < %t/module_0000.mlp.torus.dot
 // RUN: FileCheck %s --check-prefix=LLVM < %t/module_0000.mlp.*.llvm.ll
@@ -29,17 +29,18 @@
 // FILES-NEXT: module_0000.mlp.0004.after_torus-reduce-scatter-creator.mlir
 // FILES-NEXT: module_0000.mlp.0005.after_torus-all-reduce-simplifier.mlir
 // FILES-NEXT: module_0000.mlp.0006.after_torus-all-reduce-combiner.mlir
-// FILES-NEXT: module_0000.mlp.0007.after_torus-lower-collectives.mlir
-// FILES-NEXT: module_0000.mlp.0008.after_torus-to-linalg.mlir
-// FILES-NEXT: module_0000.mlp.0009.after_canonicalize.mlir
-// FILES-NEXT: module_0000.mlp.0010.after_torus-fusion.mlir
-// FILES-NEXT: module_0000.mlp.0011.after_canonicalize.mlir
-// FILES-NEXT: module_0000.mlp.0012.after_cse.mlir
-// FILES-NEXT: module_0000.mlp.0013.after_empty-tensor-to-alloc-tensor.mlir
-// FILES-NEXT: module_0000.mlp.0014.after_one-shot-bufferize.mlir
-// FILES-NEXT: module_0000.mlp.0015.after_torus-unique-result-buffers.mlir
-// FILES-NEXT: module_0000.mlp.0016.after_buffer-results-to-out-params.mlir
-// FILES-NEXT: module_0000.mlp.0017.after_torus-plan-buffers.mlir
+// FILES-NEXT: module_0000.mlp.0007.after_canonicalize.mlir
+// FILES-NEXT: module_0000.mlp.0008.after_torus-lower-collectives.mlir
+// FILES-NEXT: module_0000.mlp.0009.after_torus-to-linalg.mlir
+// FILES-NEXT: module_0000.mlp.0010.after_canonicalize.mlir
+// FILES-NEXT: module_0000.mlp.0011.after_torus-fusion.mlir
+// FILES-NEXT: module_0000.mlp.0012.after_canonicalize.mlir
+// FILES-NEXT: module_0000.mlp.0013.after_cse.mlir
+// FILES-NEXT: module_0000.mlp.0014.after_empty-tensor-to-alloc-tensor.mlir
+// FILES-NEXT: module_0000.mlp.0015.after_one-shot-bufferize.mlir
+// FILES-NEXT: module_0000.mlp.0016.after_torus-unique-result-buffers.mlir
+// FILES-NEXT: module_0000.mlp.0017.after_buffer-results-to-out-params.mlir
+// FILES-NEXT: module_0000.mlp.0018.after_torus-plan-buffers.mlir
 // FILES:      module_0000.mlp.{{[0-9]+}}.after_torus-strided-copies-to-linalg.mlir
 // FILES-NEXT: module_0000.mlp.{{[0-9]+}}.after_convert-linalg-to-loops.mlir
 // FILES:      module_0000.mlp.{{[0-9]+}}.after_reconcile-unrealized-casts.mlir
@@ -101,9 +102,9 @@
 // BEFORE-NEXT: module_0000.step.0001.before_torus-sharding-propagation.mlir
 // BEFORE-NEXT: module_0000.step.0002.after_torus-sharding-propagation.mlir
 // BEFORE-NEXT: module_0000.step.0003.before_torus-spmd-partition.mlir
-// BEFORE:      module_0000.step.0013.before_torus-lower-collectives.mlir
-// BEFORE-NEXT: module_0000.step.0014.after_torus-lower-collectives.mlir
-// BEFORE-NEXT: module_0000.step.0015.before_torus-to-linalg.mlir
+// BEFORE:      module_0000.step.0015.before_torus-lower-collectives.mlir
+// BEFORE-NEXT: module_0000.step.0016.after_torus-lower-collectives.mlir
+// BEFORE-NEXT: module_0000.step.0017.before_torus-to-linalg.mlir
 
 // PRICED: Collectives of @chain on 16 replicas: 1 call site
 // PRICED: # kind {{.*}} ring sent simulated location
