@@ -276,6 +276,73 @@ def TorusPlanBuffers : Pass<"torus-plan-buffers", "ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def TorusVectorizeReductions
+    : Pass<"torus-vectorize-reductions", "::mlir::func::FuncOp"> {
+  let summary = "Vectorize reductions along the innermost, contiguous loop";
+  let description = [{
+    Part of the kernel stage (docs/codegen.md), on buffers. A
+    `linalg.generic` or `linalg.reduce` whose innermost loop is a reduction
+    runs, as loops, one dependent scalar operation per element, and LLVM
+    does not reorder floating-point operations to vectorize it. This pass
+    does, for every such op with static shapes whose inputs are read along
+    their innermost unit-stride dimension (or not at all) by that loop, and
+    whose body is elementwise ops ending in `result (+) value` (`+`, `*`,
+    min, max, and, or, xor): the other loops are tiled by 1, and each row
+    keeps four vector accumulators across the row, reduces them once
+    horizontally, runs the last (length mod lanes) elements as a peeled
+    scalar loop, and combines the row's value into the result. The body's
+    elementwise ops run on vectors. Floating-point results are reassociated
+    (within the bound docs/codegen.md states; the tests check it).
+
+    `vector-bits` is the vector width; 0 asks the host CPU.
+
+    Before:
+    ```mlir
+    linalg.generic {indexing_maps = [(i, k) -> (i, k), (i, k) -> (i, k),
+                                     (i, k) -> (i)],
+                    iterator_types = ["parallel", "reduction"]}
+        ins(%x, %y : memref<8x100xf32>, memref<8x100xf32>)
+        outs(%out : memref<8xf32>) {
+    ^bb0(%a: f32, %b: f32, %acc: f32):
+      %p = arith.mulf %a, %b : f32
+      %s = arith.addf %p, %acc : f32
+      linalg.yield %s : f32
+    }
+    ```
+    After (`vector-bits=512`: 16 lanes, 100 = 4 x 16 + 2 x 16 + 4):
+    ```mlir
+    scf.for %i = %c0 to %c8 step %c1 {
+      %xi = memref.subview %x[%i, 0] [1, 100] [1, 1] ...
+      ...
+      %acc:4 = scf.for %k = %c0 to %c64 step %c64 iter_args(%a0 = %id, ...) {
+        %v0 = vector.load %xi[%c0, %k] : ..., vector<16xf32>
+        %w0 = vector.load %yi[%c0, %k] : ..., vector<16xf32>
+        %p0 = arith.mulf %v0, %w0 : vector<16xf32>
+        %n0 = arith.addf %p0, %a0 : vector<16xf32>
+        ...                                   // 3 more accumulators
+      }
+      ...                                     // elements 64..95 into %acc#0, #1
+      %r = vector.reduction <add>, %t : vector<16xf32> into f32
+      %s = scf.for %k = %c96 to %c100 step %c1 iter_args(%s0 = %r) -> (f32) {
+        ...                                   // scalar body
+      }
+      %o = memref.load %outi[%c0] : memref<1xf32, strided<[1], offset: ?>>
+      %n = arith.addf %s, %o : f32
+      memref.store %n, %outi[%c0] : ...
+    }
+    ```
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",
+           "Vector register width in bits (0: the host CPU's)">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
 def TorusVectorizeKernels : Pass<"torus-vectorize-kernels", "ModuleOp"> {
   let summary = "Tile and vectorize contractions and convolutions for the host CPU";
   let description = [{

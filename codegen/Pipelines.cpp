@@ -116,6 +116,7 @@ void buildBuffersToLLVMPipeline(OpPassManager &pm) {
   // The kernel stage: contractions and convolutions tiled and vectorized
   // for the host CPU (VectorizeKernels.cpp, docs/codegen.md).
   buildKernelPipeline(pm);
+  pm.addNestedPass<func::FuncOp>(createTorusVectorizeReductions());
   // The kernels' own temporaries join the buffer plan (torus-plan-buffers).
   pm.addPass(withOptions(createTorusPlanBuffers(), "only-grow=true"));
   // Loops, then LLVM.
@@ -123,7 +124,8 @@ void buildBuffersToLLVMPipeline(OpPassManager &pm) {
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createConvertSCFToCFPass());
-  pm.addPass(createConvertVectorToLLVMPass()); // the kernels' vectors
+  pm.addPass(withOptions(createConvertVectorToLLVMPass(), // kernels' vectors
+                         "reassociate-fp-reductions=true"));
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
@@ -172,6 +174,7 @@ void registerTorusPipelines() {
                                  buildLowerToLLVMPipeline(pm);
                                });
     registerTorusVectorizeKernelsPass();
+    registerTorusVectorizeReductionsPass();
   });
 }
 
