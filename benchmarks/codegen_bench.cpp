@@ -26,7 +26,9 @@
 //   BM_MlpStepTorus         the same step traced, differentiated and compiled
 //                           by Torus, resident on one core; vs_onednn = its
 //                           time / the reference's (median of 9 steps
-//                           measured just before)
+//                           measured just before), both on one thread;
+//                           host_threads_ms: Torus's step when its large
+//                           matmuls may use every host thread
 //   BM_CompileMlpStep       trace + autodiff + compile() of that step
 //   BM_OneOpStep            per-step overhead of a 1-op program (f32[1] add):
 //                           /0 Executor::run (validation, transfers, one
@@ -35,13 +37,17 @@
 //   BM_DirectCall           the floor: calling that program's entry directly
 //
 // oneDNN runs single-threaded like one emulated core: the binary re-executes
-// itself with OMP_NUM_THREADS=1 when it is unset. Run:
+// itself with OMP_NUM_THREADS=1 when it is unset. Torus's generated code is
+// held to one thread as well (rt::limitParallelForThreads(1)); only
+// BM_MlpStepTorus's host_threads_ms lets its large matmuls use every host
+// thread, as a run on fewer cores than host threads does by default. Run:
 //   build/bin/codegen_bench --benchmark_repetitions=5 \
 //       --benchmark_report_aggregates_only=true
 //
 //===----------------------------------------------------------------------===//
 
 #include "api/ExecutableImpl.h"
+#include "runtime/ParallelFor.h"
 #include "runtime/executor/LoadedProgram.h"
 #include "torus/Torus.h"
 
@@ -426,6 +432,22 @@ void BM_MlpStepTorus(benchmark::State &state) {
           .count() /
       std::max<int64_t>(1, state.iterations());
   state.counters["vs_onednn"] = seconds / reference;
+  // The same step when its large matmuls may also use the host's other
+  // threads (one core on a machine with more: __torus_parallel_for).
+  rt::limitParallelForThreads(0);
+  std::vector<double> shared;
+  for (int i = 0; i < 9; ++i) {
+    auto s0 = std::chrono::steady_clock::now();
+    (void)loaded->step();
+    shared.push_back(std::chrono::duration<double>(
+                         std::chrono::steady_clock::now() - s0)
+                         .count());
+  }
+  rt::limitParallelForThreads(1);
+  std::sort(shared.begin(), shared.end());
+  state.counters["host_threads_ms"] = shared[4] * 1e3;
+  state.counters["host_threads"] =
+      static_cast<double>(rt::hostThreads());
   HostTensor loss(TensorSpec{DType::F32, {}});
   (void)loaded->copyOutput(0, 6, loss);
   state.counters["loss"] = loss.data<float>()[0];
@@ -569,6 +591,9 @@ int main(int argc, char **argv) {
     setenv("OMP_NUM_THREADS", "1", 1);
     execv("/proc/self/exe", argv);
   }
+  // Generated code on one thread too (a large kernel would otherwise also
+  // use the host's other threads when one core runs: ParallelFor.h).
+  rt::limitParallelForThreads(1);
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

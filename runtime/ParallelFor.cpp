@@ -16,6 +16,7 @@ namespace torus::rt {
 namespace {
 
 std::atomic<int64_t> outsideRunThreads{1};
+std::atomic<int64_t> threadLimit{0}; // 0: none
 
 /// Persistent workers; the caller of a loop works too.
 class Pool {
@@ -102,14 +103,20 @@ void setParallelForThreads(int64_t threads) {
   outsideRunThreads.store(std::max<int64_t>(1, threads));
 }
 
+void limitParallelForThreads(int64_t limit) {
+  threadLimit.store(std::max<int64_t>(0, limit));
+}
+
 int64_t parallelForThreads() {
+  int64_t threads = outsideRunThreads.load();
   if (CoreContext *context = CoreContext::current()) {
     const RunState &run = context->run();
     int64_t cores = std::max<int64_t>(1, run.spec().numReplicas) *
                     std::max<int64_t>(1, run.numPartitions());
-    return std::max<int64_t>(1, hostThreads() / cores);
+    threads = std::max<int64_t>(1, hostThreads() / cores);
   }
-  return outsideRunThreads.load();
+  int64_t limit = threadLimit.load();
+  return limit > 0 ? std::min(threads, limit) : threads;
 }
 
 } // namespace torus::rt

@@ -12,8 +12,9 @@
 // 1: one per core when the mesh has as many cores as the host has threads,
 // so the emulated cores never compete with kernel threads); outside a run
 // (an entry called directly, as the benchmarks do) the count set with
-// setParallelForThreads, 1 unless set. One parallel loop runs at a time; a
-// loop that finds the pool busy (another core's) runs on its own thread.
+// setParallelForThreads, 1 unless set; limitParallelForThreads caps both.
+// One parallel loop runs at a time; a loop that finds the pool busy
+// (another core's) runs on its own thread.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TORUS_RUNTIME_PARALLELFOR_H
@@ -31,6 +32,10 @@ namespace torus::rt {
 /// Threads a parallel loop uses outside a run (>= 1; 1 = the calling thread
 /// only, the default).
 void setParallelForThreads(int64_t threads);
+/// At most `limit` threads for any parallel loop, inside a run or outside
+/// (like OMP_THREAD_LIMIT); 0 removes the limit (the default). Benchmarks
+/// set 1 to compare one core's code with a single-threaded library.
+void limitParallelForThreads(int64_t limit);
 /// The threads a parallel loop would use now on this thread.
 int64_t parallelForThreads();
 /// std::thread::hardware_concurrency(), at least 1.
