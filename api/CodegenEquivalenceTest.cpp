@@ -124,6 +124,21 @@ TEST(CodegenEquivalenceTest, DenseLayerWithEpilogue) {
   expectSameEveryWay(*fn);
 }
 
+TEST(CodegenEquivalenceTest, WideDenseLayerRunsItsEpiloguePanelByPanel) {
+  // N = 300: two 128-column panels and a peeled one of 44, each running
+  // fill, matmul and bias + relu before the next (torus-fuse-epilogues);
+  // 64 x 300 x 1000 multiply-adds are enough for host threads.
+  auto fn = trace("wide_dense",
+                  {{DType::F32, {64, 1000}}, {DType::F32, {1000, 300}},
+                   {DType::F32, {300}}},
+                  [](const std::vector<Tensor> &in) {
+                    Tensor z = matmul(in[0], in[1]) + in[2];
+                    return std::vector<Tensor>{relu(z), sum(z, {1})};
+                  });
+  ASSERT_TRUE(fn.ok()) << fn.status();
+  expectSameEveryWay(*fn);
+}
+
 TEST(CodegenEquivalenceTest, Loop) {
   auto fn = trace("loop", {{DType::F32, {8, 8}}},
                   [](const std::vector<Tensor> &in) {

@@ -276,6 +276,58 @@ def TorusPlanBuffers : Pass<"torus-plan-buffers", "ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def TorusFuseEpilogues
+    : Pass<"torus-fuse-epilogues", "::mlir::func::FuncOp"> {
+  let summary = "Run a contraction's elementwise epilogue panel by panel";
+  let description = [{
+    The first step of the kernel stage (docs/codegen.md), on buffers.
+    `torus-fusion` names a contraction and the elementwise op that consumes
+    its result (a bias add, an activation) as one output fusion
+    (`torus.fusion = "output"`, one `torus.kernel`). After bufferization
+    they are two loop nests, and the epilogue reads the whole result back
+    after the contraction wrote it. This pass tiles both along the result's
+    innermost dimension in panels of 128 (the kernel stage's N tile) and
+    fuses the two loops: each iteration runs the contraction on one panel,
+    then the epilogue on that panel while it is in cache. The loop is
+    peeled (static panels), and when the contraction has at least 2^24
+    multiply-adds it is marked `torus.parallel_tile` for host threads
+    (torus-vectorize-kernels outlines it). Only static contractions whose
+    result is 2 or more panels wide, with an all-parallel epilogue that
+    reads the result with the identity map, writes nothing the contraction
+    reads, and has only memory-effect-free ops between it and the
+    contraction, are fused. Results are bit-identical: every element sees
+    the same operations in the same order.
+
+    Before:
+    ```mlir
+    linalg.generic {indexing_maps = [(m, n, k) -> (m, k), (m, n, k) -> (k, n),
+                                     (m, n, k) -> (m, n)], ...}
+        ins(%a, %w : memref<8x16xf32>, memref<16x300xf32>)
+        outs(%c : memref<8x300xf32>) attrs = {torus.kernel = "fusion.1", ...} {...}
+    linalg.generic {indexing_maps = [(m, n) -> (m, n), (m, n) -> (n),
+                                     (m, n) -> (m, n)], ...}
+        ins(%c, %bias : memref<8x300xf32>, memref<300xf32>)
+        outs(%d : memref<8x300xf32>) attrs = {torus.kernel = "fusion.1", ...} {...}
+    ```
+    After:
+    ```mlir
+    scf.for %n = %c0 to %c256 step %c128 {
+      %wn = memref.subview %w[0, %n] [16, 128] [1, 1] ...
+      %cn = memref.subview %c[0, %n] [8, 128] [1, 1] ...
+      linalg.generic ... ins(%a, %wn ...) outs(%cn ...)   // all of K
+      %bn = memref.subview %bias[%n] [128] [1] ...
+      %dn = memref.subview %d[0, %n] [8, 128] [1, 1] ...
+      linalg.generic ... ins(%cn, %bn ...) outs(%dn ...)  // bias add
+    }
+    ...                                 // the 44-column panel, as above
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect"
+  ];
+}
+
 def TorusVectorizeReductions
     : Pass<"torus-vectorize-reductions", "::mlir::func::FuncOp"> {
   let summary = "Vectorize reductions along the innermost, contiguous loop";

@@ -115,6 +115,7 @@ void buildBufferizePipeline(OpPassManager &pm, const CodegenOptions &options) {
 void buildBuffersToLLVMPipeline(OpPassManager &pm) {
   // The kernel stage: contractions and convolutions tiled and vectorized
   // for the host CPU (VectorizeKernels.cpp, docs/codegen.md).
+  pm.addNestedPass<func::FuncOp>(createTorusFuseEpilogues());
   buildKernelPipeline(pm);
   pm.addNestedPass<func::FuncOp>(createTorusVectorizeReductions());
   // The kernels' own temporaries join the buffer plan (torus-plan-buffers).
@@ -175,6 +176,7 @@ void registerTorusPipelines() {
                                });
     registerTorusVectorizeKernelsPass();
     registerTorusVectorizeReductionsPass();
+    registerTorusFuseEpiloguesPass();
   });
 }
 
