@@ -468,7 +468,9 @@ struct MlpPart {
 const std::vector<MlpPart> &mlpParts() {
   const TensorSpec x{DType::F32, {kBatch, kIn}},
       h{DType::F32, {kBatch, kHidden}}, w1{DType::F32, {kIn, kHidden}},
-      w2{DType::F32, {kHidden, kHidden}}, b{DType::F32, {kHidden}};
+      w2{DType::F32, {kHidden, kHidden}}, b{DType::F32, {kHidden}},
+      w3{DType::F32, {kHidden, kClasses}}, b3{DType::F32, {kClasses}},
+      y3{DType::F32, {kBatch, kClasses}};
   const DotDims contractBatch{{}, {}, {0}, {0}}, contractLast{{}, {}, {1}, {1}};
   static const std::vector<MlpPart> parts = {
       {"fwd1 relu(x.w1+b)", {x, w1, b},
@@ -491,6 +493,14 @@ const std::vector<MlpPart> &mlpParts() {
        [](auto &a) { return a[0] * greater(a[1], 0.0f); }},
       {"sgd w-0.01*g", {w1, w1},
        [](auto &a) { return a[0] - a[1] * 0.01f; }},
+      {"logits h.w3+b", {h, w3, b3},
+       [](auto &a) { return matmul(a[0], a[1]) + a[2]; }},
+      {"dw3 (dy^T.h)^T", {y3, h},
+       [=](auto &a) {
+         return transpose(dotGeneral(a[0], a[1], contractBatch), {1, 0});
+       }},
+      {"dh2 dy.w3^T", {y3, w3},
+       [=](auto &a) { return dotGeneral(a[0], a[1], contractLast); }},
   };
   return parts;
 }
@@ -568,7 +578,7 @@ BENCHMARK(BM_RowSum)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_MlpStepOneDnn)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_MlpStepTorus)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_MlpStepPart)
-    ->DenseRange(0, 7)
+    ->DenseRange(0, 10)
     ->Unit(benchmark::kMicrosecond)
     ->UseRealTime();
 BENCHMARK(BM_CompileMlpStep)

@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "codegen/BufferOverlap.h"
 #include "codegen/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -109,9 +110,13 @@ std::optional<Pair> matchPair(linalg::GenericOp op) {
   }
   if (!readsC)
     return std::nullopt;
+  // Later panels of the contraction still read all of its inputs: the
+  // epilogue must not write where they are (the buffer plan may have put
+  // its result where an input was, since the input dies at the
+  // contraction).
   for (OpOperand &init : epi.getDpsInitsMutable())
     for (OpOperand *in : op.getDpsInputOperands())
-      if (init.get() == in->get())
+      if (mayOverlap(init.get(), in->get()))
         return std::nullopt;
   // What lies between must be computable above the contraction.
   for (Operation *mid : pair.between)

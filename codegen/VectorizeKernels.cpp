@@ -27,6 +27,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/Passes.h"
+#include "codegen/HoistAccumulators.h"
 #include "codegen/Pipelines.h"
 
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
@@ -797,6 +798,7 @@ struct VectorizeKernelsPass
       eliminateCommonSubExpressions(rw, dominance, fn);
     }
     linalg::hoistRedundantVectorTransfers(fn);
+    hoistAccumulators(fn); // what MLIR leaves: C in the buffer plan
     {
       RewritePatternSet patterns(ctx);
       vector::VectorTransformsOptions options;

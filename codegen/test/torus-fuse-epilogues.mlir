@@ -85,3 +85,30 @@ func.func @kept(%a: memref<8x16xf32>, %w: memref<16x256xf32>, %c: memref<8x256xf
   }
   return
 }
+
+// Not fused: the plan put the epilogue's result where the contraction's
+// input was (bytes [0, 9600) of both), which later panels still read.
+// CHECK-LABEL: func.func @result_where_input_was
+// CHECK-NOT: scf.for
+// CHECK: return
+func.func @result_where_input_was(%w: memref<16x300xf32>, %bias: memref<300xf32>, %ws: memref<40000xi8>) {
+  %c0 = arith.constant 0 : index
+  %c20000 = arith.constant 20000 : index
+  %a = memref.view %ws[%c0][] {torus.buffer = 0 : i64, torus.offset = 0 : i64} : memref<40000xi8> to memref<8x16xf32>
+  %c = memref.view %ws[%c20000][] {torus.buffer = 1 : i64, torus.offset = 20000 : i64} : memref<40000xi8> to memref<8x300xf32>
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %w : memref<8x16xf32>, memref<16x300xf32>) outs(%c : memref<8x300xf32>) attrs = {torus.fusion = "output", torus.kernel = "fusion.1"} {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  %d = memref.view %ws[%c0][] {torus.buffer = 2 : i64, torus.offset = 0 : i64} : memref<40000xi8> to memref<8x300xf32>
+  linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c, %bias : memref<8x300xf32>, memref<300xf32>) outs(%d : memref<8x300xf32>) attrs = {torus.fusion = "output", torus.kernel = "fusion.1"} {
+  ^bb0(%x: f32, %b: f32, %o: f32):
+    %s = arith.addf %x, %b : f32
+    linalg.yield %s : f32
+  }
+  return
+}
