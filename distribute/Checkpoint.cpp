@@ -272,14 +272,43 @@ Checkpoint::readFile(const std::string &path) {
   return values;
 }
 
+namespace {
+/// InvalidArgument / NotFound unless `values` holds a value of `v`'s spec
+/// under `key`.
+absl::Status checkValue(const std::map<std::string, HostTensor> &values,
+                        const std::string &path, const std::string &key,
+                        const TensorSpec &spec) {
+  auto it = values.find(key);
+  if (it == values.end())
+    return absl::NotFoundError("checkpoint '" + path + "' has no value for '" +
+                               key + "'");
+  if (it->second.spec() != spec)
+    return absl::InvalidArgumentError(
+        "checkpoint '" + path + "' holds " + it->second.spec().toString() +
+        " for '" + key + "', but the variable is " + spec.toString());
+  return absl::OkStatus();
+}
+} // namespace
+
 absl::Status Checkpoint::restore(const std::string &path) {
   TORUS_ASSIGN_OR_RETURN(auto values, readFile(path));
-  // Create the optimizer slots the file has and the optimizers lack
-  // (TensorFlow's deferred slot restoration).
+  // Everything is checked before anything changes: the variables that
+  // exist, then the optimizer slots the file has and the optimizers lack
+  // (TensorFlow's deferred slot restoration creates them, zero-valued,
+  // with their variable's spec).
+  for (const auto &[key, v] : entries())
+    TORUS_RETURN_IF_ERROR(checkValue(values, path, key, v.spec()));
   std::map<std::string, Variable> byPath;
   for (const auto &[name, obj] : objects_)
     for (const auto &[p, v] : obj->trackedVariables())
       byPath.emplace(name + "/" + p, v);
+  struct NewSlot {
+    nn::Optimizer *optimizer;
+    Variable var;
+    std::string slot;
+  };
+  std::vector<NewSlot> newSlots;
+  std::vector<nn::Optimizer *> unbuilt;
   for (const auto &[name, obj] : objects_) {
     auto *opt = dynamic_cast<nn::Optimizer *>(obj);
     if (!opt)
@@ -292,27 +321,26 @@ absl::Status Checkpoint::restore(const std::string &path) {
       auto var = byPath.find(key.substr(0, at));
       if (var == byPath.end())
         continue;
-      TORUS_ASSIGN_OR_RETURN(
-          Variable slot,
-          opt->getOrCreateSlot(var->second, key.substr(at + marker.size())));
-      (void)slot;
+      std::string slot = key.substr(at + marker.size());
+      bool exists = false;
+      for (const auto &[have, v] : opt->slotsFor(var->second))
+        exists = exists || have == slot;
+      if (exists)
+        continue;
+      TORUS_RETURN_IF_ERROR(checkValue(values, path, key, var->second.spec()));
+      newSlots.push_back({opt, var->second, slot});
     }
-    if (values.count(name + "/iter") && opt->trackedVariables().empty()) {
-      TORUS_RETURN_IF_ERROR(opt->build({}));
-    }
+    if (values.count(name + "/iter") && opt->trackedVariables().empty())
+      unbuilt.push_back(opt);
   }
-  // Check everything before assigning anything.
+  for (NewSlot &n : newSlots)
+    TORUS_RETURN_IF_ERROR(n.optimizer->getOrCreateSlot(n.var, n.slot).status());
+  for (nn::Optimizer *opt : unbuilt)
+    TORUS_RETURN_IF_ERROR(opt->build({}));
   std::vector<std::pair<Variable, const HostTensor *>> plan;
   for (const auto &[key, v] : entries()) {
-    auto it = values.find(key);
-    if (it == values.end())
-      return absl::NotFoundError("checkpoint '" + path +
-                                 "' has no value for '" + key + "'");
-    if (it->second.spec() != v.spec())
-      return absl::InvalidArgumentError(
-          "checkpoint '" + path + "' holds " + it->second.spec().toString() +
-          " for '" + key + "', but the variable is " + v.spec().toString());
-    plan.push_back({v, &it->second});
+    TORUS_RETURN_IF_ERROR(checkValue(values, path, key, v.spec()));
+    plan.push_back({v, &values.at(key)});
   }
   for (auto &[v, t] : plan) {
     Variable var = v;

@@ -190,6 +190,21 @@ TEST_F(CheckpointTest, TruncatedOrCorruptedFilesChangeNothing) {
   // The good file still restores.
   ASSERT_TRUE(ckpt.restore(path).ok());
   EXPECT_FALSE(bitIdentical(snapshot(*trainer), before));
+
+  // A model that has not trained yet has no optimizer slots; a rejected
+  // file must not leave any behind either (they would be zeros).
+  TORUS_ASSERT_OK_AND_ASSIGN(
+      auto fresh, MlpTrainer::create(strategy, config, std::make_shared<nn::SGD>(0.1, 0.9)));
+  Checkpoint freshCkpt({{"model", &fresh->model()}, {"optimizer", &fresh->optimizer()}});
+  status = freshCkpt.restore(otherPath);
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << status;
+  for (const auto &[p, v] : fresh->model().trackedVariables())
+    EXPECT_TRUE(fresh->optimizer().slotsFor(v).empty()) << p;
+  EXPECT_TRUE(fresh->optimizer().trackedVariables().empty());
+  // The matching file creates them and restores their values.
+  ASSERT_TRUE(freshCkpt.restore(path).ok());
+  for (const auto &[p, v] : fresh->model().trackedVariables())
+    EXPECT_EQ(fresh->optimizer().slotsFor(v).size(), 1u) << p;
 }
 
 TEST_F(CheckpointTest, SyncOnReadSumIsSavedAggregatedAndRestoredAsShares) {
