@@ -217,6 +217,24 @@ inline void expectClose(const HostTensor &got, const std::vector<double> &want,
   }
 }
 
+/// Expects each element of `got` within rtol * scale[i] of `want[i]`
+/// (scale: e.g. the sum of the magnitudes of the terms summed into it, so
+/// the bound holds for any summation order; at least 1e-30).
+inline void expectWithinScale(const HostTensor &got,
+                              const std::vector<double> &want,
+                              const std::vector<double> &scale, double rtol,
+                              const std::string &what) {
+  std::vector<double> g = toDoubles(got);
+  ASSERT_EQ(g.size(), want.size()) << what;
+  int failures = 0;
+  for (size_t i = 0; i < g.size() && failures < 8; ++i)
+    if (!(std::abs(g[i] - want[i]) <= rtol * std::max(scale[i], 1e-30))) {
+      ++failures;
+      ADD_FAILURE() << what << " element " << i << ": got " << g[i]
+                    << ", want " << want[i] << " (scale " << scale[i] << ")";
+    }
+}
+
 //===--- Running ----------------------------------------------------------===//
 
 /// Traces `fn`, compiles it for `replicas` and runs it on as many cores with

@@ -43,20 +43,6 @@ std::vector<double> rowSums(const std::vector<double> &x, int64_t rows,
   return out;
 }
 
-void expectWithinScale(const HostTensor &got, const std::vector<double> &want,
-                       const std::vector<double> &scale, double rtol,
-                       const std::string &what) {
-  std::vector<double> g = toDoubles(got);
-  ASSERT_EQ(g.size(), want.size()) << what;
-  int failures = 0;
-  for (size_t i = 0; i < g.size() && failures < 8; ++i)
-    if (!(std::abs(g[i] - want[i]) <= rtol * std::max(scale[i], 1e-30))) {
-      ++failures;
-      ADD_FAILURE() << what << " row " << i << ": got " << g[i] << ", want "
-                    << want[i] << " (scale " << scale[i] << ")";
-    }
-}
-
 TEST(ReductionKernelsTest, RowSumsAtEveryBoundary) {
   for (DType dtype : {DType::F32, DType::F64})
     for (int64_t n : kLengths) {

@@ -89,21 +89,28 @@ struct Aligned {
   size_t n;
 };
 
-/// Seconds per glibc memcpy of `bytes`, median of 5.
-double memcpySeconds(size_t bytes) {
-  Aligned src(bytes / 4), dst(bytes / 4);
-  std::memcpy(dst.data, src.data, bytes);
+/// Median seconds of `runs` calls of `f`.
+template <typename F> double medianSeconds(F &&f, int runs = 5) {
   std::vector<double> times;
-  for (int i = 0; i < 5; ++i) {
+  for (int i = 0; i < runs; ++i) {
     auto t0 = std::chrono::steady_clock::now();
-    std::memcpy(dst.data, src.data, bytes);
-    benchmark::DoNotOptimize(dst.data);
+    f();
     times.push_back(std::chrono::duration<double>(
                         std::chrono::steady_clock::now() - t0)
                         .count());
   }
   std::sort(times.begin(), times.end());
-  return times[2];
+  return times[times.size() / 2];
+}
+
+/// Seconds per glibc memcpy of `bytes`, median of 5.
+double memcpySeconds(size_t bytes) {
+  Aligned src(bytes / 4), dst(bytes / 4);
+  std::memcpy(dst.data, src.data, bytes);
+  return medianSeconds([&] {
+    std::memcpy(dst.data, src.data, bytes);
+    benchmark::DoNotOptimize(dst.data);
+  });
 }
 
 void BM_Memcpy16M(benchmark::State &state) {
@@ -146,6 +153,17 @@ loadResident(rt::Executor &executor, const Executable &exe,
   return std::move(*loaded);
 }
 
+/// Runs `loaded` once per benchmark iteration; seconds per step.
+double timedSteps(benchmark::State &state, rt::LoadedProgram &loaded) {
+  auto t0 = std::chrono::steady_clock::now();
+  for (auto _ : state)
+    if (!loaded.step().ok())
+      state.SkipWithError("step failed");
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+             .count() /
+         std::max<int64_t>(1, state.iterations());
+}
+
 Executable compileOrDie(const absl::StatusOr<TracedFunction> &fn,
                         CompileOptions options = {}) {
   if (!fn.ok()) {
@@ -171,14 +189,7 @@ void BM_ReluChain16M(benchmark::State &state) {
   auto loaded = loadResident(**executor, exe);
   (void)loaded->step(); // first touch of the output
   const double memcpy = memcpySeconds(kChain * 4 * 2);
-  auto t0 = std::chrono::steady_clock::now();
-  for (auto _ : state)
-    if (!loaded->step().ok())
-      state.SkipWithError("step failed");
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
-          .count() /
-      std::max<int64_t>(1, state.iterations());
+  const double seconds = timedSteps(state, *loaded);
   state.counters["vs_memcpy"] = memcpy / seconds;
   const double bytes = static_cast<double>(kChain) * 4 * 4;
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * bytes));
@@ -194,18 +205,21 @@ constexpr int64_t kRows = 4096, kRowLength = 4096; // 64 MiB of f32
 
 /// The reference: the sequential loop the naive lowering compiles to (C++
 /// at -O3 does not reorder a float sum either).
+void rowSums(const float *x, float *out) {
+  for (int64_t r = 0; r < kRows; ++r) {
+    float s = 0;
+    for (int64_t k = 0; k < kRowLength; ++k)
+      s += x[r * kRowLength + k];
+    out[r] = s;
+  }
+  benchmark::DoNotOptimize(out);
+}
+
 void BM_RowSumScalarLoop(benchmark::State &state) {
   Aligned x(kRows * kRowLength);
   std::vector<float> out(kRows);
-  for (auto _ : state) {
-    for (int64_t r = 0; r < kRows; ++r) {
-      float s = 0;
-      for (int64_t k = 0; k < kRowLength; ++k)
-        s += x.data[r * kRowLength + k];
-      out[r] = s;
-    }
-    benchmark::DoNotOptimize(out.data());
-  }
+  for (auto _ : state)
+    rowSums(x.data, out.data());
   state.SetBytesProcessed(state.iterations() * kRows * kRowLength * 4);
 }
 
@@ -224,33 +238,12 @@ void BM_RowSum(benchmark::State &state) {
   // The reference, timed just before (median of 5).
   Aligned x(kRows * kRowLength);
   std::vector<float> out(kRows);
-  std::vector<double> loop;
-  for (int i = 0; i < 5; ++i) {
-    auto t0 = std::chrono::steady_clock::now();
-    for (int64_t r = 0; r < kRows; ++r) {
-      float s = 0;
-      for (int64_t k = 0; k < kRowLength; ++k)
-        s += x.data[r * kRowLength + k];
-      out[r] = s;
-    }
-    benchmark::DoNotOptimize(out.data());
-    loop.push_back(std::chrono::duration<double>(
-                       std::chrono::steady_clock::now() - t0)
-                       .count());
-  }
-  std::sort(loop.begin(), loop.end());
+  const double loop = medianSeconds([&] { rowSums(x.data, out.data()); });
   const double bytes = double(kRows) * kRowLength * 4;
   const double memcpy = memcpySeconds(static_cast<size_t>(bytes));
-  auto t0 = std::chrono::steady_clock::now();
-  for (auto _ : state)
-    if (!loaded->step().ok())
-      state.SkipWithError("step failed");
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
-          .count() /
-      std::max<int64_t>(1, state.iterations());
+  const double seconds = timedSteps(state, *loaded);
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * bytes));
-  state.counters["vs_scalar_loop"] = loop[2] / seconds;
+  state.counters["vs_scalar_loop"] = loop / seconds;
   state.counters["vs_memcpy"] = (bytes / seconds) / (2 * bytes / memcpy);
 }
 
@@ -392,16 +385,7 @@ struct OneDnnMlp {
 double oneDnnStepSeconds() {
   OneDnnMlp mlp;
   mlp.step();
-  std::vector<double> times;
-  for (int i = 0; i < 9; ++i) {
-    auto t0 = std::chrono::steady_clock::now();
-    mlp.step();
-    times.push_back(std::chrono::duration<double>(
-                        std::chrono::steady_clock::now() - t0)
-                        .count());
-  }
-  std::sort(times.begin(), times.end());
-  return times[4];
+  return medianSeconds([&] { mlp.step(); }, 9);
 }
 
 void BM_MlpStepOneDnn(benchmark::State &state) {
@@ -423,29 +407,14 @@ void BM_MlpStepTorus(benchmark::State &state) {
   auto loaded = loadResident(**executor, exe, carried);
   (void)loaded->step();
   const double reference = oneDnnStepSeconds();
-  auto t0 = std::chrono::steady_clock::now();
-  for (auto _ : state)
-    if (!loaded->step().ok())
-      state.SkipWithError("step failed");
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
-          .count() /
-      std::max<int64_t>(1, state.iterations());
+  const double seconds = timedSteps(state, *loaded);
   state.counters["vs_onednn"] = seconds / reference;
   // The same step when its large matmuls may also use the host's other
   // threads (one core on a machine with more: __torus_parallel_for).
   rt::limitParallelForThreads(0);
-  std::vector<double> shared;
-  for (int i = 0; i < 9; ++i) {
-    auto s0 = std::chrono::steady_clock::now();
-    (void)loaded->step();
-    shared.push_back(std::chrono::duration<double>(
-                         std::chrono::steady_clock::now() - s0)
-                         .count());
-  }
+  const double shared = medianSeconds([&] { (void)loaded->step(); }, 9);
   rt::limitParallelForThreads(1);
-  std::sort(shared.begin(), shared.end());
-  state.counters["host_threads_ms"] = shared[4] * 1e3;
+  state.counters["host_threads_ms"] = shared * 1e3;
   state.counters["host_threads"] =
       static_cast<double>(rt::hostThreads());
   HostTensor loss(TensorSpec{DType::F32, {}});

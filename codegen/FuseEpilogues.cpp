@@ -9,7 +9,8 @@
 // each iteration runs the contraction on one panel (all of K) and then the
 // epilogue on that panel while it is still in cache (a fill of the result
 // right before the contraction zeroes the panel first, in the same
-// iteration). The loop is peeled so both see static shapes, and the kernel
+// iteration). The loop is peeled so that, once canonicalized (the pipeline
+// runs the canonicalizer next), both see static shapes, and the kernel
 // stage then tiles each panel's contraction as usual. A large kernel's
 // panel loop is marked for host threads, as the kernel stage marks its own.
 //
@@ -28,7 +29,6 @@
 #include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::torus {
 #define GEN_PASS_DEF_TORUSFUSEEPILOGUES
@@ -128,16 +128,6 @@ std::optional<Pair> matchPair(linalg::GenericOp op) {
   return pair;
 }
 
-LogicalResult canonicalize(func::FuncOp fn) {
-  MLIRContext *ctx = fn.getContext();
-  RewritePatternSet patterns(ctx);
-  for (Dialect *d : ctx->getLoadedDialects())
-    d->getCanonicalizationPatterns(patterns);
-  for (RegisteredOperationName op : ctx->getRegisteredOperations())
-    op.getCanonicalizationPatterns(patterns, ctx);
-  return applyPatternsAndFoldGreedily(fn, std::move(patterns));
-}
-
 /// Both ops tiled by kPanel along N, their loops fused (contraction first)
 /// and peeled; false when tiling fails (nothing changed then).
 bool fusePair(RewriterBase &rw, const Pair &pair) {
@@ -195,14 +185,9 @@ struct FuseEpiloguesPass : impl::TorusFuseEpiloguesBase<FuseEpiloguesPass> {
       if (auto pair = matchPair(op))
         pairs.push_back(*pair);
     });
-    if (pairs.empty())
-      return;
     IRRewriter rw(&getContext());
     for (const Pair &pair : pairs)
       (void)fusePair(rw, pair);
-    // Static panel shapes for the kernel stage.
-    if (failed(canonicalize(fn)))
-      return signalPassFailure();
   }
 };
 

@@ -289,7 +289,7 @@ def TorusFuseEpilogues
     innermost dimension in panels of 128 (the kernel stage's N tile) and
     fuses the two loops: each iteration runs the contraction on one panel,
     then the epilogue on that panel while it is in cache. The loop is
-    peeled (static panels), and when the contraction has at least 2^24
+    peeled (static panels once canonicalized), and when the contraction has at least 2^24
     multiply-adds it is marked `torus.parallel_tile` for host threads
     (torus-vectorize-kernels outlines it). Only static contractions whose
     result is 2 or more panels wide, with an all-parallel epilogue that

@@ -116,6 +116,7 @@ void buildBuffersToLLVMPipeline(OpPassManager &pm) {
   // The kernel stage: contractions and convolutions tiled and vectorized
   // for the host CPU (VectorizeKernels.cpp, docs/codegen.md).
   pm.addNestedPass<func::FuncOp>(createTorusFuseEpilogues());
+  pm.addPass(createCanonicalizerPass()); // static panel shapes
   buildKernelPipeline(pm);
   pm.addNestedPass<func::FuncOp>(createTorusVectorizeReductions());
   // The kernels' own temporaries join the buffer plan (torus-plan-buffers).

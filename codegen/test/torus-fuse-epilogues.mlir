@@ -1,7 +1,7 @@
 // Tests torus-fuse-epilogues: a contraction, the fill before it and its
 // output-fusion epilogue run in one loop over 128-column panels of the
 // result, peeled into static panels.
-// RUN: torus-opt %s --torus-fuse-epilogues | FileCheck %s
+// RUN: torus-opt %s --torus-fuse-epilogues --canonicalize | FileCheck %s
 
 // CHECK-LABEL: func.func @dense
 // CHECK: %[[C:.*]] = memref.view
