@@ -4,15 +4,14 @@
 
 #include <cassert>
 #include <cstring>
-#include <vector>
 
 namespace torus::rt {
 
 namespace {
 
 /// Row-major strides in elements.
-std::vector<int64_t> stridesOf(std::span<const int64_t> shape) {
-  std::vector<int64_t> strides(shape.size(), 1);
+BlockIndex stridesOf(std::span<const int64_t> shape) {
+  BlockIndex strides(shape.size(), 1);
   for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d)
     strides[d] = strides[d + 1] * shape[d + 1];
   return strides;
@@ -43,7 +42,7 @@ void forEachOuter(std::span<const int64_t> block, size_t outerRank, Fn &&fn) {
   for (size_t d = 0; d < outerRank; ++d)
     if (block[d] == 0)
       return;
-  std::vector<int64_t> index(outerRank, 0);
+  BlockIndex index(outerRank, 0);
   for (;;) {
     fn(index);
     size_t d = outerRank;
@@ -78,11 +77,11 @@ void forEachRun(std::span<const int64_t> shape, std::span<const int64_t> offset,
     runElements *= block[d];
   if (runElements == 0)
     return;
-  std::vector<int64_t> strides = stridesOf(shape);
+  const BlockIndex strides = stridesOf(shape);
   int64_t base = 0;
   for (size_t d = 0; d < rank; ++d)
     base += offset[d] * strides[d];
-  forEachOuter(block, outerRank, [&](const std::vector<int64_t> &index) {
+  forEachOuter(block, outerRank, [&](const BlockIndex &index) {
     int64_t at = base;
     for (size_t d = 0; d < outerRank; ++d)
       at += index[d] * strides[d];
@@ -113,14 +112,14 @@ void copyBlock(const void *src, std::span<const int64_t> srcShape,
   if (runElements == 0)
     return;
   const size_t runBytes = static_cast<size_t>(runElements) * elementBytes;
-  std::vector<int64_t> srcStrides = stridesOf(srcShape);
-  std::vector<int64_t> dstStrides = stridesOf(dstShape);
+  const BlockIndex srcStrides = stridesOf(srcShape);
+  const BlockIndex dstStrides = stridesOf(dstShape);
   int64_t srcBase = 0, dstBase = 0;
   for (size_t d = 0; d < rank; ++d) {
     srcBase += srcOffset[d] * srcStrides[d];
     dstBase += dstOffset[d] * dstStrides[d];
   }
-  forEachOuter(block, outerRank, [&](const std::vector<int64_t> &index) {
+  forEachOuter(block, outerRank, [&](const BlockIndex &index) {
     int64_t s = srcBase, t = dstBase;
     for (size_t d = 0; d < outerRank; ++d) {
       s += index[d] * srcStrides[d];

@@ -3,7 +3,9 @@
 // The data movement of all-gather, all-to-all and reduce-scatter: a
 // rectangular block of one dense row-major tensor copied into a rectangular
 // block of another, with the innermost contiguous runs merged so large
-// blocks move with one memcpy per run.
+// blocks move with one memcpy per run. Neither function allocates for
+// tensors of rank up to kInlineRank (their strides and indices live on the
+// stack), so collectives that move blocks allocate nothing per call.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TORUS_RUNTIME_COLLECTIVES_BLOCKCOPY_H
@@ -11,6 +13,7 @@
 
 #include "torus/Types.h"
 
+#include "absl/container/inlined_vector.h"
 #include "absl/functional/function_ref.h"
 
 #include <cstddef>
@@ -18,6 +21,11 @@
 #include <span>
 
 namespace torus::rt {
+
+/// Ranks up to this are handled without allocating.
+inline constexpr size_t kInlineRank = 8;
+/// An offset, stride, index or shape of one tensor, one entry per dimension.
+using BlockIndex = absl::InlinedVector<int64_t, kInlineRank>;
 
 /// Copies the block of shape `block` starting at `srcOffset` of a tensor of
 /// shape `srcShape` at `src` to `dstOffset` of a tensor of shape `dstShape`

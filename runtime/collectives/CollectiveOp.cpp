@@ -2,10 +2,13 @@
 
 #include "runtime/collectives/CollectiveOp.h"
 
+#include "runtime/collectives/IdSet.h"
 #include "runtime/collectives/Reduction.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+
+#include <algorithm>
 
 namespace torus::rt {
 
@@ -57,27 +60,35 @@ absl::Status checkDimension(const CollectiveOp &op, int64_t dim,
 
 absl::Status validateSourceTargetPairs(const SourceTargetPairs &pairs,
                                        int64_t numParticipants) {
-  std::vector<int64_t> sourceOf(numParticipants, -1);
-  std::vector<int64_t> targetOf(numParticipants, -1);
-  for (const auto &[source, target] : pairs) {
+  IdSet sources(numParticipants), targets(numParticipants);
+  for (size_t p = 0; p < pairs.size(); ++p) {
+    const auto [source, target] = pairs[p];
     for (int64_t id : {source, target})
       if (id < 0 || id >= numParticipants)
         return absl::InvalidArgumentError(fmt::format(
             "collective-permute: pair {{{},{}}} names replica {}, outside "
             "[0, {})",
             source, target, id, numParticipants));
-    if (targetOf[source] >= 0)
+    // The earlier pair sharing the source or the target, for the message.
+    auto earlier = [&](auto same) {
+      return *std::find_if(pairs.begin(), pairs.begin() + p, same);
+    };
+    if (sources.contains(source))
       return absl::InvalidArgumentError(fmt::format(
           "collective-permute: replica {} is the source of two pairs "
           "({{{},{}}} and {{{},{}}})",
-          source, source, targetOf[source], source, target));
-    if (sourceOf[target] >= 0)
+          source, source,
+          earlier([&](const auto &q) { return q.first == source; }).second,
+          source, target));
+    if (targets.contains(target))
       return absl::InvalidArgumentError(fmt::format(
           "collective-permute: replica {} is the target of two pairs "
           "({{{},{}}} and {{{},{}}})",
-          target, sourceOf[target], target, source, target));
-    targetOf[source] = target;
-    sourceOf[target] = source;
+          target,
+          earlier([&](const auto &q) { return q.second == target; }).first,
+          target, source, target));
+    sources.insert(source);
+    targets.insert(target);
   }
   return absl::OkStatus();
 }
@@ -134,22 +145,33 @@ absl::Status CollectiveOp::check(int64_t groupSize,
       fmt::format("unknown collective kind {}", static_cast<int32_t>(kind)));
 }
 
-Shape CollectiveOp::resultShape(int64_t groupSize) const {
-  Shape result = shape;
+int64_t CollectiveOp::resultDimension(size_t d, int64_t groupSize) const {
+  int64_t size = shape[d];
   switch (kind) {
   case CollectiveOpKind::AllGather:
-    result[dimension] *= groupSize;
+    if (static_cast<int64_t>(d) == dimension)
+      size *= groupSize;
     break;
   case CollectiveOpKind::ReduceScatter:
-    result[dimension] /= groupSize;
+    if (static_cast<int64_t>(d) == dimension)
+      size /= groupSize;
     break;
   case CollectiveOpKind::AllToAll:
-    result[splitDimension] /= splitCount;
-    result[concatDimension] *= splitCount;
+    if (static_cast<int64_t>(d) == splitDimension)
+      size /= splitCount;
+    if (static_cast<int64_t>(d) == concatDimension)
+      size *= splitCount;
     break;
   default:
     break;
   }
+  return size;
+}
+
+Shape CollectiveOp::resultShape(int64_t groupSize) const {
+  Shape result(shape.size());
+  for (size_t d = 0; d < shape.size(); ++d)
+    result[d] = resultDimension(d, groupSize);
   return result;
 }
 
@@ -158,8 +180,10 @@ int64_t CollectiveOp::operandBytes() const {
 }
 
 int64_t CollectiveOp::resultBytes(int64_t groupSize) const {
-  return numElements(resultShape(groupSize)) *
-         static_cast<int64_t>(byteWidth(dtype));
+  int64_t elements = 1;
+  for (size_t d = 0; d < shape.size(); ++d)
+    elements *= resultDimension(d, groupSize);
+  return elements * static_cast<int64_t>(byteWidth(dtype));
 }
 
 std::string CollectiveOp::describe() const {

@@ -66,6 +66,9 @@ struct CollectiveOp {
   absl::Status check(int64_t groupSize, int64_t numParticipants) const;
   /// The result shape for a group of `groupSize`; check() must hold.
   Shape resultShape(int64_t groupSize) const;
+  /// Dimension `d` of resultShape(groupSize), without building the shape.
+  int64_t resultDimension(size_t d, int64_t groupSize) const;
+  /// The sizes in bytes (no allocation).
   int64_t operandBytes() const;
   int64_t resultBytes(int64_t groupSize) const;
 
@@ -81,7 +84,8 @@ struct CollectiveOp {
 CollectiveOp collectiveOpFromSpec(const CollectiveSpec &spec);
 
 /// Checks collective-permute's pairs for `numParticipants`: ids in range, no
-/// source twice and no target twice (HLO's rule).
+/// source twice and no target twice (HLO's rule). Allocates nothing unless
+/// it fails (up to IdSet::kInlineIds participants).
 absl::Status validateSourceTargetPairs(const SourceTargetPairs &pairs,
                                        int64_t numParticipants);
 

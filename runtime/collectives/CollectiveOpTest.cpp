@@ -1,6 +1,7 @@
 //===- CollectiveOpTest.cpp - Tests for collective shape rules ------------===//
 
 #include "runtime/collectives/CollectiveOp.h"
+#include "runtime/collectives/IdSet.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -38,6 +39,25 @@ TEST(CollectiveOpTest, ResultShapes) {
   EXPECT_THAT(op.resultShape(4), ElementsAre(8, 3));
   EXPECT_THAT(makeOp(CollectiveOpKind::CollectivePermute, {5}).resultShape(9),
               ElementsAre(5));
+}
+
+TEST(CollectiveOpTest, ResultDimensionsAndBytesMatchTheShape) {
+  CollectiveOp gather = makeOp(CollectiveOpKind::AllGather, {2, 3, 5});
+  gather.dimension = 1;
+  CollectiveOp toAll = makeOp(CollectiveOpKind::AllToAll, {8, 3});
+  toAll.splitDimension = 0;
+  toAll.concatDimension = 1;
+  toAll.splitCount = 4;
+  for (const CollectiveOp &op :
+       {gather, toAll, makeOp(CollectiveOpKind::ReduceScatter, {8, 3}),
+        makeOp(CollectiveOpKind::AllReduce, {}),
+        makeOp(CollectiveOpKind::Broadcast, {7, 0})}) {
+    SCOPED_TRACE(op.describe());
+    const Shape shape = op.resultShape(4);
+    for (size_t d = 0; d < shape.size(); ++d)
+      EXPECT_EQ(op.resultDimension(d, 4), shape[d]) << "dimension " << d;
+    EXPECT_EQ(op.resultBytes(4), numElements(shape) * 4);
+  }
 }
 
 TEST(CollectiveOpTest, ChecksFollowHlo) {
@@ -92,6 +112,20 @@ TEST(CollectiveOpTest, SourceTargetPairs) {
                         "{1,2})"));
   EXPECT_THAT(msg(validateSourceTargetPairs({{0, 3}}, 3)),
               HasSubstr("pair {0,3} names replica 3, outside [0, 3)"));
+  // The earlier pair is named even when others come between.
+  EXPECT_THAT(msg(validateSourceTargetPairs({{5, 1}, {2, 3}, {4, 1}}, 6)),
+              HasSubstr("replica 1 is the target of two pairs ({5,1} and "
+                        "{4,1})"));
+  // Beyond the ids an IdSet holds inline.
+  const int64_t many = IdSet::kInlineIds + 100;
+  SourceTargetPairs shift;
+  for (int64_t i = 0; i < many; ++i)
+    shift.push_back({i, (i + 1) % many});
+  EXPECT_TRUE(validateSourceTargetPairs(shift, many).ok());
+  shift.push_back({many - 1, 0});
+  EXPECT_THAT(msg(validateSourceTargetPairs(shift, many)),
+              HasSubstr("replica 1123 is the source of two pairs ({1123,0} "
+                        "and {1123,0})"));
 }
 
 TEST(CollectiveOpTest, FromSpecAndDescriptions) {

@@ -13,6 +13,7 @@
 #include "runtime/collectives/InProcessCommunicator.h"
 #include "runtime/collectives/ReferenceCollectives.h"
 
+#include "runtime/collectives/CallNamed.h"
 #include "runtime/collectives/HalfFloat.h"
 
 #include <gmock/gmock.h>
@@ -30,6 +31,7 @@ namespace {
 using ::testing::AllOf;
 using ::testing::ContainsRegex;
 using ::testing::HasSubstr;
+using ::torus::rt::testing::callNamed;
 
 std::string msg(const absl::Status &s) { return std::string(s.message()); }
 
@@ -89,35 +91,6 @@ Bytes makeOperand(const CollectiveOp &op, int64_t participant) {
     }
   }
   return b;
-}
-
-/// Calls the communicator's named method for `op`.
-absl::Status callNamed(InProcessCommunicator &comm, const CollectiveKey &key,
-                       int64_t id, const ReplicaGroups &groups,
-                       const CollectiveOp &op, const void *in, void *out,
-                       absl::Duration timeout = absl::Seconds(120)) {
-  switch (op.kind) {
-  case CollectiveOpKind::AllReduce:
-    return comm.allReduce(key, id, groups, op.reduce, op.dtype,
-                          numElements(op.shape), in, out, timeout);
-  case CollectiveOpKind::AllGather:
-    return comm.allGather(key, id, groups, op.dtype, op.shape, op.dimension,
-                          in, out, timeout);
-  case CollectiveOpKind::ReduceScatter:
-    return comm.reduceScatter(key, id, groups, op.reduce, op.dtype, op.shape,
-                              op.dimension, in, out, timeout);
-  case CollectiveOpKind::AllToAll:
-    return comm.allToAll(key, id, groups, op.dtype, op.shape,
-                         op.splitDimension, op.concatDimension, op.splitCount,
-                         in, out, timeout);
-  case CollectiveOpKind::CollectivePermute:
-    return comm.collectivePermute(key, id, op.pairs, op.dtype, op.shape, in,
-                                  out, timeout);
-  case CollectiveOpKind::Broadcast:
-    return comm.broadcast(key, id, groups, op.root, op.dtype, op.shape, in,
-                          out, timeout);
-  }
-  return absl::InternalError("unknown kind");
 }
 
 /// A mesh [x, y, z, cores] holding exactly n cores, with participant ids

@@ -7,8 +7,11 @@
 #include "runtime/collectives/StreamingCopy.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
+#include <array>
+#include <cassert>
 #include <climits>
 #include <cstring>
 #include <thread>
@@ -20,11 +23,13 @@
 namespace torus::rt {
 
 /// The meeting point of one group for one execution of one collective.
-/// The description (members, op, algorithm) is fixed when the first member
-/// creates it; arrival state is guarded by `mutex`; waiting members block on
-/// `state` (a futex word), whose one-way transitions Waiting -> Complete |
-/// Failed | Aborted decide the rendezvous' fate; the work phase uses only the
-/// atomics (every member is inside the call by then).
+/// The description (key, members, op, algorithm) is set when the first
+/// member starts it; arrival state is guarded by `mutex`; waiting members
+/// block on `state` (a futex word), whose one-way transitions Waiting ->
+/// Complete | Failed | Aborted decide the rendezvous' fate; the work phase
+/// uses only the atomics (every member is inside the call by then). Pooled:
+/// once closed and left by every member, start() makes it ready for a later
+/// execution, reusing its vectors.
 struct InProcessCommunicator::Rendezvous {
   enum State : int32_t {
     Waiting = 0,  // gathering members
@@ -35,10 +40,24 @@ struct InProcessCommunicator::Rendezvous {
     Done = 5,     // ... and has: the others just return
   };
 
+  /// Guarded by the communicator's mutex: calls with `key` join this
+  /// rendezvous while it is open (from start() until it completes; a failed
+  /// or aborted one stays open, so latecomers get its error).
+  CollectiveKey key;
+  bool open = false;
+  /// Members that joined and have not returned yet (incremented under the
+  /// communicator's mutex): a closed rendezvous is restarted only at 0.
+  std::atomic<int32_t> inside{0};
+
   std::vector<int64_t> members;
   int64_t firstRank = -1;
   CollectiveOp op;
+  /// op.resultShape(members.size()).
+  Shape result;
   CollectiveAlgorithm algorithm = CollectiveAlgorithm::Direct;
+  /// What the options choose for `members` (for ops with several
+  /// schedules) and its grid: kept while later starts have the same members.
+  CollectiveAlgorithm groupAlgorithm = CollectiveAlgorithm::Direct;
   std::optional<GroupGrid> grid;
 
   std::mutex mutex;
@@ -52,6 +71,15 @@ struct InProcessCommunicator::Rendezvous {
   /// later one returns it.
   absl::Status error;
 
+  /// Gives a new (closed) rendezvous the capacity of `other`, so that
+  /// start() for the same group and collective allocates nothing.
+  void prepareLike(const Rendezvous &other);
+  /// Makes the rendezvous the open one of `key` in the group `members`,
+  /// described by its first member (`rank`, `op`, already checked).
+  void start(const CollectiveKey &key, std::span<const int64_t> members,
+             int64_t rank, const CollectiveOp &op,
+             const CommunicatorOptions &options);
+
   /// Moves `state` from Waiting to `to` and wakes every waiter; false if it
   /// had already left Waiting.
   bool settle(int32_t to);
@@ -62,6 +90,7 @@ struct InProcessCommunicator::Rendezvous {
   /// progress[rank]: how many steps of the schedule member `rank` finished;
   /// what it published is readable by peers once they see the count.
   std::unique_ptr<std::atomic<int32_t>[]> progress;
+  size_t progressCapacity = 0;
   std::atomic<int32_t> numRead{0};
   std::atomic<int32_t> numFinished{0};
 };
@@ -132,10 +161,56 @@ bool hasSchedules(CollectiveOpKind kind) {
          kind == CollectiveOpKind::Broadcast;
 }
 
+/// What a participant's thread reuses from call to call: emulated cores are
+/// persistent threads, so once these have grown to what a program's
+/// collectives need, describing a call and doing a share allocate nothing.
+struct ThreadScratch {
+  /// The description a named method (allReduce, ...) passes to run().
+  CollectiveOp op;
+  /// Results of members whose output overlaps their input, until every
+  /// member has read its operands.
+  std::unique_ptr<char[]> staging;
+  size_t stagingBytes = 0;
+
+  char *stagingBuffer(size_t bytes) {
+    if (bytes > stagingBytes) {
+      staging.reset(new char[bytes]);
+      stagingBytes = bytes;
+    }
+    return staging.get();
+  }
+};
+
+ThreadScratch &threadScratch() {
+  thread_local ThreadScratch scratch;
+  return scratch;
+}
+
+/// The op a named method describes its call with: the thread's, reset to
+/// `kind` and `dtype` with every other field at its default, its (empty)
+/// shape and pairs keeping their capacity.
+CollectiveOp &describeCall(CollectiveOpKind kind, DType dtype) {
+  CollectiveOp &op = threadScratch().op;
+  Shape shape = std::move(op.shape);
+  SourceTargetPairs pairs = std::move(op.pairs);
+  shape.clear();
+  pairs.clear();
+  op = CollectiveOp{};
+  op.kind = kind;
+  op.dtype = dtype;
+  op.shape = std::move(shape);
+  op.pairs = std::move(pairs);
+  return op;
+}
+
+/// Grid dimensions are mesh axes with extent > 1: x, y, z and on-chip cores.
+constexpr size_t kMaxGridDims = 4;
+
 /// One member's share of one rendezvous.
 class MemberWork {
 public:
-  MemberWork(const CollectiveOp &op, CollectiveAlgorithm algorithm,
+  MemberWork(const CollectiveOp &op, std::span<const int64_t> result,
+             CollectiveAlgorithm algorithm,
              const std::optional<GroupGrid> &grid,
              std::span<const void *const> inputs,
              std::span<void *const> outputs, std::atomic<int32_t> *progress,
@@ -144,8 +219,7 @@ public:
       : op_(op), algorithm_(algorithm), grid_(grid), inputs_(inputs),
         outputs_(outputs), progress_(progress), numRead_(numRead),
         staged_(staged), rank_(rank), n_(static_cast<int64_t>(inputs.size())),
-        members_(members), width_(byteWidth(op.dtype)),
-        result_(op.resultShape(n_)) {}
+        members_(members), width_(byteWidth(op.dtype)), result_(result) {}
 
   void run() {
     switch (op_.kind) {
@@ -165,17 +239,18 @@ public:
   }
 
 private:
-  /// Computes this member's result into `out` directly, or through a
-  /// staging buffer released after every member has read its operands.
+  /// Computes this member's result into `out` directly, or through the
+  /// thread's staging buffer, copied out after every member has read its
+  /// operands.
   template <typename Fn> void staging(Fn &&compute) {
     if (!staged_)
       return compute(outputs_[rank_]);
     const size_t bytes = op_.resultBytes(n_);
-    std::unique_ptr<char[]> buffer(new char[std::max<size_t>(bytes, 1)]);
-    compute(buffer.get());
+    char *buffer = threadScratch().stagingBuffer(std::max<size_t>(bytes, 1));
+    compute(buffer);
     barrier(*numRead_, static_cast<int32_t>(n_));
     if (bytes)
-      std::memcpy(outputs_[rank_], buffer.get(), bytes);
+      std::memcpy(outputs_[rank_], buffer, bytes);
   }
 
   // --- all-reduce -------------------------------------------------------
@@ -206,24 +281,24 @@ private:
 
   // --- all-gather -------------------------------------------------------
 
-  std::vector<int64_t> gatherOffset(int64_t block) const {
-    std::vector<int64_t> offset(op_.shape.size(), 0);
+  /// Where member `block`'s operand goes in the result.
+  BlockIndex gatherOffset(int64_t block) const {
+    BlockIndex offset(op_.shape.size(), 0);
     offset[op_.dimension] = block * op_.shape[op_.dimension];
     return offset;
   }
 
   void allGather() {
+    const BlockIndex origin(op_.shape.size(), 0);
     if (staged_ || algorithm_ == CollectiveAlgorithm::Direct) {
       return staging([&](void *out) {
         for (int64_t q = 0; q < n_; ++q)
-          copyBlock(inputs_[q], op_.shape,
-                    std::vector<int64_t>(op_.shape.size(), 0), out, result_,
+          copyBlock(inputs_[q], op_.shape, origin, out, result_,
                     gatherOffset(q), op_.shape, width_);
       });
     }
-    copyBlock(inputs_[rank_], op_.shape,
-              std::vector<int64_t>(op_.shape.size(), 0), outputs_[rank_],
-              result_, gatherOffset(rank_), op_.shape, width_);
+    copyBlock(inputs_[rank_], op_.shape, origin, outputs_[rank_], result_,
+              gatherOffset(rank_), op_.shape, width_);
     publish(progress_[rank_], 1);
     gather([&](int64_t block, const void *from) {
       char *to = static_cast<char *>(outputs_[rank_]);
@@ -255,20 +330,23 @@ private:
     const GroupGrid &grid = *grid_;
     const std::vector<int64_t> &mine = grid.positions[rank_];
     const size_t dims = grid.extents.size();
+    assert(dims <= kMaxGridDims && mine.size() == dims);
+    std::array<int64_t, kMaxGridDims> at{}, position{};
     int32_t base = 1;
     for (size_t d = 0; d < dims; ++d) {
       const int64_t k = grid.extents[d];
-      std::vector<int64_t> at = mine;
+      std::copy(mine.begin(), mine.end(), at.begin());
       at[d] = (mine[d] + k - 1) % k;
-      const int64_t pred = grid.rankAtPosition(at);
+      const int64_t pred = grid.rankAtPosition(std::span(at).first(dims));
       for (int64_t s = 1; s < k; ++s) {
         waitAtLeast(progress_[pred], base + static_cast<int32_t>(s) - 1);
         // The blocks the member s steps back along d held before phase d.
-        std::vector<int64_t> position = mine;
+        std::copy(mine.begin(), mine.end(), position.begin());
         position[d] = (mine[d] - s + k) % k;
-        forEachPrefix(grid, d, position, [&](const std::vector<int64_t> &p) {
-          copy(grid.rankAtPosition(p), outputs_[pred]);
-        });
+        forEachPrefix(grid, d, std::span(position).first(dims),
+                      [&](std::span<const int64_t> p) {
+                        copy(grid.rankAtPosition(p), outputs_[pred]);
+                      });
         publish(progress_[rank_], base + static_cast<int32_t>(s));
       }
       base += static_cast<int32_t>(k - 1);
@@ -276,14 +354,15 @@ private:
   }
 
   /// Calls fn(p) for every grid position p that equals `position` in the
-  /// dimensions >= d (dimensions < d take every value).
+  /// dimensions >= d (dimensions < d take every value); `position` is
+  /// scratch.
   template <typename Fn>
   static void forEachPrefix(const GroupGrid &grid, size_t d,
-                            std::vector<int64_t> position, Fn &&fn) {
+                            std::span<int64_t> position, Fn &&fn) {
     for (size_t j = 0; j < d; ++j)
       position[j] = 0;
     for (;;) {
-      fn(position);
+      fn(std::span<const int64_t>(position));
       size_t j = d;
       while (j > 0) {
         --j;
@@ -308,13 +387,11 @@ private:
     for (size_t d = dim + 1; d < op_.shape.size(); ++d)
       inner *= op_.shape[d];
     const int64_t span = result_[dim] * inner; // elements per outer index
-    std::vector<const void *> from(n_);
+    void *const to[] = {out};
     for (int64_t o = 0; o < outer && span > 0; ++o) {
-      const size_t inAt = static_cast<size_t>((o * n_ + rank_) * span) * width_;
-      for (int64_t q = 0; q < n_; ++q)
-        from[q] = static_cast<const char *>(inputs_[q]) + inAt;
-      void *const to[] = {static_cast<char *>(out) + o * span * width_};
-      reduceRange(op_.reduce, op_.dtype, from, to, 0, span);
+      const int64_t at = (o * n_ + rank_) * span;
+      reduceRangeTo(op_.reduce, op_.dtype, inputs_, at, at + span, to,
+                    o * span);
     }
   }
 
@@ -322,12 +399,11 @@ private:
 
   void allToAll(void *out) {
     const int64_t split = op_.splitDimension, concat = op_.concatDimension;
-    Shape block = op_.shape;
+    BlockIndex block(op_.shape.begin(), op_.shape.end());
     block[split] /= n_;
-    std::vector<int64_t> srcOffset(op_.shape.size(), 0);
+    BlockIndex srcOffset(op_.shape.size(), 0), dstOffset(op_.shape.size(), 0);
     srcOffset[split] = rank_ * block[split];
     for (int64_t q = 0; q < n_; ++q) {
-      std::vector<int64_t> dstOffset(op_.shape.size(), 0);
       dstOffset[concat] = q * block[concat];
       copyBlock(inputs_[q], op_.shape, srcOffset, out, result_, dstOffset,
                 block, width_);
@@ -390,7 +466,7 @@ private:
   const int64_t n_;
   std::span<const int64_t> members_;
   const size_t width_;
-  const Shape result_;
+  std::span<const int64_t> result_;
 };
 
 std::string describeMismatch(const CollectiveOp &first, const CollectiveOp &op) {
@@ -430,6 +506,20 @@ InProcessCommunicator::create(int64_t numReplicas,
       new InProcessCommunicator(numReplicas, std::move(options)));
 }
 
+namespace {
+std::vector<int64_t> idsUpTo(int64_t n) {
+  std::vector<int64_t> ids(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i)
+    ids[i] = i;
+  return ids;
+}
+} // namespace
+
+InProcessCommunicator::InProcessCommunicator(int64_t numReplicas,
+                                             CommunicatorOptions options)
+    : numReplicas_(numReplicas), options_(std::move(options)),
+      everyone_(idsUpTo(numReplicas)) {}
+
 InProcessCommunicator::~InProcessCommunicator() = default;
 
 void InProcessCommunicator::abort(const absl::Status &reason) {
@@ -440,21 +530,123 @@ void InProcessCommunicator::abort(const absl::Status &reason) {
   aborted_.store(true, std::memory_order_release);
   // Rendezvous still gathering members will never complete; the ones that
   // did complete finish (peers are writing into their outputs).
-  for (auto &[key, rv] : rendezvous_)
-    rv->settle(Rendezvous::Aborted);
+  for (auto &[key, pool] : pools_)
+    for (const auto &rv : pool)
+      if (rv->open)
+        rv->settle(Rendezvous::Aborted);
 }
 
 size_t InProcessCommunicator::numPendingRendezvous() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return rendezvous_.size();
+  size_t open = 0;
+  for (const auto &[key, pool] : pools_)
+    for (const auto &rv : pool)
+      open += rv->open ? 1 : 0;
+  return open;
 }
 
-void InProcessCommunicator::erase(const RendezvousKey &key,
-                                  const Rendezvous *rv) {
+size_t InProcessCommunicator::numPooledRendezvous() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  auto it = rendezvous_.find(key);
-  if (it != rendezvous_.end() && it->second.get() == rv)
-    rendezvous_.erase(it);
+  size_t held = 0;
+  for (const auto &[key, pool] : pools_)
+    held += pool.size();
+  return held;
+}
+
+void InProcessCommunicator::Rendezvous::prepareLike(const Rendezvous &other) {
+  const size_t n = other.members.size();
+  members = other.members;
+  groupAlgorithm = other.groupAlgorithm;
+  grid = other.grid;
+  op = other.op;
+  result.reserve(other.result.size());
+  inputs.reserve(n);
+  outputs.reserve(n);
+  arrived.reserve(n);
+  progress = std::make_unique<std::atomic<int32_t>[]>(n);
+  progressCapacity = n;
+}
+
+void InProcessCommunicator::Rendezvous::start(
+    const CollectiveKey &newKey, std::span<const int64_t> newMembers,
+    int64_t rank, const CollectiveOp &newOp,
+    const CommunicatorOptions &options) {
+  const size_t n = newMembers.size();
+  key = newKey;
+  open = true;
+  if (!std::ranges::equal(members, newMembers)) {
+    members.assign(newMembers.begin(), newMembers.end());
+    grid.reset();
+    groupAlgorithm = chooseCollectiveAlgorithm(
+        options.algorithm, options.placement ? &*options.placement : nullptr,
+        members, &grid);
+  }
+  firstRank = rank;
+  op = newOp;
+  result.resize(op.shape.size());
+  for (size_t d = 0; d < result.size(); ++d)
+    result[d] = op.resultDimension(d, static_cast<int64_t>(n));
+  algorithm =
+      hasSchedules(op.kind) ? groupAlgorithm : CollectiveAlgorithm::Direct;
+  if (op.kind == CollectiveOpKind::Broadcast &&
+      algorithm == CollectiveAlgorithm::Torus)
+    algorithm = CollectiveAlgorithm::Ring;
+
+  state.store(Waiting, std::memory_order_relaxed);
+  inputs.assign(n, nullptr);
+  outputs.assign(n, nullptr);
+  arrived.assign(n, 0);
+  numArrived = 0;
+  error = absl::OkStatus();
+  staged = false;
+  if (progressCapacity < n) {
+    progress = std::make_unique<std::atomic<int32_t>[]>(n);
+    progressCapacity = n;
+  }
+  for (size_t i = 0; i < n; ++i)
+    progress[i].store(0, std::memory_order_relaxed);
+  numRead.store(0, std::memory_order_relaxed);
+  numFinished.store(0, std::memory_order_relaxed);
+}
+
+InProcessCommunicator::Rendezvous *
+InProcessCommunicator::join(const CollectiveKey &key,
+                            std::span<const int64_t> members, int64_t rank,
+                            const CollectiveOp &op) {
+  auto [entry, isNew] =
+      pools_.try_emplace(PoolKey{key.collectiveIndex, members[0]});
+  Pool &pool = entry->second;
+  Rendezvous *spare = nullptr;
+  for (const auto &rv : pool) {
+    if (rv->open) {
+      if (rv->key == key) {
+        rv->inside.fetch_add(1, std::memory_order_relaxed);
+        return rv.get();
+      }
+    } else if (!spare && rv->inside.load(std::memory_order_acquire) == 0) {
+      spare = rv.get(); // every member of its last execution has left
+    }
+  }
+  if (!spare) {
+    pool.push_back(std::make_unique<Rendezvous>());
+    spare = pool.back().get();
+  }
+  spare->start(key, members, rank, op, options_);
+  spare->inside.fetch_add(1, std::memory_order_relaxed);
+  if (isNew) {
+    // The next execution may start while members still leave this one (at
+    // most these two are in flight when every member executes the
+    // collective in turn): a second rendezvous, sized like the first, so no
+    // later execution of the same collective allocates, whichever it uses.
+    pool.push_back(std::make_unique<Rendezvous>());
+    pool.back()->prepareLike(*spare);
+  }
+  return spare;
+}
+
+void InProcessCommunicator::close(Rendezvous &rv) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  rv.open = false;
 }
 
 CollectiveAlgorithm
@@ -484,13 +676,17 @@ absl::Status InProcessCommunicator::run(const CollectiveKey &key,
   }
   // collective-permute runs over every participant; its pairs name them.
   const bool permute = op.kind == CollectiveOpKind::CollectivePermute;
+  static const ReplicaGroups kEveryone; // one group of every participant
+  const ReplicaGroups &effectiveGroups = permute ? kEveryone : groups;
   TORUS_ASSIGN_OR_RETURN(
-      ReplicaGroupMembership membership,
-      findReplicaGroup(permute ? ReplicaGroups{} : groups, numReplicas_,
-                       replicaId));
-  const std::vector<int64_t> &members = membership.members;
+      ReplicaGroupPosition position,
+      locateReplica(effectiveGroups, numReplicas_, replicaId));
+  const std::span<const int64_t> members =
+      effectiveGroups.empty()
+          ? std::span<const int64_t>(everyone_)
+          : std::span<const int64_t>(effectiveGroups[position.groupIndex]);
   const int64_t size = static_cast<int64_t>(members.size());
-  const int64_t rank = membership.rank;
+  const int64_t rank = position.rank;
   TORUS_RETURN_IF_ERROR(op.check(size, numReplicas_));
   const size_t inBytes = op.operandBytes();
   const size_t outBytes = op.resultBytes(size);
@@ -498,8 +694,9 @@ absl::Status InProcessCommunicator::run(const CollectiveKey &key,
     return absl::InvalidArgumentError(
         fmt::format("{} with a null buffer", kindName));
   auto describe = [&] {
-    return fmt::format("{} ({}) in replica group {}", kindName, key.toString(),
-                       formatIdList(members));
+    return fmt::format(
+        "{} ({}) in replica group {}", kindName, key.toString(),
+        formatIdList(std::vector<int64_t>(members.begin(), members.end())));
   };
 
   // A group of one exchanges nothing: its result is its operand (or zeros
@@ -516,37 +713,21 @@ absl::Status InProcessCommunicator::run(const CollectiveKey &key,
     return absl::OkStatus();
   }
 
-  const RendezvousKey rvKey{key, members[0]};
-  std::shared_ptr<Rendezvous> rv;
+  Rendezvous *rv = nullptr;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (isAborted())
       return absl::AbortedError(
           fmt::format("{}: run aborted: {}", describe(),
                       std::string(abortReason_.message())));
-    std::shared_ptr<Rendezvous> &slot = rendezvous_[rvKey];
-    if (!slot) {
-      slot = std::make_shared<Rendezvous>();
-      slot->members = members;
-      slot->firstRank = rank;
-      slot->op = op;
-      slot->inputs.assign(size, nullptr);
-      slot->outputs.assign(size, nullptr);
-      slot->arrived.assign(size, 0);
-      slot->progress = std::make_unique<std::atomic<int32_t>[]>(size);
-      slot->algorithm = hasSchedules(op.kind)
-                            ? chooseCollectiveAlgorithm(
-                                  options_.algorithm,
-                                  options_.placement ? &*options_.placement
-                                                     : nullptr,
-                                  members, &slot->grid)
-                            : CollectiveAlgorithm::Direct;
-      if (op.kind == CollectiveOpKind::Broadcast &&
-          slot->algorithm == CollectiveAlgorithm::Torus)
-        slot->algorithm = CollectiveAlgorithm::Ring;
-    }
-    rv = slot;
+    rv = join(key, members, rank, op);
   }
+  // Leaves the rendezvous on every return below, after the last use of it
+  // (declared before any lock of it, so destroyed after them).
+  struct Leave {
+    Rendezvous &rv;
+    ~Leave() { rv.inside.fetch_sub(1, std::memory_order_release); }
+  } leave{*rv};
 
   auto abortedError = [&] {
     std::lock_guard<std::mutex> commLock(mutex_);
@@ -567,11 +748,12 @@ absl::Status InProcessCommunicator::run(const CollectiveKey &key,
     return status;
   };
   const int64_t firstReplica = rv->members[rv->firstRank];
-  if (rv->members != members)
+  if (!std::ranges::equal(rv->members, members))
     return fail(absl::InvalidArgumentError(fmt::format(
         "{}: replica {} is in replica group {} but replica {} is in {}",
-        describe(), replicaId, formatIdList(members), firstReplica,
-        formatIdList(rv->members))));
+        describe(), replicaId,
+        formatIdList(std::vector<int64_t>(members.begin(), members.end())),
+        firstReplica, formatIdList(rv->members))));
   if (!(rv->op == op))
     return fail(absl::InvalidArgumentError(fmt::format(
         "{}: mismatched operands: replica {} passed {} but replica {} passed "
@@ -610,13 +792,13 @@ absl::Status InProcessCommunicator::run(const CollectiveKey &key,
       // results are the same for every schedule).
       lock.unlock();
       for (int64_t r = 0; r < size; ++r)
-        MemberWork(rv->op, CollectiveAlgorithm::Direct, rv->grid, rv->inputs,
-                   rv->outputs, rv->progress.get(), &rv->numRead, false, r,
-                   rv->members)
+        MemberWork(rv->op, rv->result, CollectiveAlgorithm::Direct, rv->grid,
+                   rv->inputs, rv->outputs, rv->progress.get(), &rv->numRead,
+                   false, r, rv->members)
             .run();
       rv->state.store(Rendezvous::Done, std::memory_order_release);
       futexWakeAll(rv->state);
-      erase(rvKey, rv.get());
+      close(*rv);
       return absl::OkStatus();
     }
   } else {
@@ -679,8 +861,9 @@ absl::Status InProcessCommunicator::run(const CollectiveKey &key,
   const bool staged = rv->staged;
   lock.unlock();
 
-  MemberWork(rv->op, rv->algorithm, rv->grid, rv->inputs, rv->outputs,
-             rv->progress.get(), &rv->numRead, staged, rank, rv->members)
+  MemberWork(rv->op, rv->result, rv->algorithm, rv->grid, rv->inputs,
+             rv->outputs, rv->progress.get(), &rv->numRead, staged, rank,
+             rv->members)
       .run();
 
   // Nobody leaves (and frees its buffers) before every share is done.
@@ -688,7 +871,7 @@ absl::Status InProcessCommunicator::run(const CollectiveKey &key,
   // that are themselves working.
   if (rv->numFinished.fetch_add(1, std::memory_order_acq_rel) + 1 == size) {
     rv->numFinished.notify_all();
-    erase(rvKey, rv.get());
+    close(*rv);
   } else {
     waitAtLeast(rv->numFinished, static_cast<int32_t>(size));
   }
@@ -703,11 +886,9 @@ InProcessCommunicator::allReduce(const CollectiveKey &key, int64_t replicaId,
   if (count < 0)
     return absl::InvalidArgumentError(
         fmt::format("all-reduce of a negative element count {}", count));
-  CollectiveOp op;
-  op.kind = CollectiveOpKind::AllReduce;
+  CollectiveOp &op = describeCall(CollectiveOpKind::AllReduce, dtype);
   op.reduce = kind;
-  op.dtype = dtype;
-  op.shape = {count};
+  op.shape.push_back(count);
   return run(key, replicaId, groups, op, in, out, timeout);
 }
 
@@ -715,10 +896,8 @@ absl::Status InProcessCommunicator::allGather(
     const CollectiveKey &key, int64_t replicaId, const ReplicaGroups &groups,
     DType dtype, const Shape &shape, int64_t dimension, const void *in,
     void *out, absl::Duration timeout) {
-  CollectiveOp op;
-  op.kind = CollectiveOpKind::AllGather;
-  op.dtype = dtype;
-  op.shape = shape;
+  CollectiveOp &op = describeCall(CollectiveOpKind::AllGather, dtype);
+  op.shape.assign(shape.begin(), shape.end());
   op.dimension = dimension;
   return run(key, replicaId, groups, op, in, out, timeout);
 }
@@ -727,11 +906,9 @@ absl::Status InProcessCommunicator::reduceScatter(
     const CollectiveKey &key, int64_t replicaId, const ReplicaGroups &groups,
     ReduceKind kind, DType dtype, const Shape &shape, int64_t dimension,
     const void *in, void *out, absl::Duration timeout) {
-  CollectiveOp op;
-  op.kind = CollectiveOpKind::ReduceScatter;
+  CollectiveOp &op = describeCall(CollectiveOpKind::ReduceScatter, dtype);
   op.reduce = kind;
-  op.dtype = dtype;
-  op.shape = shape;
+  op.shape.assign(shape.begin(), shape.end());
   op.dimension = dimension;
   return run(key, replicaId, groups, op, in, out, timeout);
 }
@@ -741,10 +918,8 @@ absl::Status InProcessCommunicator::allToAll(
     DType dtype, const Shape &shape, int64_t splitDimension,
     int64_t concatDimension, int64_t splitCount, const void *in, void *out,
     absl::Duration timeout) {
-  CollectiveOp op;
-  op.kind = CollectiveOpKind::AllToAll;
-  op.dtype = dtype;
-  op.shape = shape;
+  CollectiveOp &op = describeCall(CollectiveOpKind::AllToAll, dtype);
+  op.shape.assign(shape.begin(), shape.end());
   op.splitDimension = splitDimension;
   op.concatDimension = concatDimension;
   op.splitCount = splitCount;
@@ -755,11 +930,9 @@ absl::Status InProcessCommunicator::collectivePermute(
     const CollectiveKey &key, int64_t replicaId, const SourceTargetPairs &pairs,
     DType dtype, const Shape &shape, const void *in, void *out,
     absl::Duration timeout) {
-  CollectiveOp op;
-  op.kind = CollectiveOpKind::CollectivePermute;
-  op.dtype = dtype;
-  op.shape = shape;
-  op.pairs = pairs;
+  CollectiveOp &op = describeCall(CollectiveOpKind::CollectivePermute, dtype);
+  op.shape.assign(shape.begin(), shape.end());
+  op.pairs.assign(pairs.begin(), pairs.end());
   return run(key, replicaId, {}, op, in, out, timeout);
 }
 
@@ -767,10 +940,8 @@ absl::Status InProcessCommunicator::broadcast(
     const CollectiveKey &key, int64_t replicaId, const ReplicaGroups &groups,
     int64_t rootRank, DType dtype, const Shape &shape, const void *in,
     void *out, absl::Duration timeout) {
-  CollectiveOp op;
-  op.kind = CollectiveOpKind::Broadcast;
-  op.dtype = dtype;
-  op.shape = shape;
+  CollectiveOp &op = describeCall(CollectiveOpKind::Broadcast, dtype);
+  op.shape.assign(shape.begin(), shape.end());
   op.root = rootRank;
   return run(key, replicaId, groups, op, in, out, timeout);
 }

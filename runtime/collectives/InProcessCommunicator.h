@@ -44,6 +44,18 @@
 // is final: create one communicator per run when runs must survive a failed
 // predecessor (the Executor does).
 //
+// Steady state allocates nothing. A program executes each collective over
+// and over, so rendezvous are pooled per collective index and replica group:
+// a finished one is restarted for a later execution once all its members
+// have left it (a pool holds as many as were in flight at once, usually one
+// or two: a new pool starts with two). The description a named method
+// builds and the staging buffer of an in-place share are kept per thread,
+// and emulated cores are persistent threads. After the first execution of
+// each of a program's collectives (with replica groups of at most
+// IdSet::kInlineIds participants and tensors of rank at most kInlineRank), a
+// successful call allocates nothing on the heap, formats nothing and makes
+// no std::function; only errors do.
+//
 //===----------------------------------------------------------------------===//
 #ifndef TORUS_RUNTIME_COLLECTIVES_INPROCESSCOMMUNICATOR_H
 #define TORUS_RUNTIME_COLLECTIVES_INPROCESSCOMMUNICATOR_H
@@ -58,6 +70,7 @@
 #include <mutex>
 #include <optional>
 #include <span>
+#include <vector>
 
 namespace torus::rt {
 
@@ -126,35 +139,48 @@ public:
                                    std::span<const int64_t> members) const;
   const CommunicatorOptions &options() const { return options_; }
 
-  /// Rendezvous still held (for tests: 0 after successful collectives; failed
-  /// ones are kept so late peers see the original error).
+  /// Rendezvous still open (for tests: 0 after successful collectives;
+  /// failed ones are kept so late peers see the original error).
   size_t numPendingRendezvous() const;
+  /// Rendezvous objects held, open or kept for reuse (for tests: bounded by
+  /// the collectives in flight at once, not by the calls made).
+  size_t numPooledRendezvous() const;
 
 private:
-  InProcessCommunicator(int64_t numReplicas, CommunicatorOptions options)
-      : numReplicas_(numReplicas), options_(std::move(options)) {}
+  InProcessCommunicator(int64_t numReplicas, CommunicatorOptions options);
 
   struct Rendezvous;
-  struct RendezvousKey {
-    CollectiveKey key;
-    /// First member of the group: groups partition the replicas, so it
-    /// names the group.
+  /// One collective index in one replica group, named by its first member
+  /// (groups partition the participants).
+  struct PoolKey {
+    int64_t collectiveIndex;
     int64_t groupLeader;
-    friend bool operator==(const RendezvousKey &,
-                           const RendezvousKey &) = default;
-    template <typename H> friend H AbslHashValue(H h, const RendezvousKey &k) {
-      return H::combine(std::move(h), k.key, k.groupLeader);
+    friend bool operator==(const PoolKey &, const PoolKey &) = default;
+    template <typename H> friend H AbslHashValue(H h, const PoolKey &k) {
+      return H::combine(std::move(h), k.collectiveIndex, k.groupLeader);
     }
   };
+  /// The rendezvous of one PoolKey: the open ones (in flight, or failed)
+  /// and the finished ones kept for reuse.
+  using Pool = std::vector<std::unique_ptr<Rendezvous>>;
 
-  void erase(const RendezvousKey &key, const Rendezvous *rv);
+  /// Under mutex_: the open rendezvous of `key` in the group `members`, or a
+  /// finished one of its pool restarted for it (a new one only when every
+  /// one is in use). The caller is counted as inside it.
+  Rendezvous *join(const CollectiveKey &key, std::span<const int64_t> members,
+                   int64_t rank, const CollectiveOp &op);
+  /// Closes a completed rendezvous: later calls with its key start anew,
+  /// and it is reused once every member has left it.
+  void close(Rendezvous &rv);
 
   const int64_t numReplicas_;
   const CommunicatorOptions options_;
+  /// 0..numReplicas-1: the group of an empty replica group list.
+  const std::vector<int64_t> everyone_;
   mutable std::mutex mutex_;
   std::atomic<bool> aborted_{false};
   absl::Status abortReason_;
-  absl::flat_hash_map<RendezvousKey, std::shared_ptr<Rendezvous>> rendezvous_;
+  absl::flat_hash_map<PoolKey, Pool> pools_;
 };
 
 } // namespace torus::rt

@@ -73,8 +73,9 @@ struct F16 {
 // read), then copy it to every output; with streaming stores when the range
 // is too large to stay in cache for its readers.
 template <typename Traits, typename Op>
-void reduceTyped(std::span<const void *const> inputs,
-                 std::span<void *const> outputs, int64_t begin, int64_t end) {
+void reduceTyped(std::span<const void *const> inputs, int64_t begin,
+                 int64_t end, std::span<void *const> outputs,
+                 int64_t outBegin) {
   using T = typename Traits::Storage;
   constexpr int64_t kBlock = 8192 / sizeof(T);
   alignas(64) T acc[kBlock];
@@ -90,10 +91,11 @@ void reduceTyped(std::span<const void *const> inputs,
         acc[j] = Traits::store(op(Traits::load(acc[j]), Traits::load(in[j])));
     }
     for (void *out : outputs) {
+      T *to = static_cast<T *>(out) + outBegin + (b - begin);
       if (streaming)
-        streamStore(static_cast<T *>(out) + b, acc, n * sizeof(T));
+        streamStore(to, acc, n * sizeof(T));
       else
-        std::memcpy(static_cast<T *>(out) + b, acc, n * sizeof(T));
+        std::memcpy(to, acc, n * sizeof(T));
     }
   }
   if (streaming)
@@ -102,16 +104,18 @@ void reduceTyped(std::span<const void *const> inputs,
 
 template <typename Traits>
 void reduceKind(ReduceKind kind, std::span<const void *const> inputs,
-                std::span<void *const> outputs, int64_t begin, int64_t end) {
+                int64_t begin, int64_t end, std::span<void *const> outputs,
+                int64_t outBegin) {
   switch (kind) {
   case ReduceKind::Sum:
-    return reduceTyped<Traits, SumOp>(inputs, outputs, begin, end);
+    return reduceTyped<Traits, SumOp>(inputs, begin, end, outputs, outBegin);
   case ReduceKind::Product:
-    return reduceTyped<Traits, ProductOp>(inputs, outputs, begin, end);
+    return reduceTyped<Traits, ProductOp>(inputs, begin, end, outputs,
+                                          outBegin);
   case ReduceKind::Max:
-    return reduceTyped<Traits, MaxOp>(inputs, outputs, begin, end);
+    return reduceTyped<Traits, MaxOp>(inputs, begin, end, outputs, outBegin);
   case ReduceKind::Min:
-    return reduceTyped<Traits, MinOp>(inputs, outputs, begin, end);
+    return reduceTyped<Traits, MinOp>(inputs, begin, end, outputs, outBegin);
   }
   assert(false && "unknown reduce kind");
 }
@@ -150,23 +154,34 @@ absl::Status checkReducible(DType dtype, ReduceKind kind) {
 void reduceRange(ReduceKind kind, DType dtype,
                  std::span<const void *const> inputs,
                  std::span<void *const> outputs, int64_t begin, int64_t end) {
+  reduceRangeTo(kind, dtype, inputs, begin, end, outputs, begin);
+}
+
+void reduceRangeTo(ReduceKind kind, DType dtype,
+                   std::span<const void *const> inputs, int64_t begin,
+                   int64_t end, std::span<void *const> outputs,
+                   int64_t outBegin) {
   assert(!inputs.empty() && "reduction of no inputs");
   assert(checkReducible(dtype, kind).ok());
   if (begin >= end)
     return;
   switch (dtype) {
   case DType::F32:
-    return reduceKind<Native<float>>(kind, inputs, outputs, begin, end);
+    return reduceKind<Native<float>>(kind, inputs, begin, end, outputs,
+                                     outBegin);
   case DType::F64:
-    return reduceKind<Native<double>>(kind, inputs, outputs, begin, end);
+    return reduceKind<Native<double>>(kind, inputs, begin, end, outputs,
+                                      outBegin);
   case DType::F16:
-    return reduceKind<F16>(kind, inputs, outputs, begin, end);
+    return reduceKind<F16>(kind, inputs, begin, end, outputs, outBegin);
   case DType::BF16:
-    return reduceKind<Bf16>(kind, inputs, outputs, begin, end);
+    return reduceKind<Bf16>(kind, inputs, begin, end, outputs, outBegin);
   case DType::I32:
-    return reduceKind<Native<int32_t>>(kind, inputs, outputs, begin, end);
+    return reduceKind<Native<int32_t>>(kind, inputs, begin, end, outputs,
+                                       outBegin);
   case DType::I64:
-    return reduceKind<Native<int64_t>>(kind, inputs, outputs, begin, end);
+    return reduceKind<Native<int64_t>>(kind, inputs, begin, end, outputs,
+                                       outBegin);
   default:
     assert(false && "unsupported dtype");
   }

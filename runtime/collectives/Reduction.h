@@ -36,6 +36,16 @@ void reduceRange(ReduceKind kind, DType dtype,
                  std::span<const void *const> inputs,
                  std::span<void *const> outputs, int64_t begin, int64_t end);
 
+/// reduceRange with the result placed elsewhere: element i of the reduction
+/// (i in [begin, end)) goes to element outBegin + (i - begin) of every
+/// output, as reduce-scatter needs (a member's rows sit at one offset in
+/// the operands and another in its result). Unless outBegin == begin, the
+/// outputs must not overlap the inputs.
+void reduceRangeTo(ReduceKind kind, DType dtype,
+                   std::span<const void *const> inputs, int64_t begin,
+                   int64_t end, std::span<void *const> outputs,
+                   int64_t outBegin);
+
 } // namespace torus::rt
 
 #endif // TORUS_RUNTIME_COLLECTIVES_REDUCTION_H

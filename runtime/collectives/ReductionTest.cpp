@@ -150,5 +150,17 @@ TEST(ReductionTest, HalfTypesRoundEveryStep) {
   EXPECT_EQ(f16ToFloat(out[1]), 3.0f);
 }
 
+TEST(ReductionTest, RangeToAnotherOffset) {
+  // Elements 4..6 of the inputs, reduced into elements 1..3 of the output
+  // (reduce-scatter's rows); the rest of the output is untouched.
+  std::vector<int32_t> a = {0, 1, 2, 3, 4, 5, 6, 7},
+                       b = {0, 10, 20, 30, 40, 50, 60, 70};
+  std::vector<int32_t> out(5, -1);
+  std::vector<const void *> ins = {a.data(), b.data()};
+  std::vector<void *> outs = {out.data()};
+  reduceRangeTo(ReduceKind::Sum, DType::I32, ins, 4, 7, outs, 1);
+  EXPECT_EQ(out, (std::vector<int32_t>{-1, 44, 55, 66, -1}));
+}
+
 } // namespace
 } // namespace torus::rt

@@ -24,8 +24,24 @@ std::string replicaGroupsToString(const ReplicaGroups &groups);
 
 /// Checks that `groups` is empty or partitions 0..numReplicas-1: every id in
 /// range, in exactly one group, no group empty. InvalidArgument otherwise.
+/// Allocates nothing unless it fails (up to IdSet::kInlineIds replicas).
 absl::Status validateReplicaGroups(const ReplicaGroups &groups,
                                    int64_t numReplicas);
+
+/// Where one replica sits in `groups`, without a copy of its group.
+struct ReplicaGroupPosition {
+  /// Index of the group in the list (0 for an empty list).
+  int64_t groupIndex = 0;
+  /// Position of the replica in its group.
+  int64_t rank = 0;
+};
+
+/// Validates `groups` and locates `replicaId`: what a collective call needs
+/// on every call, allocating nothing unless it fails (its group is
+/// `groups[groupIndex]`, or every replica in id order for an empty list).
+absl::StatusOr<ReplicaGroupPosition> locateReplica(const ReplicaGroups &groups,
+                                                   int64_t numReplicas,
+                                                   int64_t replicaId);
 
 /// The group of one replica.
 struct ReplicaGroupMembership {
@@ -37,7 +53,8 @@ struct ReplicaGroupMembership {
   int64_t rank = 0;
 };
 
-/// Validates `groups` and finds the group holding `replicaId`.
+/// Validates `groups` and finds the group holding `replicaId` (a copy of
+/// it: see locateReplica for the allocation-free form).
 absl::StatusOr<ReplicaGroupMembership>
 findReplicaGroup(const ReplicaGroups &groups, int64_t numReplicas,
                  int64_t replicaId);

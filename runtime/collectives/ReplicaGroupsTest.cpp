@@ -52,6 +52,38 @@ TEST(ReplicaGroupsTest, InvalidPartitions) {
             absl::StatusCode::kInvalidArgument);
 }
 
+TEST(ReplicaGroupsTest, ValidatesBeyondTheInlineBitset) {
+  // 1124 replicas in two groups, odd and even ids.
+  const int64_t n = 1124;
+  ReplicaGroups groups(2);
+  for (int64_t r = 0; r < n; ++r)
+    groups[r % 2].push_back(r);
+  EXPECT_TRUE(validateReplicaGroups(groups, n).ok());
+  groups[0].push_back(1123);
+  EXPECT_THAT(std::string(invalid(groups, n).message()),
+              HasSubstr("replica 1123 appears in groups 0 and 1"));
+  groups[0].pop_back();
+  groups[1].pop_back();
+  EXPECT_THAT(std::string(invalid(groups, n).message()),
+              HasSubstr("replica 1123 is in no group"));
+}
+
+TEST(ReplicaGroupsTest, LocateWithoutCopying) {
+  auto all = locateReplica({}, 3, 2);
+  ASSERT_TRUE(all.ok());
+  EXPECT_EQ(all->groupIndex, 0);
+  EXPECT_EQ(all->rank, 2);
+  auto sub = locateReplica({{0, 2}, {3, 1}}, 4, 1);
+  ASSERT_TRUE(sub.ok());
+  EXPECT_EQ(sub->groupIndex, 1);
+  EXPECT_EQ(sub->rank, 1);
+  EXPECT_THAT(std::string(locateReplica({}, 3, -1).status().message()),
+              HasSubstr("replica id -1 is out of range [0, 3)"));
+  EXPECT_THAT(
+      std::string(locateReplica({{0}, {0, 1}}, 2, 1).status().message()),
+      HasSubstr("replica 0 appears in groups 0 and 1"));
+}
+
 TEST(ReplicaGroupsTest, FindGroup) {
   auto all = findReplicaGroup({}, 3, 2);
   ASSERT_TRUE(all.ok());

@@ -224,6 +224,17 @@ absl::Status checkOptions(const ExecutorOptions &options, int64_t numCores) {
 
 } // namespace
 
+absl::StatusOr<std::unique_ptr<Communicator>>
+makeWrappedCommunicator(const ExecutorOptions &options,
+                        InProcessCommunicator &local) {
+  TORUS_ASSIGN_OR_RETURN(std::unique_ptr<Communicator> wrapped,
+                         options.wrapCommunicator(local));
+  if (!wrapped)
+    return absl::InvalidArgumentError(
+        "ExecutorOptions::wrapCommunicator returned no communicator");
+  return wrapped;
+}
+
 Executor::Executor(const ExecutorOptions &options, int64_t numCores,
                    size_t capacity, std::optional<Topology> topology)
     : options_(options), numCores_(numCores), capacity_(capacity),
@@ -453,7 +464,8 @@ Executor::communicatorFor(const std::vector<int64_t> &deviceToCore) {
           static_cast<int64_t>(deviceToCore.size()), std::move(options)));
   communicatorCores_ = deviceToCore;
   if (options_.wrapCommunicator) {
-    TORUS_ASSIGN_OR_RETURN(wrapped_, options_.wrapCommunicator(*communicator_));
+    TORUS_ASSIGN_OR_RETURN(wrapped_,
+                           makeWrappedCommunicator(options_, *communicator_));
     return wrapped_.get();
   }
   return communicator_.get();

@@ -82,6 +82,7 @@ struct ExecutorOptions {
   /// returns for the run's in-process one (which it may use and which
   /// outlives it): a multi-worker job wraps it into a
   /// CrossWorkerCommunicator (runtime/multiworker) spanning processes.
+  /// Used by run() and by LoadedProgram alike.
   std::function<absl::StatusOr<std::unique_ptr<Communicator>>(
       InProcessCommunicator &local)>
       wrapCommunicator;
@@ -136,6 +137,12 @@ struct RunOptions {
   /// `stats`, the run also reports the simulated step time.
   const ProgramCounts *costCounts = nullptr;
 };
+
+/// `options.wrapCommunicator(local)` (which must be set), with a null
+/// result turned into an InvalidArgument error.
+absl::StatusOr<std::unique_ptr<Communicator>>
+makeWrappedCommunicator(const ExecutorOptions &options,
+                        InProcessCommunicator &local);
 
 class Executor {
 public:

@@ -88,8 +88,17 @@ LoadedProgram::load(Executor &executor, const Program &program,
   TORUS_ASSIGN_OR_RETURN(loaded->communicator_,
                          InProcessCommunicator::create(numDevices,
                                                        std::move(options)));
+  // In a multi-worker job the steps' collectives span the worker processes,
+  // as run()'s do.
+  Communicator *communicator = loaded->communicator_.get();
+  if (executor.options().wrapCommunicator) {
+    TORUS_ASSIGN_OR_RETURN(
+        loaded->wrapped_,
+        makeWrappedCommunicator(executor.options(), *loaded->communicator_));
+    communicator = loaded->wrapped_.get();
+  }
   loaded->state_ = std::make_unique<RunState>(
-      /*runId=*/0, loaded->program_.spec, *loaded->communicator_,
+      /*runId=*/0, loaded->program_.spec, *communicator,
       runOptions.collectiveTimeout.value_or(
           executor.options().collectiveTimeout),
       numPartitions);

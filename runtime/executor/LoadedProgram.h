@@ -3,7 +3,10 @@
 // For a training loop: LoadedProgram::load validates a program as
 // Executor::run would, then allocates, once, every core's input, output and
 // workspace buffers in the core's memory, its CoreContext and a communicator
-// of its own. A step is then one call into the generated code per core (the
+// of its own (wrapped by ExecutorOptions::wrapCommunicator when the executor
+// has one, so a multi-worker job's resident steps reduce across the worker
+// processes like its run() calls). A step is then one call into the
+// generated code per core (the
 // packed entry, which runs the whole program), started with one wake of the
 // executor's worker threads; nothing is allocated, formatted or locked
 // beyond the executor's run mutex (tested with an allocation hook in
@@ -70,6 +73,9 @@ private:
   std::vector<int64_t> deviceToCore_;
   std::vector<int64_t> coreToDevice_;
   std::unique_ptr<InProcessCommunicator> communicator_;
+  /// ExecutorOptions::wrapCommunicator's communicator over communicator_
+  /// (declared after it: destroyed first), or null.
+  std::unique_ptr<Communicator> wrapped_;
   std::unique_ptr<RunState> state_;
   std::vector<std::unique_ptr<Device>> devices_;
   std::function<void(int64_t)> task_;

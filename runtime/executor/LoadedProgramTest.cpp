@@ -3,16 +3,23 @@
 // A program loaded once and stepped many times: carried outputs feed the
 // next step, the workspace is the core's and comes from its memory (and is
 // checked against its capacity), a collective works across steps, errors are
-// sticky, and run() on the same executor in between does not disturb it.
+// sticky, run() on the same executor in between does not disturb it, and
+// the collectives go through ExecutorOptions::wrapCommunicator's
+// communicator when there is one (multi-worker jobs: see
+// runtime/multiworker/CrossWorkerCommunicatorTest.cpp).
 //
 //===----------------------------------------------------------------------===//
 
 #include "runtime/executor/LoadedProgram.h"
 
 #include "runtime/RuntimeAbi.h"
+#include "runtime/collectives/InProcessCommunicator.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include <atomic>
+#include <memory>
 
 namespace torus::rt {
 namespace {
@@ -112,6 +119,104 @@ TEST(LoadedProgramTest, RejectsWhatRunRejects) {
   HostTensor wrong(TensorSpec{DType::F32, {3}});
   EXPECT_THAT(msg((*one)->setInput(0, 0, wrong)), HasSubstr("expected"));
   EXPECT_FALSE((*one)->copyOutput(0, 5, wrong).ok());
+}
+
+/// Forwards to the in-process communicator, counting all-reduces: what a
+/// multi-worker job's CrossWorkerCommunicator stands in for.
+class CountingCommunicator final : public Communicator {
+public:
+  CountingCommunicator(InProcessCommunicator &local, std::atomic<int> &calls)
+      : local_(local), calls_(calls) {}
+  int64_t numReplicas() const override { return local_.numReplicas(); }
+  absl::Status allReduce(const CollectiveKey &key, int64_t replicaId,
+                         const ReplicaGroups &groups, ReduceKind kind,
+                         DType dtype, int64_t count, const void *in, void *out,
+                         absl::Duration timeout) override {
+    calls_.fetch_add(1);
+    return local_.allReduce(key, replicaId, groups, kind, dtype, count, in, out,
+                            timeout);
+  }
+  absl::Status allGather(const CollectiveKey &, int64_t, const ReplicaGroups &,
+                         DType, const Shape &, int64_t, const void *, void *,
+                         absl::Duration) override {
+    return absl::UnimplementedError("all-gather");
+  }
+  absl::Status reduceScatter(const CollectiveKey &, int64_t,
+                             const ReplicaGroups &, ReduceKind, DType,
+                             const Shape &, int64_t, const void *, void *,
+                             absl::Duration) override {
+    return absl::UnimplementedError("reduce-scatter");
+  }
+  absl::Status allToAll(const CollectiveKey &, int64_t, const ReplicaGroups &,
+                        DType, const Shape &, int64_t, int64_t, int64_t,
+                        const void *, void *, absl::Duration) override {
+    return absl::UnimplementedError("all-to-all");
+  }
+  absl::Status collectivePermute(const CollectiveKey &, int64_t,
+                                 const SourceTargetPairs &, DType,
+                                 const Shape &, const void *, void *,
+                                 absl::Duration) override {
+    return absl::UnimplementedError("collective-permute");
+  }
+  absl::Status broadcast(const CollectiveKey &, int64_t, const ReplicaGroups &,
+                         int64_t, DType, const Shape &, const void *, void *,
+                         absl::Duration) override {
+    return absl::UnimplementedError("broadcast");
+  }
+  void abort(const absl::Status &reason) override { local_.abort(reason); }
+  bool isAborted() const override { return local_.isAborted(); }
+
+private:
+  InProcessCommunicator &local_;
+  std::atomic<int> &calls_;
+};
+
+TEST(LoadedProgramTest, StepsGoThroughTheWrappedCommunicator) {
+  std::atomic<int> calls{0};
+  ExecutorOptions options;
+  options.numCores = 2;
+  options.wrapCommunicator = [&](InProcessCommunicator &local)
+      -> absl::StatusOr<std::unique_ptr<Communicator>> {
+    return std::make_unique<CountingCommunicator>(local, calls);
+  };
+  auto executor = Executor::create(options);
+  ASSERT_TRUE(executor.ok()) << executor.status();
+  auto loaded = LoadedProgram::load(**executor, accumulate(2));
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  for (int64_t d = 0; d < 2; ++d)
+    ASSERT_TRUE((*loaded)->setInput(d, 1, vector(1.0f + d)).ok());
+  ASSERT_TRUE((*loaded)->step(3).ok());
+  // One all-reduce per step on each of the two cores, all through it.
+  EXPECT_EQ(calls.load(), 3 * 2);
+  HostTensor w = vector(-1);
+  ASSERT_TRUE((*loaded)->copyOutput(1, 0, w).ok());
+  EXPECT_EQ(w.data<float>()[0], 3.0f); // not carried: one step's 1 + 2
+}
+
+TEST(LoadedProgramTest, AWrapperThatFailsFailsTheLoad) {
+  ExecutorOptions options;
+  options.numCores = 2;
+  options.wrapCommunicator = [](InProcessCommunicator &)
+      -> absl::StatusOr<std::unique_ptr<Communicator>> {
+    return absl::UnavailableError("no peers");
+  };
+  auto executor = Executor::create(options);
+  ASSERT_TRUE(executor.ok());
+  EXPECT_EQ(LoadedProgram::load(**executor, accumulate(2)).status().code(),
+            absl::StatusCode::kUnavailable);
+  // A wrapper that returns nothing is a clear error, not a crash.
+  options.wrapCommunicator = [](InProcessCommunicator &)
+      -> absl::StatusOr<std::unique_ptr<Communicator>> { return nullptr; };
+  auto returnsNothing = Executor::create(options);
+  ASSERT_TRUE(returnsNothing.ok());
+  EXPECT_THAT(
+      msg(LoadedProgram::load(**returnsNothing, accumulate(2)).status()),
+      HasSubstr("wrapCommunicator returned no communicator"));
+  auto run = (*returnsNothing)
+                 ->run(accumulate(2),
+                       {{vector(0), vector(1)}, {vector(0), vector(1)}});
+  EXPECT_THAT(msg(run.status()),
+              HasSubstr("wrapCommunicator returned no communicator"));
 }
 
 void failingEntry(void **) { __torus_collective(7, nullptr, nullptr); }

@@ -16,6 +16,14 @@ CollectiveKey broadcastPhase(const CollectiveKey &key) {
   return k;
 }
 
+/// `{count}`, in a shape of the calling thread reused from call to call (the
+/// local phases of a step allocate nothing).
+const Shape &flatShape(int64_t count) {
+  thread_local Shape shape;
+  shape.assign(1, count);
+  return shape;
+}
+
 } // namespace
 
 absl::Status
@@ -62,7 +70,7 @@ absl::Status CrossWorkerCommunicator::allReduce(
   // 3. Back to every participant of the worker. The others wait here while
   // the leader is in Gloo: give them the Gloo timeout on top of their own.
   return local_.broadcast(broadcastPhase(key), replicaId, groups,
-                          /*rootRank=*/0, dtype, Shape{count}, out, out,
+                          /*rootRank=*/0, dtype, flatShape(count), out, out,
                           timeout * 2 + absl::Seconds(5));
 }
 

@@ -1,13 +1,17 @@
 //===- CrossWorkerCommunicatorTest.cpp - Hierarchical all-reduce ----------===//
 //
-// Worker processes (forked) with several emulated cores each: the executor's
-// cores all-reduce through the CrossWorkerCommunicator its wrapCommunicator
-// hook installs.
+// Worker processes (forked) with several emulated cores each, all-reducing
+// through the CrossWorkerCommunicator: called directly from threads, and
+// from programs on an executor whose wrapCommunicator hook installs it, run
+// with Executor::run and resident (LoadedProgram) alike.
 //
 //===----------------------------------------------------------------------===//
 
 #include "runtime/multiworker/CrossWorkerCommunicator.h"
 #include "runtime/multiworker/ForkedWorkers.h"
+
+#include "runtime/RuntimeAbi.h"
+#include "runtime/executor/LoadedProgram.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -91,6 +95,100 @@ TEST(CrossWorkerCommunicatorTest, AllReduceSpansCoresAndWorkers) {
         return "all-gather: " + std::string(g.ToString());
       return "";
     });
+  });
+  for (int w = 0; w < workers; ++w)
+    EXPECT_EQ(outcomes[w].result, "") << "worker " << w;
+}
+
+constexpr int64_t kLength = 4;
+
+// inputs: total f32[4] (carried from output 0), x f32[4]
+// output: total + all_reduce_sum(x)
+void accumulateEntry(void **buffers) {
+  const float *total = static_cast<const float *>(buffers[0]);
+  const float *x = static_cast<const float *>(buffers[1]);
+  float *out = static_cast<float *>(buffers[2]);
+  __torus_collective(0, x, out);
+  for (int64_t i = 0; i < kLength; ++i)
+    out[i] += total[i];
+}
+
+Program accumulate(int64_t cores) {
+  Program p;
+  p.spec.name = "accumulate";
+  p.spec.numReplicas = cores;
+  TensorSpec vec{DType::F32, {kLength}};
+  p.spec.inputs = {vec, vec};
+  p.spec.outputs = {vec};
+  CollectiveSpec c;
+  c.operand = vec;
+  c.result = vec;
+  p.spec.collectives = {c};
+  p.entry = &accumulateEntry;
+  return p;
+}
+
+TEST(CrossWorkerCommunicatorTest, ProgramsReduceAcrossWorkers) {
+  std::string dir = makeTempDirectory("torus-cwc-programs");
+  const int workers = 2, cores = 2;
+  // Device (w, c) contributes w * cores + c + 1: 1 + 2 + 3 + 4 in all, where
+  // a worker alone would sum only its own cores' values (3 or 7).
+  const float everyone = 10;
+  auto outcomes = runForkedWorkers(workers, [&](int w) -> std::string {
+    WorkerGroupOptions o;
+    o.rank = w;
+    o.size = workers;
+    o.rendezvousDirectory = dir;
+    auto group = WorkerGroup::connect(o);
+    if (!group.ok())
+      return std::string(group.status().ToString());
+    ExecutorOptions options;
+    options.numCores = cores;
+    options.collectiveTimeout = absl::Seconds(20);
+    options.wrapCommunicator = [peers = *group](InProcessCommunicator &local)
+        -> absl::StatusOr<std::unique_ptr<Communicator>> {
+      return std::make_unique<CrossWorkerCommunicator>(local, peers);
+    };
+    auto executor = Executor::create(options);
+    if (!executor.ok())
+      return std::string(executor.status().ToString());
+    auto x = [&](int64_t c) {
+      return HostTensor::fromVector<float>(
+          {kLength}, std::vector<float>(kLength, float(w * cores + c + 1)));
+    };
+    auto zeros = HostTensor::fromVector<float>(
+        {kLength}, std::vector<float>(kLength, 0.0f));
+
+    // Executor::run.
+    auto run =
+        (*executor)->run(accumulate(cores), {{zeros, x(0)}, {zeros, x(1)}});
+    if (!run.ok())
+      return "run: " + std::string(run.status().ToString());
+    for (int64_t c = 0; c < cores; ++c)
+      if (float got = (*run)[c][0].data<float>()[0]; got != everyone)
+        return fmt::format("run, core {}: {} != {}", c, got, everyone);
+
+    // Resident: three steps, the total carried.
+    RunOptions carry;
+    carry.carried = {{0, 0}};
+    auto loaded = LoadedProgram::load(**executor, accumulate(cores),
+                                      {{zeros, x(0)}, {zeros, x(1)}}, carry);
+    if (!loaded.ok())
+      return "load: " + std::string(loaded.status().ToString());
+    absl::Status stepped = (*loaded)->step(3);
+    if (!stepped.ok())
+      return "step: " + std::string(stepped.ToString());
+    HostTensor total = zeros;
+    for (int64_t c = 0; c < cores; ++c) {
+      absl::Status copied = (*loaded)->copyOutput(c, 0, total);
+      if (!copied.ok())
+        return std::string(copied.ToString());
+      for (float got : total.data<float>())
+        if (got != 3 * everyone)
+          return fmt::format("resident, core {}: {} != {}", c, got,
+                             3 * everyone);
+    }
+    return "";
   });
   for (int w = 0; w < workers; ++w)
     EXPECT_EQ(outcomes[w].result, "") << "worker " << w;
