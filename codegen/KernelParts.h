@@ -41,11 +41,11 @@ int64_t transposeBlock(int64_t vectorBits, Type elementType);
 
 //===--- PackOperands.cpp -------------------------------------------------===//
 
-/// Stack buffers for packed tiles, one per element type and kind, created
+/// Stack buffers for packed tiles, one per buffer type and kind, created
 /// at the top of the function on first use (the parallel outlining
 /// re-creates them in each thread's body).
 struct PackBuffers {
-  llvm::DenseMap<std::pair<Type, int>, Value> buffers;
+  llvm::DenseMap<std::pair<Type, int>, Value> buffers; // (type, kind)
   Value get(RewriterBase &rw, func::FuncOp fn, Location loc, int kind,
             MemRefType type);
 };

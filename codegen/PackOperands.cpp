@@ -32,7 +32,7 @@ namespace mlir::torus {
 
 Value PackBuffers::get(RewriterBase &rw, func::FuncOp fn, Location loc,
                        int kind, MemRefType type) {
-  Value &buffer = buffers[{type.getElementType(), kind}];
+  Value &buffer = buffers[{type, kind}];
   if (!buffer) {
     OpBuilder::InsertionGuard guard(rw);
     rw.setInsertionPointToStart(&fn.getBody().front());
