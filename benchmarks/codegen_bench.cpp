@@ -12,6 +12,10 @@
 //                           memcpy time / chain time for the same 256 MiB
 //                           of traffic (the memcpy's median of 5, measured
 //                           in the same process just before the timed loop)
+//   BM_Transpose/r/c        transpose(x, {1, 0}) of f32[r, c] (the kernel
+//                           stage's blocked transpose), resident on one
+//                           core; vs_memcpy = a memcpy of the same bytes
+//                           (median of 5, just before) / the transpose
 //   BM_MlpStepOneDnn        a hand-written MLP training step (784-512-512-10,
 //                           batch 256, softmax cross-entropy, forward +
 //                           backward + SGD): oneDNN's dnnl_sgemm for the six
@@ -173,6 +177,31 @@ void BM_ReluChain16M(benchmark::State &state) {
   state.counters["chain_GBps"] = benchmark::Counter(
       bytes / 1e9, benchmark::Counter::kIsIterationInvariantRate);
   state.counters["memcpy_s"] = memcpy;
+}
+
+void BM_Transpose(benchmark::State &state) {
+  const int64_t rows = state.range(0), cols = state.range(1);
+  auto fn = trace("transpose", {TensorSpec{DType::F32, {rows, cols}}},
+                  [](const std::vector<Tensor> &in) {
+                    return std::vector<Tensor>{transpose(in[0], {1, 0})};
+                  });
+  Executable exe = compileOrDie(fn);
+  auto executor = rt::Executor::create(1);
+  auto loaded = loadResident(**executor, exe);
+  (void)loaded->step();
+  const size_t bytes = static_cast<size_t>(rows * cols) * 4;
+  const double memcpy = memcpySeconds(bytes);
+  auto t0 = std::chrono::steady_clock::now();
+  for (auto _ : state)
+    if (!loaded->step().ok())
+      state.SkipWithError("step failed");
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+          .count() /
+      std::max<int64_t>(1, state.iterations());
+  state.counters["vs_memcpy"] = memcpy / seconds;
+  state.counters["GBps"] = 2.0 * bytes / seconds / 1e9;
+  state.counters["memcpy_GBps"] = 2.0 * bytes / memcpy / 1e9;
 }
 
 // --- The MLP step ------------------------------------------------------------
@@ -468,6 +497,11 @@ void BM_DirectCall(benchmark::State &state) {
 // benchmark's.
 BENCHMARK(BM_Memcpy16M)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_ReluChain16M)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Transpose)
+    ->Args({512, 784})
+    ->Args({4096, 4096})
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
 BENCHMARK(BM_MlpStepOneDnn)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_MlpStepTorus)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_MlpStepPart)
