@@ -3,6 +3,7 @@
 // through the K loop in registers), with 512-bit vectors.
 // RUN: torus-opt %s --torus-vectorize-kernels="vector-bits=512 threads=false" | FileCheck %s
 // RUN: torus-opt %s --torus-vectorize-kernels="vector-bits=512" | FileCheck %s --check-prefix=THREADS
+// RUN: torus-opt %s --torus-vectorize-kernels="vector-bits=512 threads=false pack=false" | FileCheck %s --check-prefix=PACKOFF
 
 // A register tile is 4 rows x 64 f32: four FMAs per K step; the 4x64
 // accumulator is loaded once before the K loop and stored once after it.
@@ -72,6 +73,14 @@ func.func @odd_sizes(%a: memref<7x5xf32>, %b: memref<5x70xf32>, %c: memref<7x70x
 // CHECK-COUNT-4: vector.fma
 // CHECK-NOT: memref.dealloc
 // CHECK: return
+// Without packing, the rhs is first transposed into a fresh buffer (a
+// blocked transpose too), which the buffer plan places later.
+// PACKOFF-LABEL: func.func @batched_transposed
+// PACKOFF: %[[COPY:.*]] = memref.alloc() {alignment = 64 : i64} : memref<2x16x64xf32>
+// PACKOFF-NOT: linalg.transpose
+// PACKOFF: vector.store %{{.*}}, %[[COPY]][
+// PACKOFF: vector.load %[[COPY]][
+// PACKOFF: memref.dealloc %[[COPY]]
 func.func @batched_transposed(%a: memref<2x16x8xf32>, %b: memref<2x64x16xf32>, %c: memref<2x8x64xf32>) {
   linalg.generic {indexing_maps = [affine_map<(b, m, n, k) -> (b, k, m)>, affine_map<(b, m, n, k) -> (b, n, k)>, affine_map<(b, m, n, k) -> (b, m, n)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
       ins(%a, %b : memref<2x16x8xf32>, memref<2x64x16xf32>) outs(%c : memref<2x8x64xf32>) {
