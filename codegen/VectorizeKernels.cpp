@@ -776,6 +776,7 @@ struct VectorizeKernelsPass
     });
     if (pack) {
       SmallVector<linalg::LinalgOp> unpacked;
+      bool packed = false;
       for (linalg::LinalgOp op : cacheTiles) {
         if (!isKernelCandidate(op) || !shouldPackLhs(op)) {
           unpacked.push_back(op);
@@ -786,9 +787,10 @@ struct VectorizeKernelsPass
                            packLhsStrips(rw, fn, op, shape.cache[2],
                                          shape.registers[0], bits, packBuffers,
                                          kCacheTile));
+        packed = true;
       }
       cacheTiles = std::move(unpacked);
-      if (failed(canonicalize(fn)))
+      if (packed && failed(canonicalize(fn)))
         return failure();
     }
     // Then tile them for registers.
