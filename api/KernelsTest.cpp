@@ -141,6 +141,71 @@ TEST(KernelsTest, TransposedOperands) {
   checkDot(DType::F32, {70, 33}, {65, 70}, {{}, {}, {0}, {1}}, 17);
 }
 
+TEST(KernelsTest, TransposedOperandsOddSizes) {
+  // Packing reads a^T's and b^T's tiles through their strided views (a
+  // blocked transpose for b^T, row copies for a^T); every edge tile of the
+  // transpose, the strips and the panels is exercised.
+  unsigned seed = 101;
+  for (auto [m, k, n] : std::vector<std::array<int64_t, 3>>{
+           {37, 129, 1000}, {1000, 37, 129}, {129, 1000, 37}, {1, 17, 5},
+           {256, 512, 512}})
+  {
+    // a b^T: contracting [1] x [1].
+    checkDot(DType::F32, {m, k}, {n, k}, {{}, {}, {1}, {1}}, seed += 2);
+    // a^T b: contracting [0] x [0].
+    checkDot(DType::F32, {k, m}, {k, n}, {{}, {}, {0}, {0}}, seed += 2);
+  }
+  // a^T b^T, and f64.
+  checkDot(DType::F32, {129, 37}, {1000, 129}, {{}, {}, {0}, {1}}, 121);
+  checkDot(DType::F64, {70, 129}, {37, 129}, {{}, {}, {1}, {1}}, 123);
+  checkDot(DType::F64, {129, 70}, {129, 37}, {{}, {}, {0}, {0}}, 125);
+}
+
+TEST(KernelsTest, MatmulPowerOfTwoRowsPacked) {
+  // Rows 1024 floats apart: A is packed one register strip at a time.
+  checkDot(DType::F32, {260, 1024}, {1024, 130}, plain(), 127);
+}
+
+/// transpose(x, perm) (and of a temporary, x + x) against the indices: the
+/// kernel stage's blocked transpose must move every element exactly.
+void checkTranspose(DType dtype, const Shape &shape,
+                    const std::vector<int64_t> &perm, unsigned seed) {
+  auto x = roundTo(dtype, randomDoubles(numElements(shape), seed));
+  auto out = run(
+      [&](Tensor a) {
+        return std::vector<Tensor>{transpose(a, perm), transpose(a + a, perm)};
+      },
+      {fromDoubles(dtype, shape, x)});
+  ASSERT_EQ(out.size(), 2u);
+  Shape rs;
+  for (int64_t d : perm)
+    rs.push_back(shape[d]);
+  ASSERT_EQ(out[0].shape(), rs);
+  std::vector<double> g = toDoubles(out[0]), g2 = toDoubles(out[1]);
+  int failures = 0;
+  forEachIndex(rs, [&](const std::vector<int64_t> &r) {
+    std::vector<int64_t> xi(shape.size());
+    for (size_t d = 0; d < perm.size(); ++d)
+      xi[perm[d]] = r[d];
+    double want = x[flatIndex(shape, xi)];
+    size_t i = flatIndex(rs, r);
+    if ((g[i] != want || g2[i] != 2 * want) && failures++ < 8)
+      ADD_FAILURE() << "transpose element " << i << ": got " << g[i] << ", "
+                    << g2[i] << ", want " << want;
+  });
+}
+
+TEST(KernelsTest, BlockedTranspose) {
+  checkTranspose(DType::F32, {512, 784}, {1, 0}, 131);
+  checkTranspose(DType::F32, {37, 129}, {1, 0}, 133);
+  checkTranspose(DType::F32, {1000, 17}, {1, 0}, 135);
+  checkTranspose(DType::F32, {1, 33}, {1, 0}, 137);
+  checkTranspose(DType::F64, {35, 70}, {1, 0}, 139);
+  checkTranspose(DType::F32, {3, 19, 40}, {2, 0, 1}, 141);
+  checkTranspose(DType::F32, {5, 18, 33}, {0, 2, 1}, 143);
+  checkTranspose(DType::F32, {6, 7, 20}, {1, 0, 2}, 145); // rows stay rows
+}
+
 TEST(KernelsTest, BatchDimsAnywhere) {
   checkDot(DType::F32, {3, 17, 40}, {3, 40, 70}, {{0}, {0}, {2}, {1}}, 19);
   // Batch dims in the middle and last, contracting first.

@@ -19,6 +19,10 @@
 //                           (torus-vectorize-reductions), resident on one
 //                           core; vs_scalar_loop = loop time / its time,
 //                           vs_memcpy = its read bandwidth / memcpy's
+//   BM_Transpose/r/c        transpose(x, {1, 0}) of f32[r, c] (the kernel
+//                           stage's blocked transpose), resident on one
+//                           core; vs_memcpy = a memcpy of the same bytes
+//                           (median of 5, just before) / the transpose
 //   BM_MlpStepOneDnn        a hand-written MLP training step (784-512-512-10,
 //                           batch 256, softmax cross-entropy, forward +
 //                           backward + SGD): oneDNN's dnnl_sgemm for the six
@@ -245,6 +249,26 @@ void BM_RowSum(benchmark::State &state) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * bytes));
   state.counters["vs_scalar_loop"] = loop / seconds;
   state.counters["vs_memcpy"] = (bytes / seconds) / (2 * bytes / memcpy);
+}
+
+// --- Transposes -------------------------------------------------------------
+
+void BM_Transpose(benchmark::State &state) {
+  const int64_t rows = state.range(0), cols = state.range(1);
+  auto fn = trace("transpose", {TensorSpec{DType::F32, {rows, cols}}},
+                  [](const std::vector<Tensor> &in) {
+                    return std::vector<Tensor>{transpose(in[0], {1, 0})};
+                  });
+  Executable exe = compileOrDie(fn);
+  auto executor = rt::Executor::create(1);
+  auto loaded = loadResident(**executor, exe);
+  (void)loaded->step();
+  const size_t bytes = static_cast<size_t>(rows * cols) * 4;
+  const double memcpy = memcpySeconds(bytes);
+  const double seconds = timedSteps(state, *loaded);
+  state.counters["vs_memcpy"] = memcpy / seconds;
+  state.counters["GBps"] = 2.0 * bytes / seconds / 1e9;
+  state.counters["memcpy_GBps"] = 2.0 * bytes / memcpy / 1e9;
 }
 
 // --- The MLP step ------------------------------------------------------------
@@ -544,6 +568,11 @@ BENCHMARK(BM_Memcpy16M)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_ReluChain16M)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_RowSumScalarLoop)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_RowSum)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Transpose)
+    ->Args({512, 784})
+    ->Args({4096, 4096})
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
 BENCHMARK(BM_MlpStepOneDnn)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_MlpStepTorus)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_MlpStepPart)

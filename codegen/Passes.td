@@ -407,21 +407,33 @@ def TorusVectorizeKernels : Pass<"torus-vectorize-kernels", "ModuleOp"> {
     K a contracted dim; batch dims, further free or contracted dims, a
     convolution's window and output rows are outer loops, and a strided
     convolution reads a strided view. When N is not the right operand's
-    innermost unit-stride dim, that operand is first transposed into a
-    fresh buffer.
+    innermost dim but K is (`a · bᵀ`), the matmul reads B through a
+    transposed view (`memref.transpose`) and packing copies its tiles
+    (with `pack=false`, or when neither is innermost, B is first transposed
+    into a fresh buffer).
 
-    Every static f32/f64 matmul whose right operand and result have
-    unit-stride rows is then tiled for the cache: loops over N tiles of 128,
-    then K tiles of 128, then M tiles of 256 (with `pack`, each B tile of
-    at least 32 x 32 used by at least 64 rows of A is first copied, once per
-    (N, K) tile, into a dense 128 x 128 stack buffer, so a register tile's B
-    rows are 512 bytes apart rather than a matrix row), and for registers, (4, 4 x lanes, 1) with 512-bit
+    Every static f32/f64 matmul whose result has unit-stride rows is then
+    tiled for the cache: loops over N tiles of 128, then K tiles of 128,
+    then M tiles of 256, and for registers, (4, 4 x lanes, 1) with 512-bit
     vectors ((4, 3 x lanes, 1) with 256-bit ones; lanes = vector bits /
     element bits); every tile loop is peeled, so remainders are static
-    tiles, never masked. Register tiles are vectorized; the contraction is
-    lowered to outer products (one FMA per row), memref alias ops are
+    tiles, never masked. With `pack` (codegen/PackOperands.cpp), each
+    (N, K) tile of B is copied once into a dense 128 x 128 stack buffer
+    (always for a transposed B, by a blocked transpose; otherwise for tiles
+    of at least 32 x 32 used by at least 64 rows of A), and a transposed A
+    (`matmul_transpose_a`) is copied one 4-row strip at a time into a
+    [128, 4] stack buffer, a slice of the Goto layout [M/4][K][4], so a k
+    step of the register tile reads 4 consecutive values. No packing
+    buffer is on the heap. Register tiles are vectorized; the contraction
+    is lowered to outer products (one FMA per row), memref alias ops are
     folded into the transfers before the accumulator's transfers are
     hoisted out of the K loop, and transfers become 1-D loads and stores.
+
+    Every static `linalg.transpose` on buffers that moves the innermost
+    dim (codegen/Transposes.cpp) becomes outer loops around a blocked
+    transpose: 16 x 16 f32 tiles (one register edge) read as 16 vectors,
+    transposed by a shuffle network and written as 16 vectors; edge tiles
+    are smaller static tiles.
 
     With `threads` (the default), the main cache-tile loop over N of a
     kernel of at least 2^24 multiply-adds (N >= 256) is outlined into
@@ -429,7 +441,7 @@ def TorusVectorizeKernels : Pass<"torus-vectorize-kernels", "ModuleOp"> {
     `__torus_parallel_for(body, ctx, trips)` (runtime/ParallelFor.h), which
     runs the tiles on host threads when the run has fewer emulated cores
     than the host has threads; `ctx` holds the aligned pointers and indices
-    the body needs; the packed B buffer is re-created in the body, so each
+    the body needs; the packing buffers are re-created in the body, so each
     thread has its own.
 
     `vector-bits` is the vector width; 0 asks the host CPU (512 with
@@ -475,7 +487,7 @@ def TorusVectorizeKernels : Pass<"torus-vectorize-kernels", "ModuleOp"> {
     Option<"threads", "threads", "bool", /*default=*/"true",
            "Outline large kernels' outer tile loops for host threads">,
     Option<"pack", "pack", "bool", /*default=*/"true",
-           "Copy each cache tile of B into a dense stack buffer first">
+           "Copy B's cache tiles (and a transposed A's strips) into stack buffers laid out for the register tile">
   ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",

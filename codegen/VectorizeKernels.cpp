@@ -11,14 +11,18 @@
 //    and a contracted dimension (K); every other loop (batch, extra free or
 //    contracted dims, a convolution's kernel window and output rows) is an
 //    outer loop. A convolution's strided input becomes a strided view. When
-//    N is not the right-hand operand's innermost dimension, that operand is
-//    first transposed into a fresh buffer, so the kernel always reads
-//    contiguous vectors of B and C.
-// 2. Every static f32/f64 matmul with unit-stride B and C rows is tiled for
-//    the cache (M, N, K) = (256, 128, 128) and for registers
-//    (4, 4 x lanes, 1) on AVX-512 ((4, 3 x lanes, 1) on AVX2), every tile
-//    loop is peeled so that all tiles are static (never masked), and the
-//    register tiles are vectorized.
+//    N is not the right-hand operand's innermost dimension but K is, B is
+//    read through a transposed view whose tiles packing copies (without
+//    `pack`, B is first transposed into a fresh buffer), so the register
+//    tiles always read contiguous vectors of B and C. Transposes on
+//    buffers become blocked vector transposes (Transposes.cpp).
+// 2. Every static f32/f64 matmul with unit-stride C rows (and B rows, or a
+//    transposed B) is tiled for the cache (M, N, K) = (256, 128, 128),
+//    with B's tiles and a transposed A's strips packed into stack buffers
+//    (PackOperands.cpp), and for registers (4, 4 x lanes, 1) on AVX-512
+//    ((4, 3 x lanes, 1) on AVX2); every tile loop is peeled so that all
+//    tiles are static (never masked), and the register tiles are
+//    vectorized.
 // 3. The vectors are lowered: vector.contract as outer products (FMAs),
 //    memref alias ops folded into the transfers, then the accumulator's
 //    transfers hoisted out of the K loop, then transfers to 1-D loads and
@@ -26,6 +30,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "codegen/KernelParts.h"
 #include "codegen/Passes.h"
 #include "codegen/HoistAccumulators.h"
 #include "codegen/Pipelines.h"
@@ -154,7 +159,11 @@ bool innermostStrideIsOne(MemRefType type) {
 
 /// Rewrites one contraction generic (see the file comment); false when it
 /// does not have the form the kernels need (it then stays a naive loop).
-bool rewriteContraction(RewriterBase &rw, linalg::GenericOp op) {
+/// With `transposedViews` a B whose K dim is the unit-stride one is read
+/// through a transposed view (packing copies its tiles); without, such a B
+/// is first transposed into a fresh buffer.
+bool rewriteContraction(RewriterBase &rw, linalg::GenericOp op,
+                        bool transposedViews) {
   if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
       op.getNumDpsInits() != 1 || !isMultiplyAccumulate(op))
     return false;
@@ -259,10 +268,16 @@ bool rewriteContraction(RewriterBase &rw, linalg::GenericOp op) {
   Value bufferB = mems[1];
   AffineMap bMap = maps[1];
   Value copyB;
-  int64_t jnB = dimOf(1, nLoop);
+  int64_t jnB = dimOf(1, nLoop), jkB = dimOf(1, *kLoop);
   auto bType = cast<MemRefType>(bufferB.getType());
-  if (jnB != bType.getRank() - 1 || forms[1][jnB].coeffs[nLoop] != 1 ||
-      !innermostStrideIsOne(bType)) {
+  bool nInnermost = jnB == bType.getRank() - 1 &&
+                    forms[1][jnB].coeffs[nLoop] == 1 &&
+                    innermostStrideIsOne(bType);
+  bool kInnermost = jkB == bType.getRank() - 1 &&
+                    forms[1][jkB].coeffs[*kLoop] == 1 &&
+                    innermostStrideIsOne(bType);
+  bool viewB = !nInnermost && kInnermost && transposedViews;
+  if (!nInnermost && !viewB) {
     if (!bMap.isProjectedPermutation())
       return false;
     SmallVector<int64_t> perm, shape;
@@ -330,7 +345,13 @@ bool rewriteContraction(RewriterBase &rw, linalg::GenericOp op) {
     Value a = view(0, *mLoop, *kLoop, swapA);
     Value bv = view(1, *kLoop, nLoop, swapB);
     Value c = view(2, *mLoop, nLoop, swapC);
-    assert(!swapB && !swapC && "N is innermost in B and C");
+    assert(!swapC && "N is innermost in C");
+    assert(swapB == viewB && "B is [K, N] or a transposed [N, K]");
+    if (swapB) // [N, K] with K contiguous, as a [K, N] view
+      bv = b.create<memref::TransposeOp>(
+          l, bv,
+          AffineMapAttr::get(AffineMap::getPermutationMap(
+              ArrayRef<unsigned>{1, 0}, b.getContext())));
     Operation *mm;
     if (swapA)
       mm = b.create<linalg::MatmulTransposeAOp>(l, ValueRange{a, bv},
@@ -371,7 +392,9 @@ KernelShape kernelShape(int64_t vectorBits, Type et) {
   return {{256, 128, 128}, {4, lanes * perRow, 1}};
 }
 
-bool isKernelCandidate(linalg::LinalgOp op) {
+/// A static f32/f64 matmul the kernels take: B and C rows contiguous, or
+/// with `stridedB` B a transposed view (its tiles are packed).
+bool isKernelCandidate(linalg::LinalgOp op, bool stridedB = false) {
   if (!isa<linalg::MatmulOp, linalg::MatmulTransposeAOp>(op) ||
       !op.hasPureBufferSemantics())
     return false;
@@ -382,7 +405,8 @@ bool isKernelCandidate(linalg::LinalgOp op) {
   return (et.isF32() || et.isF64()) && a.getElementType() == et &&
          b.getElementType() == et && a.hasStaticShape() &&
          b.hasStaticShape() && c.hasStaticShape() &&
-         innermostStrideIsOne(b) && innermostStrideIsOne(c);
+         (innermostStrideIsOne(b) || (stridedB && isTransposedView(b))) &&
+         innermostStrideIsOne(c);
 }
 
 void markLoops(ArrayRef<Operation *> loops, Builder &b) {
@@ -464,35 +488,16 @@ LogicalResult canonicalize(func::FuncOp fn) {
 }
 
 
-/// Packs B's cache tile of `op` (a static [K, N] view) into a dense
-/// [cacheK, cacheN] buffer on the stack of `fn` before the tile runs, and
-/// makes the matmul read the copy: the register tiles then stream B rows
-/// 4 x cacheN bytes apart instead of a whole matrix row apart (power-of-two
-/// row strides map every row of a tile to the same L1 sets).
-void packRhsTile(RewriterBase &rw, func::FuncOp fn, linalg::LinalgOp op,
-                 const KernelShape &shape,
-                 DenseMap<Type, Value> &packBuffers) {
-  Value b = op.getDpsInputOperand(1)->get();
-  auto type = cast<MemRefType>(b.getType());
-  Type et = type.getElementType();
-  Value &buffer = packBuffers[et];
-  if (!buffer) {
-    OpBuilder::InsertionGuard guard(rw);
-    rw.setInsertionPointToStart(&fn.getBody().front());
-    buffer = rw.create<memref::AllocaOp>(
-        op.getLoc(), MemRefType::get({shape.cache[2], shape.cache[1]}, et),
-        rw.getI64IntegerAttr(64));
-  }
-  rw.setInsertionPoint(op);
-  Location loc = op.getLoc();
-  SmallVector<OpFoldResult> zeros(2, rw.getIndexAttr(0)),
-      ones(2, rw.getIndexAttr(1)),
-      sizes = {rw.getIndexAttr(type.getDimSize(0)),
-               rw.getIndexAttr(type.getDimSize(1))};
-  Value view =
-      rw.create<memref::SubViewOp>(loc, buffer, zeros, sizes, ones);
-  rw.create<linalg::CopyOp>(loc, b, view);
-  rw.modifyOpInPlace(op, [&] { op->setOperand(1, view); });
+/// Whether A of the static cache tile `op` is packed (packLhsStrips): a
+/// transposed A (matmul_transpose_a), whose k steps would otherwise each
+/// read a new cache line per strip (dw = dyᵀ · x: 2-2.5x faster packed).
+/// A row-major A is read in place: in this loop order a packed strip
+/// serves only the register tiles of one N panel, and on this machine
+/// packing it was slower at every size measured (512-2048, by 3-8%).
+bool shouldPackLhs(linalg::LinalgOp op) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges(); // M, N, K
+  return isa<linalg::MatmulTransposeAOp>(op) && ranges[0] >= 4 &&
+         ranges[2] >= 16;
 }
 
 //===--- Host threads -----------------------------------------------------===//
@@ -536,8 +541,9 @@ bool outlineParallelLoop(RewriterBase &rw, scf::ForOp loop, int counter) {
       // Views are rebuilt, not passed: a memref.view's aligned pointer
       // loses its byte shift in MLIR 19 (expand-strided-metadata), so a
       // planned temporary must be re-derived from its workspace.
-      if (def && isa<ViewLikeOpInterface>(def) && isMemoryEffectFree(def) &&
-          def->getNumRegions() == 0) {
+      if (def &&
+          (isa<ViewLikeOpInterface, memref::TransposeOp>(def)) &&
+          isMemoryEffectFree(def) && def->getNumRegions() == 0) {
         for (Value operand : def->getOperands())
           if (!collect(operand))
             return false;
@@ -699,14 +705,27 @@ struct VectorizeKernelsPass
     SmallVector<linalg::GenericOp> generics;
     fn.walk([&](linalg::GenericOp op) { generics.push_back(op); });
     for (linalg::GenericOp op : generics)
-      (void)rewriteContraction(rw, op);
+      (void)rewriteContraction(rw, op, pack);
+    // Transposes on buffers (the program's, and with pack=false the copies
+    // of B made above) as blocked vector transposes.
+    int transposes = lowerTransposes(rw, fn, bits);
 
     // 2. Tile, peel, vectorize.
     SmallVector<linalg::LinalgOp> kernels;
     fn.walk([&](linalg::LinalgOp op) {
-      if (isKernelCandidate(op))
+      if (isKernelCandidate(op, pack))
         kernels.push_back(op);
     });
+    if (kernels.empty() && transposes == 0)
+      return success();
+    if (failed(tileKernels(rw, fn, kernels, bits)))
+      return failure();
+    return lowerVectors(rw, fn, counter);
+  }
+
+  /// Step 2: tiles, packs, peels and vectorizes `kernels`.
+  LogicalResult tileKernels(IRRewriter &rw, func::FuncOp fn,
+                            ArrayRef<linalg::LinalgOp> kernels, int64_t bits) {
     if (kernels.empty())
       return success();
     auto shapeOf = [&](linalg::LinalgOp op) {
@@ -727,30 +746,55 @@ struct VectorizeKernelsPass
       if (op->hasAttr(kPanel))
         panels.push_back(op);
     });
-    DenseMap<Type, Value> packBuffers;
+    PackBuffers packBuffers;
     for (linalg::LinalgOp op : panels) {
       op->removeAttr(kPanel);
-      if (!isKernelCandidate(op))
+      if (!isKernelCandidate(op, pack))
         continue;
       SmallVector<int64_t> panelRanges = op.getStaticLoopRanges();
       KernelShape shape = shapeOf(op);
       // Only tiles that fill most of the buffer and serve enough rows of A
-      // are worth the copy.
-      if (pack && panelRanges[0] >= 64 && panelRanges[2] >= 32 &&
-          panelRanges[1] >= 32)
-        packRhsTile(rw, fn, op, shape, packBuffers);
+      // are worth the copy; a transposed B is always packed.
+      auto bType =
+          cast<MemRefType>(op.getDpsInputOperand(1)->get().getType());
+      if ((pack && panelRanges[0] >= 64 && panelRanges[2] >= 32 &&
+           panelRanges[1] >= 32) ||
+          !innermostStrideIsOne(bType))
+        packRhsTile(rw, fn, op, shape.cache[2], shape.cache[1], bits,
+                    packBuffers);
       if (failed(tile(rw, op, {shape.cache[0], 0, 0}, kCacheTile)))
         return failure();
     }
     peelTileLoops(rw, fn);
     if (failed(canonicalize(fn)))
       return failure();
-    // The cache tiles are static now (peeled); tile them for registers.
+    // The cache tiles are static now (peeled): A packed one register strip
+    // at a time where it pays (see shouldPackLhs).
     SmallVector<linalg::LinalgOp> cacheTiles;
     fn.walk([&](linalg::LinalgOp op) {
       if (op->hasAttr(kCacheTile))
         cacheTiles.push_back(op);
     });
+    if (pack) {
+      SmallVector<linalg::LinalgOp> unpacked;
+      bool packed = false;
+      for (linalg::LinalgOp op : cacheTiles) {
+        if (!isKernelCandidate(op) || !shouldPackLhs(op)) {
+          unpacked.push_back(op);
+          continue;
+        }
+        KernelShape shape = shapeOf(op);
+        llvm::append_range(unpacked,
+                           packLhsStrips(rw, fn, op, shape.cache[2],
+                                         shape.registers[0], bits, packBuffers,
+                                         kCacheTile));
+        packed = true;
+      }
+      cacheTiles = std::move(unpacked);
+      if (packed && failed(canonicalize(fn)))
+        return failure();
+    }
+    // Then tile them for registers.
     for (linalg::LinalgOp op : cacheTiles) {
       op->removeAttr(kCacheTile);
       if (!isKernelCandidate(op))
@@ -773,6 +817,12 @@ struct VectorizeKernelsPass
       if (failed(linalg::vectorize(rw, op)))
         continue; // stays a loop nest
     }
+    return success();
+  }
+
+  /// Steps 3 and 4: vectors lowered, large kernels over host threads.
+  LogicalResult lowerVectors(IRRewriter &rw, func::FuncOp fn, int &counter) {
+    MLIRContext *ctx = &getContext();
 
     // 3. Contractions, alias folding, hoisting, lowering.
     {
@@ -805,7 +855,7 @@ struct VectorizeKernelsPass
       options.setVectorTransformsOptions(
           vector::VectorContractLowering::OuterProduct);
       options.setVectorTransposeLowering(
-          vector::VectorTransposeLowering::Shuffle1D);
+          vector::VectorTransposeLowering::Shuffle16x16);
       vector::populateVectorContractLoweringPatterns(patterns, options);
       vector::populateVectorOuterProductLoweringPatterns(patterns);
       vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
@@ -821,6 +871,10 @@ struct VectorizeKernelsPass
       if (failed(applyPatternsAndFoldGreedily(fn, std::move(patterns))))
         return failure();
     }
+    // The one-element reads of a packed A strip (a transposed view) were
+    // unrolled into one-trip loops: fold them to plain loads.
+    if (failed(canonicalize(fn)))
+      return failure();
     // 4. Large kernels' outer tile loops over host threads.
     SmallVector<scf::ForOp> parallel;
     fn.walk([&](scf::ForOp loop) {

@@ -3,6 +3,7 @@
 // through the K loop in registers), with 512-bit vectors.
 // RUN: torus-opt %s --torus-vectorize-kernels="vector-bits=512 threads=false" | FileCheck %s
 // RUN: torus-opt %s --torus-vectorize-kernels="vector-bits=512" | FileCheck %s --check-prefix=THREADS
+// RUN: torus-opt %s --torus-vectorize-kernels="vector-bits=512 threads=false pack=false" | FileCheck %s --check-prefix=PACKOFF
 
 // A register tile is 4 rows x 64 f32: four FMAs per K step; the 4x64
 // accumulator is loaded once before the K loop and stored once after it.
@@ -47,17 +48,39 @@ func.func @odd_sizes(%a: memref<7x5xf32>, %b: memref<5x70xf32>, %c: memref<7x70x
   return
 }
 
-// Batched a^T b^T: the batch dim is an outer loop; the lhs's [K, M] layout
-// is read as a 4-vector of M per K step; the rhs, [N, K], is transposed into
-// a [K, N] copy first.
+// Batched a^T b^T: the batch dim is an outer loop. The rhs, [N, K] with K
+// contiguous, is read through a transposed view: each (N, K) tile is packed
+// by a blocked 16x16 transpose (16 row loads, shuffles, 16 row stores) into
+// the 128x128 stack buffer; nothing copies the whole operand. The lhs,
+// [K, M], is packed one 4-row strip at a time into a [128, 4] stack buffer
+// (a slice of the Goto layout [M/4][K][4]), which the register tile reads
+// through a transposed view: one scalar per row and k.
 // CHECK-LABEL: func.func @batched_transposed
-// CHECK: %[[COPY:.*]] = memref.alloc() {alignment = 64 : i64} : memref<2x16x64xf32>
-// CHECK: linalg.transpose ins(%arg1 : memref<2x64x16xf32>) outs(%[[COPY]] : memref<2x16x64xf32>) permutation = [0, 2, 1]
+// CHECK-NOT: memref.alloc()
+// CHECK-DAG: %[[PACKA:.*]] = memref.alloca() {alignment = 64 : i64} : memref<128x4xf32>
+// CHECK-DAG: %[[PACKB:.*]] = memref.alloca() {alignment = 64 : i64} : memref<128x128xf32>
+// CHECK: %[[AT:.*]] = memref.transpose %{{.*}} (d0, d1) -> (d1, d0) : memref<16x4xf32, strided<[4, 1]>> to memref<4x16xf32, strided<[1, 4]>>
 // CHECK: scf.for %[[B:.*]] = %c0 to %c2 step %c1 {
-// CHECK: scf.for %[[K:.*]] = %c0 to %c16 step %c1
-// CHECK: vector.load %arg0[%[[B]], %[[K]], %{{.*}}] : memref<2x16x8xf32>, vector<4xf32>
-// CHECK: vector.load %[[COPY]][%[[B]], %[[K]], %c0] : memref<2x16x64xf32>, vector<64xf32>
-// CHECK: memref.dealloc %[[COPY]]
+// CHECK: scf.for %[[N:.*]] = %c0 to %c64 step %c16 {
+// CHECK-COUNT-16: vector.load %arg1[%[[B]], %{{.*}}, %c0] : memref<2x64x16xf32>, vector<16xf32>
+// CHECK: vector.shuffle
+// CHECK-COUNT-16: vector.store %{{.*}}, %[[PACKB]][%{{.*}}, %[[N]]] : memref<128x128xf32>, vector<16xf32>
+// CHECK: scf.for %[[M:.*]] = %c0 to %c8 step %c4 {
+// CHECK-COUNT-16: vector.store %{{.*}}, %[[PACKA]][%{{.*}}, %c0] : memref<128x4xf32>, vector<4xf32>
+// CHECK: scf.for %[[K:.*]] = %c0 to %c16 step %c1 iter_args
+// CHECK-COUNT-4: memref.load %[[AT]][%{{.*}}, %[[K]]]
+// CHECK: vector.load %[[PACKB]][%[[K]], %c0] : memref<128x128xf32>, vector<64xf32>
+// CHECK-COUNT-4: vector.fma
+// CHECK-NOT: memref.dealloc
+// CHECK: return
+// Without packing, the rhs is first transposed into a fresh buffer (a
+// blocked transpose too), which the buffer plan places later.
+// PACKOFF-LABEL: func.func @batched_transposed
+// PACKOFF: %[[COPY:.*]] = memref.alloc() {alignment = 64 : i64} : memref<2x16x64xf32>
+// PACKOFF-NOT: linalg.transpose
+// PACKOFF: vector.store %{{.*}}, %[[COPY]][
+// PACKOFF: vector.load %[[COPY]][
+// PACKOFF: memref.dealloc %[[COPY]]
 func.func @batched_transposed(%a: memref<2x16x8xf32>, %b: memref<2x64x16xf32>, %c: memref<2x8x64xf32>) {
   linalg.generic {indexing_maps = [affine_map<(b, m, n, k) -> (b, k, m)>, affine_map<(b, m, n, k) -> (b, n, k)>, affine_map<(b, m, n, k) -> (b, m, n)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
       ins(%a, %b : memref<2x16x8xf32>, memref<2x64x16xf32>) outs(%c : memref<2x8x64xf32>) {
@@ -66,6 +89,24 @@ func.func @batched_transposed(%a: memref<2x16x8xf32>, %b: memref<2x64x16xf32>, %
     %s = arith.addf %acc, %p : f32
     linalg.yield %s : f32
   }
+  return
+}
+
+// A transpose on buffers: 16x16 tiles through registers (16 row loads, the
+// shuffle network, 16 row stores); the last 35 - 32 = 3 columns and
+// 20 - 16 = 4 rows are smaller static tiles, never masked.
+// CHECK-LABEL: func.func @transpose
+// CHECK-NOT: linalg.transpose
+// CHECK: scf.for %[[J:.*]] = %c0 to %c32 step %c16 {
+// CHECK-COUNT-16: vector.load %arg0[%{{.*}}, %[[J]]] : memref<20x35xf32>, vector<16xf32>
+// CHECK: vector.shuffle
+// CHECK-COUNT-16: vector.store %{{.*}}, %arg1[%{{.*}}, %c0] : memref<35x20xf32>, vector<16xf32>
+// CHECK: vector.load %arg0[%c0, %c32] : memref<20x35xf32>, vector<3xf32>
+// CHECK: vector.store %{{.*}}, %arg1[%c32, %c16] : memref<35x20xf32>, vector<4xf32>
+// CHECK-NOT: vector.mask
+// CHECK: return
+func.func @transpose(%a: memref<20x35xf32>, %b: memref<35x20xf32>) {
+  linalg.transpose ins(%a : memref<20x35xf32>) outs(%b : memref<35x20xf32>) permutation = [1, 0]
   return
 }
 
