@@ -36,22 +36,6 @@ double tolerance(DType dtype) {
   }
 }
 
-/// Checks `got` against `want` element by element, each within
-/// rtol * scale[i] (scale = the sum of |products|; at least 1e-30).
-void expectWithin(const HostTensor &got, const std::vector<double> &want,
-                  const std::vector<double> &scale, double rtol,
-                  const std::string &what) {
-  std::vector<double> g = toDoubles(got);
-  ASSERT_EQ(g.size(), want.size()) << what;
-  int failures = 0;
-  for (size_t i = 0; i < g.size() && failures < 8; ++i)
-    if (!(std::abs(g[i] - want[i]) <= rtol * std::max(scale[i], 1e-30))) {
-      ++failures;
-      ADD_FAILURE() << what << " element " << i << ": got " << g[i]
-                    << ", want " << want[i] << " (scale " << scale[i] << ")";
-    }
-}
-
 /// dot_general of a[ashape] and b[bshape] with `dims` against the loops.
 void checkDot(DType dtype, const Shape &as, const Shape &bs, const DotDims &dims,
               unsigned seed) {
@@ -107,7 +91,7 @@ void checkDot(DType dtype, const Shape &as, const Shape &bs, const DotDims &dims
     want[flatIndex(rs, r)] = sum;
     scale[flatIndex(rs, r)] = mag;
   });
-  expectWithin(out[0], want, scale, tolerance(dtype),
+  expectWithinScale(out[0], want, scale, tolerance(dtype),
                "dot " + out[0].spec().toString());
 }
 
@@ -277,7 +261,7 @@ void checkConv(DType dtype, int64_t n, int64_t h, int64_t w, int64_t c,
           want[i] = sum;
           scale[i] = mag;
         }
-  expectWithin(out[0], want, scale, tolerance(dtype),
+  expectWithinScale(out[0], want, scale, tolerance(dtype),
                "conv " + out[0].spec().toString());
 }
 
@@ -320,7 +304,7 @@ TEST(KernelsTest, ParallelTilesReadPlannedTemporaries) {
         want[i * n + j] += prod;
         scale[i * n + j] += std::abs(prod);
       }
-  expectWithin(out[0], want, scale, 1e-5, "planned lhs");
+  expectWithinScale(out[0], want, scale, 1e-5, "planned lhs");
 }
 
 TEST(KernelsTest, ParallelForSplitsLargeMatmuls) {
