@@ -27,6 +27,15 @@ using ::testing::HasSubstr;
 using testing::makeTempDirectory;
 using testing::runForkedWorkers;
 
+/// Worker `rank` of `size`, meeting the others in `dir`.
+auto connect(const std::string &dir, int rank, int size) {
+  WorkerGroupOptions o;
+  o.rank = rank;
+  o.size = size;
+  o.rendezvousDirectory = dir;
+  return WorkerGroup::connect(o);
+}
+
 /// Runs `fn(local, comm)` on `cores` threads of one worker.
 std::string onCores(CrossWorkerCommunicator &comm, int cores,
                     const std::function<std::string(int)> &fn) {
@@ -46,11 +55,7 @@ TEST(CrossWorkerCommunicatorTest, AllReduceSpansCoresAndWorkers) {
   std::string dir = makeTempDirectory("torus-cwc");
   const int workers = 3, cores = 3;
   auto outcomes = runForkedWorkers(workers, [&](int w) -> std::string {
-    WorkerGroupOptions o;
-    o.rank = w;
-    o.size = workers;
-    o.rendezvousDirectory = dir;
-    auto group = WorkerGroup::connect(o);
+    auto group = connect(dir, w, workers);
     if (!group.ok())
       return std::string(group.status().ToString());
     auto local = InProcessCommunicator::create(cores);
@@ -135,11 +140,7 @@ TEST(CrossWorkerCommunicatorTest, ProgramsReduceAcrossWorkers) {
   // a worker alone would sum only its own cores' values (3 or 7).
   const float everyone = 10;
   auto outcomes = runForkedWorkers(workers, [&](int w) -> std::string {
-    WorkerGroupOptions o;
-    o.rank = w;
-    o.size = workers;
-    o.rendezvousDirectory = dir;
-    auto group = WorkerGroup::connect(o);
+    auto group = connect(dir, w, workers);
     if (!group.ok())
       return std::string(group.status().ToString());
     ExecutorOptions options;
