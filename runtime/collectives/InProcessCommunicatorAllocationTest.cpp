@@ -195,6 +195,8 @@ TEST(InProcessCommunicatorAllocationTest, SteadyStateCallsAllocateNothing) {
 }
 
 TEST(InProcessCommunicatorAllocationTest, TheCounterSeesAllocations) {
+  // Sanitizer builds only (the sanitizer owns malloc); decided at compile
+  // time, so the ordinary build always counts.
   if (!AllocationCounter::hookInstalled())
     GTEST_SKIP() << "malloc is the sanitizer's: nothing to count";
   AllocationCounter counter;
