@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "api/MlpTrainingStep.h"
 #include "torus/Torus.h"
 
 #include <gtest/gtest.h>
@@ -155,33 +156,12 @@ TEST(CodegenEquivalenceTest, Loop) {
   expectSameEveryWay(*fn);
 }
 
-Tensor crossEntropy(const Tensor &logits, const Tensor &labels) {
-  Tensor target = oneHot(labels, logits.dim(-1), logits.dtype());
-  return -mean(sum(target * logSoftmax(logits), {-1}));
-}
-
-/// (w1, b1, w2, b2, w3, b3, x, labels) -> (new params..., loss).
+/// The MLP step of api/MlpTrainingStep.h at small sizes, learning rate
+/// 0.05.
 absl::StatusOr<TracedFunction> mlpStep(int64_t batch, int64_t in,
                                        int64_t hidden, bool allReduceGrads) {
-  std::vector<TensorSpec> specs = {
-      {DType::F32, {in, hidden}},     {DType::F32, {hidden}},
-      {DType::F32, {hidden, hidden}}, {DType::F32, {hidden}},
-      {DType::F32, {hidden, 10}},     {DType::F32, {10}},
-      {DType::F32, {batch, in}},      {DType::I32, {batch}}};
-  return trace("mlp_step", specs, [=](const std::vector<Tensor> &a) {
-    auto vg = valueAndGrad([](const std::vector<Tensor> &p) {
-      Tensor h = relu(matmul(p[6], p[0]) + p[1]);
-      h = relu(matmul(h, p[2]) + p[3]);
-      return std::vector<Tensor>{crossEntropy(matmul(h, p[4]) + p[5], p[7])};
-    })(a);
-    std::vector<Tensor> out;
-    for (size_t i = 0; i < 6; ++i) {
-      Tensor g = allReduceGrads ? allReduce(vg.grads[i]) : vg.grads[i];
-      out.push_back(a[i] - g * 0.05f);
-    }
-    out.push_back(vg.values[0]);
-    return out;
-  });
+  return torus::testing::mlpTrainingStep(
+      {batch, in, hidden, /*classes=*/10, 0.05f, allReduceGrads});
 }
 
 TEST(CodegenEquivalenceTest, MlpTrainingSteps) {

@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "api/ExecutableImpl.h"
+#include "api/MlpTrainingStep.h"
 #include "runtime/executor/LoadedProgram.h"
 #include "runtime/testing/AllocationCounter.h"
 #include "torus/Torus.h"
@@ -31,31 +32,11 @@ using namespace torus;
 
 namespace {
 
-Tensor crossEntropy(const Tensor &logits, const Tensor &labels) {
-  Tensor target = oneHot(labels, logits.dim(-1), logits.dtype());
-  return -mean(sum(target * logSoftmax(logits), {-1}));
-}
-
-/// (w1, b1, w2, b2, w3, b3, x, labels) -> (new params..., loss).
+/// The MLP step of api/MlpTrainingStep.h, 784-128-128-10.
 TracedFunction mlpStep(int64_t batch, bool allReduceGrads) {
-  std::vector<TensorSpec> specs = {
-      {DType::F32, {784, 128}}, {DType::F32, {128}}, {DType::F32, {128, 128}},
-      {DType::F32, {128}},      {DType::F32, {128, 10}}, {DType::F32, {10}},
-      {DType::F32, {batch, 784}}, {DType::I32, {batch}}};
-  auto fn = trace("mlp_step", specs, [=](const std::vector<Tensor> &a) {
-    auto vg = valueAndGrad([](const std::vector<Tensor> &p) {
-      Tensor h = relu(matmul(p[6], p[0]) + p[1]);
-      h = relu(matmul(h, p[2]) + p[3]);
-      return std::vector<Tensor>{crossEntropy(matmul(h, p[4]) + p[5], p[7])};
-    })(a);
-    std::vector<Tensor> out;
-    for (size_t i = 0; i < 6; ++i) {
-      Tensor g = allReduceGrads ? allReduce(vg.grads[i]) : vg.grads[i];
-      out.push_back(a[i] - g * 0.01f);
-    }
-    out.push_back(vg.values[0]);
-    return out;
-  });
+  auto fn = torus::testing::mlpTrainingStep(
+      {batch, /*in=*/784, /*hidden=*/128, /*classes=*/10, 0.01f,
+       allReduceGrads});
   EXPECT_TRUE(fn.ok()) << fn.status();
   return std::move(*fn);
 }

@@ -51,6 +51,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "api/ExecutableImpl.h"
+#include "api/MlpTrainingStep.h"
 #include "runtime/ParallelFor.h"
 #include "runtime/executor/LoadedProgram.h"
 #include "torus/Torus.h"
@@ -129,10 +130,23 @@ void BM_Memcpy16M(benchmark::State &state) {
   state.SetBytesProcessed(state.iterations() * bytes * 2);
 }
 
-/// `exe` resident on one core of `executor`, inputs filled.
-std::unique_ptr<rt::LoadedProgram>
-loadResident(rt::Executor &executor, const Executable &exe,
-             std::vector<std::pair<int, int>> carried = {}) {
+/// A program resident on the one core of its own executor.
+struct Resident {
+  std::unique_ptr<rt::Executor> executor; // outlives `loaded`
+  std::unique_ptr<rt::LoadedProgram> loaded;
+  rt::LoadedProgram *operator->() const { return loaded.get(); }
+};
+
+/// `exe` resident on one core, inputs filled, one step run (the first
+/// touch of every buffer).
+Resident loadResident(const Executable &exe,
+                      std::vector<std::pair<int, int>> carried = {}) {
+  auto executor = rt::Executor::create(1);
+  if (!executor.ok()) {
+    std::fprintf(stderr, "executor: %s\n",
+                 executor.status().ToString().c_str());
+    std::abort();
+  }
   const rt::Program &program = exe.impl().program;
   std::vector<HostTensor> in;
   std::mt19937 gen(1);
@@ -149,12 +163,13 @@ loadResident(rt::Executor &executor, const Executable &exe,
   }
   rt::RunOptions options;
   options.carried = std::move(carried);
-  auto loaded = rt::LoadedProgram::load(executor, program, {in}, options);
+  auto loaded = rt::LoadedProgram::load(**executor, program, {in}, options);
   if (!loaded.ok()) {
     std::fprintf(stderr, "load: %s\n", loaded.status().ToString().c_str());
     std::abort();
   }
-  return std::move(*loaded);
+  (void)(*loaded)->step();
+  return {std::move(*executor), std::move(*loaded)};
 }
 
 /// Runs `loaded` once per benchmark iteration; seconds per step.
@@ -189,11 +204,9 @@ void BM_ReluChain16M(benchmark::State &state) {
                     return std::vector<Tensor>{relu(in[0] * in[1] + in[2])};
                   });
   Executable exe = compileOrDie(fn);
-  auto executor = rt::Executor::create(1);
-  auto loaded = loadResident(**executor, exe);
-  (void)loaded->step(); // first touch of the output
+  Resident loaded = loadResident(exe);
   const double memcpy = memcpySeconds(kChain * 4 * 2);
-  const double seconds = timedSteps(state, *loaded);
+  const double seconds = timedSteps(state, *loaded.loaded);
   state.counters["vs_memcpy"] = memcpy / seconds;
   const double bytes = static_cast<double>(kChain) * 4 * 4;
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * bytes));
@@ -236,16 +249,14 @@ void BM_RowSum(benchmark::State &state) {
     return std::vector<Tensor>{sum(in[0], {-1})};
   });
   Executable exe = compileOrDie(fn);
-  auto executor = rt::Executor::create(1);
-  auto loaded = loadResident(**executor, exe);
-  (void)loaded->step();
+  Resident loaded = loadResident(exe);
   // The reference, timed just before (median of 5).
   Aligned x(kRows * kRowLength);
   std::vector<float> out(kRows);
   const double loop = medianSeconds([&] { rowSums(x.data, out.data()); });
   const double bytes = double(kRows) * kRowLength * 4;
   const double memcpy = memcpySeconds(static_cast<size_t>(bytes));
-  const double seconds = timedSteps(state, *loaded);
+  const double seconds = timedSteps(state, *loaded.loaded);
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * bytes));
   state.counters["vs_scalar_loop"] = loop / seconds;
   state.counters["vs_memcpy"] = (bytes / seconds) / (2 * bytes / memcpy);
@@ -260,12 +271,10 @@ void BM_Transpose(benchmark::State &state) {
                     return std::vector<Tensor>{transpose(in[0], {1, 0})};
                   });
   Executable exe = compileOrDie(fn);
-  auto executor = rt::Executor::create(1);
-  auto loaded = loadResident(**executor, exe);
-  (void)loaded->step();
+  Resident loaded = loadResident(exe);
   const size_t bytes = static_cast<size_t>(rows * cols) * 4;
   const double memcpy = memcpySeconds(bytes);
-  const double seconds = timedSteps(state, *loaded);
+  const double seconds = timedSteps(state, *loaded.loaded);
   state.counters["vs_memcpy"] = memcpy / seconds;
   state.counters["GBps"] = 2.0 * bytes / seconds / 1e9;
   state.counters["memcpy_GBps"] = 2.0 * bytes / memcpy / 1e9;
@@ -273,29 +282,8 @@ void BM_Transpose(benchmark::State &state) {
 
 // --- The MLP step ------------------------------------------------------------
 
-Tensor crossEntropy(const Tensor &logits, const Tensor &labels) {
-  Tensor target = oneHot(labels, logits.dim(-1), logits.dtype());
-  return -mean(sum(target * logSoftmax(logits), {-1}));
-}
-
 absl::StatusOr<TracedFunction> mlpStepFn() {
-  std::vector<TensorSpec> specs = {
-      {DType::F32, {kIn, kHidden}},      {DType::F32, {kHidden}},
-      {DType::F32, {kHidden, kHidden}},  {DType::F32, {kHidden}},
-      {DType::F32, {kHidden, kClasses}}, {DType::F32, {kClasses}},
-      {DType::F32, {kBatch, kIn}},       {DType::I32, {kBatch}}};
-  return trace("mlp_step", specs, [](const std::vector<Tensor> &a) {
-    auto vg = valueAndGrad([](const std::vector<Tensor> &p) {
-      Tensor h = relu(matmul(p[6], p[0]) + p[1]);
-      h = relu(matmul(h, p[2]) + p[3]);
-      return std::vector<Tensor>{crossEntropy(matmul(h, p[4]) + p[5], p[7])};
-    })(a);
-    std::vector<Tensor> out;
-    for (size_t i = 0; i < 6; ++i)
-      out.push_back(a[i] - vg.grads[i] * 0.01f);
-    out.push_back(vg.values[0]);
-    return out;
-  });
+  return torus::testing::mlpTrainingStep({kBatch, kIn, kHidden, kClasses, 0.01f});
 }
 
 /// The reference: the same step by hand, oneDNN for the GEMMs.
@@ -424,14 +412,12 @@ void BM_MlpStepOneDnn(benchmark::State &state) {
 
 void BM_MlpStepTorus(benchmark::State &state) {
   Executable exe = compileOrDie(mlpStepFn());
-  auto executor = rt::Executor::create(1);
   std::vector<std::pair<int, int>> carried;
   for (int i = 0; i < 6; ++i)
     carried.push_back({i, i});
-  auto loaded = loadResident(**executor, exe, carried);
-  (void)loaded->step();
+  Resident loaded = loadResident(exe, carried);
   const double reference = oneDnnStepSeconds();
-  const double seconds = timedSteps(state, *loaded);
+  const double seconds = timedSteps(state, *loaded.loaded);
   state.counters["vs_onednn"] = seconds / reference;
   // The same step when its large matmuls may also use the host's other
   // threads (one core on a machine with more: __torus_parallel_for).
@@ -505,12 +491,8 @@ void BM_MlpStepPart(benchmark::State &state) {
       trace("mlp_part", part.inputs, [&](const std::vector<Tensor> &a) {
         return std::vector<Tensor>{part.body(a)};
       }));
-  auto executor = rt::Executor::create(1);
-  auto loaded = loadResident(**executor, exe);
-  (void)loaded->step();
-  for (auto _ : state)
-    if (!loaded->step().ok())
-      state.SkipWithError("step failed");
+  Resident loaded = loadResident(exe);
+  (void)timedSteps(state, *loaded.loaded);
 }
 
 void BM_CompileMlpStep(benchmark::State &state) {
@@ -532,8 +514,8 @@ Executable oneOpProgram() {
 
 void BM_OneOpStep(benchmark::State &state) {
   Executable exe = oneOpProgram();
-  auto executor = rt::Executor::create(1);
   if (state.range(0) == 0) {
+    auto executor = rt::Executor::create(1);
     const rt::Program &program = exe.impl().program;
     std::vector<std::vector<HostTensor>> inputs(1);
     for (const TensorSpec &spec : program.spec.inputs)
@@ -545,11 +527,8 @@ void BM_OneOpStep(benchmark::State &state) {
     }
     return;
   }
-  auto loaded = loadResident(**executor, exe);
-  (void)loaded->step();
-  for (auto _ : state)
-    if (!loaded->step().ok())
-      state.SkipWithError("step failed");
+  Resident loaded = loadResident(exe);
+  (void)timedSteps(state, *loaded.loaded);
 }
 
 void BM_DirectCall(benchmark::State &state) {

@@ -239,13 +239,26 @@ void BM_PoolWake(benchmark::State &state) {
 
 void emptyEntry(void **) {}
 
-void BM_EmptyStep(benchmark::State &state) {
-  const int64_t n = state.range(0);
-  auto executor = Executor::create(n);
+/// A program that does nothing, on `n` replicas.
+Program emptyProgram(int64_t n) {
   Program program;
   program.spec.name = "empty";
   program.spec.numReplicas = n;
   program.entry = &emptyEntry;
+  return program;
+}
+
+/// Reports the time per step (range(1) steps per iteration) as `per_step`.
+void countPerStep(benchmark::State &state) {
+  state.counters["per_step"] = benchmark::Counter(
+      static_cast<double>(state.iterations() * state.range(1)),
+      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+
+void BM_EmptyStep(benchmark::State &state) {
+  const int64_t n = state.range(0);
+  auto executor = Executor::create(n);
+  Program program = emptyProgram(n);
   std::vector<std::vector<HostTensor>> inputs(n);
   RunOptions options;
   options.stepsPerRun = state.range(1);
@@ -257,9 +270,7 @@ void BM_EmptyStep(benchmark::State &state) {
       break;
     }
   }
-  state.counters["per_step"] = benchmark::Counter(
-      static_cast<double>(state.iterations() * state.range(1)),
-      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  countPerStep(state);
 }
 
 /// The same empty program resident on its cores (LoadedProgram): a step is
@@ -268,10 +279,7 @@ void BM_EmptyStep(benchmark::State &state) {
 void BM_LoadedEmptyStep(benchmark::State &state) {
   const int64_t n = state.range(0);
   auto executor = Executor::create(n);
-  Program program;
-  program.spec.name = "empty";
-  program.spec.numReplicas = n;
-  program.entry = &emptyEntry;
+  Program program = emptyProgram(n);
   auto loaded = LoadedProgram::load(**executor, program);
   if (!loaded.ok()) {
     state.SkipWithError(std::string(loaded.status().message()).c_str());
@@ -283,9 +291,7 @@ void BM_LoadedEmptyStep(benchmark::State &state) {
       state.SkipWithError("step failed");
       break;
     }
-  state.counters["per_step"] = benchmark::Counter(
-      static_cast<double>(state.iterations() * state.range(1)),
-      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  countPerStep(state);
 }
 
 BENCHMARK(BM_Memcpy)

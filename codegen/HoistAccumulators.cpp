@@ -56,40 +56,41 @@ vector::TransferWriteOp hoistablePartner(scf::ForOp loop,
   return touches.wasInterrupted() ? nullptr : write;
 }
 
-/// Hoists one pair out of one loop; false when there is none left.
-bool hoistOne(RewriterBase &rw, func::FuncOp fn) {
-  bool changed = false;
-  fn.walk([&](scf::ForOp loop) {
-    for (auto read : loop.getBody()->getOps<vector::TransferReadOp>()) {
-      vector::TransferWriteOp write = hoistablePartner(loop, read);
-      if (!write)
-        continue;
-      rw.moveOpBefore(read, loop);
-      rw.moveOpAfter(write, loop);
-      auto yield = [&](OpBuilder &, Location, ArrayRef<BlockArgument>) {
-        return SmallVector<Value>{write.getVector()};
-      };
-      FailureOr<LoopLikeOpInterface> wider = loop.replaceWithAdditionalYields(
-          rw, read.getVector(), /*replaceInitOperandUsesInLoop=*/true, yield);
-      if (failed(wider))
-        return WalkResult::interrupt();
-      rw.modifyOpInPlace(write, [&] {
-        write.getVectorMutable().assign((*wider)->getResults().back());
-      });
-      changed = true;
-      return WalkResult::interrupt(); // the walk saw the old loop
-    }
-    return WalkResult::advance();
-  });
-  return changed;
+/// Hoists one pair out of `loop`: the loop that replaces it, or null when
+/// there is no pair left to hoist.
+scf::ForOp hoistOne(RewriterBase &rw, scf::ForOp loop) {
+  for (auto read : loop.getBody()->getOps<vector::TransferReadOp>()) {
+    vector::TransferWriteOp write = hoistablePartner(loop, read);
+    if (!write)
+      continue;
+    rw.moveOpBefore(read, loop);
+    rw.moveOpAfter(write, loop);
+    auto yield = [&](OpBuilder &, Location, ArrayRef<BlockArgument>) {
+      return SmallVector<Value>{write.getVector()};
+    };
+    FailureOr<LoopLikeOpInterface> wider = loop.replaceWithAdditionalYields(
+        rw, read.getVector(), /*replaceInitOperandUsesInLoop=*/true, yield);
+    if (failed(wider))
+      return nullptr;
+    rw.modifyOpInPlace(write, [&] {
+      write.getVectorMutable().assign((*wider)->getResults().back());
+    });
+    return cast<scf::ForOp>(wider->getOperation());
+  }
+  return nullptr;
 }
 
 } // namespace
 
 void hoistAccumulators(func::FuncOp fn) {
   IRRewriter rw(fn.getContext());
-  while (hoistOne(rw, fn)) {
-  }
+  // Innermost loops first (post-order). Replacing a loop moves its body,
+  // so the loops nested in it and around it stay valid.
+  SmallVector<scf::ForOp> loops;
+  fn.walk([&](scf::ForOp loop) { loops.push_back(loop); });
+  for (scf::ForOp loop : loops)
+    while (scf::ForOp wider = hoistOne(rw, loop))
+      loop = wider;
 }
 
 } // namespace mlir::torus
