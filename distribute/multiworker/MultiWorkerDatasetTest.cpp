@@ -78,12 +78,21 @@ strategyFor(const ClusterSpec &cluster, int position, int r,
       std::make_shared<SimpleClusterResolver>(cluster, o), {}, r, mw);
 }
 
-/// Runs `fn(position)` in one process per task and expects each to return
-/// `expected[position]`.
-void expectPerWorker(int n, const std::function<std::string(int)> &fn,
-                     const std::vector<std::string> &expected) {
+/// Runs `fn` in one process per task of `cluster`, each with the strategy
+/// for its task (`replicas` local replicas), and expects task i's result to
+/// be `expected[i]`.
+void expectPerWorker(
+    const ClusterSpec &cluster, int replicas,
+    const std::function<std::string(MultiWorkerMirroredStrategy &)> &fn,
+    const std::vector<std::string> &expected) {
+  int n = 0;
+  for (const auto &[job, tasks] : cluster)
+    n += static_cast<int>(tasks.size());
+  std::string dir = rt::testing::makeTempDirectory("torus-mwds");
   auto outcomes = rt::testing::runForkedWorkers(n, [&](int position) {
-    std::string got = fn(position);
+    auto s = strategyFor(cluster, position, replicas, dir);
+    std::string got =
+        s.ok() ? fn(*s) : std::string(s.status().ToString());
     return got == expected[position]
                ? std::string()
                : "got " + got + "\nwant " + expected[position];
@@ -98,19 +107,15 @@ const ClusterSpec kChiefAndWorker{{"chief", {"127.0.0.1:1"}},
 
 TEST(MultiWorkerDatasetTest, UnevenBatchesFourReplicasOnTwoWorkers) {
   // input_lib_test.py::testUnevenDatasetBatchesMultiWorkerFourReplicas.
-  std::string dir = rt::testing::makeTempDirectory("torus-mwds");
   expectPerWorker(
-      2,
-      [&](int w) -> std::string {
-        auto s = strategyFor(kTwoWorkers, w, 2, dir);
-        if (!s.ok())
-          return std::string(s.status().ToString());
-        if (s->numReplicasInSync() != 4)
-          return "numReplicasInSync " + std::to_string(s->numReplicasInSync());
-        return iterate(s->experimentalDistributeDataset(
+      kTwoWorkers, 2,
+      [&](MultiWorkerMirroredStrategy &s) -> std::string {
+        if (s.numReplicasInSync() != 4)
+          return "numReplicasInSync " + std::to_string(s.numReplicasInSync());
+        return iterate(s.experimentalDistributeDataset(
                    Dataset::range(15).batch(4))) +
                " | " +
-               iterate(s->experimentalDistributeDataset(
+               iterate(s.experimentalDistributeDataset(
                    Dataset::range(15).batch(4, /*dropRemainder=*/true)));
       },
       {"([0] [2])([4] [6])([8] [10])([12] [14]) | ([0] [2])([4] [6])([8] [10])",
@@ -118,13 +123,9 @@ TEST(MultiWorkerDatasetTest, UnevenBatchesFourReplicasOnTwoWorkers) {
 }
 
 TEST(MultiWorkerDatasetTest, DataShardingLastPartialBatchAndOff) {
-  std::string dir = rt::testing::makeTempDirectory("torus-mwds");
   expectPerWorker(
-      2,
-      [&](int w) -> std::string {
-        auto s = strategyFor(kChiefAndWorker, w, 1, dir);
-        if (!s.ok())
-          return std::string(s.status().ToString());
+      kChiefAndWorker, 1,
+      [&](MultiWorkerMirroredStrategy &s) -> std::string {
         // strategy_common_test::testSimpleInputFromDatasetLastPartialBatch,
         // input_lib_test::testMWMSWithDataSharding (AUTO and DATA),
         // testMWMSPartialBatch (OFF: everyone reads everything).
@@ -132,13 +133,13 @@ TEST(MultiWorkerDatasetTest, DataShardingLastPartialBatchAndOff) {
             {AutoShardPolicy::Data});
         Dataset off = Dataset::range(12).batch(8).withOptions(
             {AutoShardPolicy::Off});
-        return iterate(s->experimentalDistributeDataset(
+        return iterate(s.experimentalDistributeDataset(
                    Dataset::range(14).batch(8))) +
                " | " +
-               iterate(s->experimentalDistributeDataset(
+               iterate(s.experimentalDistributeDataset(
                    Dataset::range(8).batch(3))) +
-               " | " + iterate(s->experimentalDistributeDataset(data)) +
-               " | " + iterate(s->experimentalDistributeDataset(off));
+               " | " + iterate(s.experimentalDistributeDataset(data)) +
+               " | " + iterate(s.experimentalDistributeDataset(off));
       },
       {"([0,1,2,3])([8,9,10]) | ([0,1])([3,4])([6]) | ([0,1])([3,4])([6]) | "
        "([0,1,2,3])([4,5,6,7])([8,9,10,11])",
@@ -147,19 +148,15 @@ TEST(MultiWorkerDatasetTest, DataShardingLastPartialBatchAndOff) {
 }
 
 TEST(MultiWorkerDatasetTest, FileShardingAndInputContexts) {
-  std::string dir = rt::testing::makeTempDirectory("torus-mwds");
   expectPerWorker(
-      2,
-      [&](int w) -> std::string {
-        auto s = strategyFor(kTwoWorkers, w, 2, dir);
-        if (!s.ok())
-          return std::string(s.status().ToString());
+      kTwoWorkers, 2,
+      [&](MultiWorkerMirroredStrategy &s) -> std::string {
         // FILE with more than one worker: in-memory sources cannot be.
-        std::string file = iterate(s->experimentalDistributeDataset(
+        std::string file = iterate(s.experimentalDistributeDataset(
             Dataset::range(8).batch(4).withOptions({AutoShardPolicy::File})));
         // distribute_datasets_from_function: one pipeline per worker.
         std::string contexts;
-        auto dist = s->distributeDatasetsFromFunction(
+        auto dist = s.distributeDatasetsFromFunction(
             [&](const InputContext &ctx) -> absl::StatusOr<Dataset> {
               contexts = std::to_string(ctx.numInputPipelines()) + "," +
                          std::to_string(ctx.inputPipelineId()) + "," +
@@ -177,14 +174,10 @@ TEST(MultiWorkerDatasetTest, ThreeWorkersTheLastGetsEmptySlices) {
   // auto_shard_dataset_test::testUseLegacyRebatchWithDataSharding.
   const ClusterSpec three{
       {"worker", {"127.0.0.1:1", "127.0.0.1:2", "127.0.0.1:3"}}};
-  std::string dir = rt::testing::makeTempDirectory("torus-mwds");
   expectPerWorker(
-      3,
-      [&](int w) -> std::string {
-        auto s = strategyFor(three, w, 1, dir);
-        if (!s.ok())
-          return std::string(s.status().ToString());
-        return iterate(s->experimentalDistributeDataset(
+      three, 1,
+      [&](MultiWorkerMirroredStrategy &s) -> std::string {
+        return iterate(s.experimentalDistributeDataset(
             Dataset::range(8).batch(4).withOptions({AutoShardPolicy::Data})));
       },
       {"([0,1])([4,5])", "([2,3])([6,7])", "([])([])"});
