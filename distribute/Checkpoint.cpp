@@ -330,8 +330,11 @@ absl::Status Checkpoint::restore(const std::string &path) {
       TORUS_RETURN_IF_ERROR(checkValue(values, path, key, var->second.spec()));
       newSlots.push_back({opt, var->second, slot});
     }
-    if (values.count(name + "/iter") && opt->trackedVariables().empty())
+    if (values.count(name + "/iter") && opt->trackedVariables().empty()) {
+      TORUS_RETURN_IF_ERROR(checkValue(values, path, name + "/iter",
+                                       TensorSpec{DType::I64, {}}));
       unbuilt.push_back(opt);
+    }
   }
   for (NewSlot &n : newSlots)
     TORUS_RETURN_IF_ERROR(n.optimizer->getOrCreateSlot(n.var, n.slot).status());
