@@ -415,9 +415,11 @@ def TorusVectorizeKernels : Pass<"torus-vectorize-kernels", "ModuleOp"> {
     Every static f32/f64 matmul whose result has unit-stride rows is then
     tiled for the cache: loops over N tiles of 128, then K tiles of 128,
     then M tiles of 256, and for registers, (4, 4 x lanes, 1) with 512-bit
-    vectors ((4, 3 x lanes, 1) with 256-bit ones; lanes = vector bits /
+    vectors ((6, 2 x lanes, 1) with 256-bit ones; lanes = vector bits /
     element bits); every tile loop is peeled, so remainders are static
-    tiles, never masked. With `pack` (codegen/PackOperands.cpp), each
+    tiles, never masked, and a remainder tile whose row is not a power of
+    two long is split until it is (70 columns: 64 + 4 + 2; LLVM moves
+    loop-carried vectors of other lengths lane by lane). With `pack` (codegen/PackOperands.cpp), each
     (N, K) tile of B is copied once into a dense 128 x 128 stack buffer
     (always for a transposed B, by a blocked transpose; otherwise for tiles
     of at least 32 x 32 used by at least 64 rows of A), and a transposed A
