@@ -207,6 +207,19 @@ std::vector<int> WorkerGroup::deadPeers() const {
   for (int r = 0; r < size(); ++r) {
     if (r == rank())
       continue;
+    // Whether its process is gone, asked before reading its failure
+    // record: a worker that failed writes the record and then exits, so a
+    // gone worker without a record (read after) died without reporting.
+    // (The other order raced: a peer that reported and exited between the
+    // two reads was named as dead.)
+    bool gone = false;
+    if (auto alive = readFile(path(fmt::format("alive-{}", r)))) {
+      std::istringstream in(*alive);
+      int64_t pid = 0;
+      std::string host;
+      in >> pid >> host;
+      gone = host == myHost && pid > 0 && processGone(pid);
+    }
     if (auto record = readFile(path(fmt::format("failed-{}", r)))) {
       // First line: the ranks that worker found dead.
       std::istringstream in(record->substr(0, record->find('\n')));
@@ -216,14 +229,7 @@ std::vector<int> WorkerGroup::deadPeers() const {
           named.insert(std::stoi(token));
       continue;
     }
-    auto alive = readFile(path(fmt::format("alive-{}", r)));
-    if (!alive)
-      continue;
-    std::istringstream in(*alive);
-    int64_t pid = 0;
-    std::string host;
-    in >> pid >> host;
-    if (host == myHost && pid > 0 && processGone(pid))
+    if (gone)
       dead.insert(r);
   }
   if (dead.empty())
