@@ -413,8 +413,8 @@ def TorusVectorizeKernels : Pass<"torus-vectorize-kernels", "ModuleOp"> {
     into a fresh buffer).
 
     Every static f32/f64 matmul whose result has unit-stride rows is then
-    tiled for the cache: loops over N tiles of 128, then K tiles of 128,
-    then M tiles of 256, and for registers, (4, 4 x lanes, 1) with 512-bit
+    tiled for the cache: loops over M tiles of 256, then N tiles of 128,
+    then K tiles of 128, and for registers, (4, 4 x lanes, 1) with 512-bit
     vectors ((6, 2 x lanes, 1) with 256-bit ones; lanes = vector bits /
     element bits); every tile loop is peeled, so remainders are static
     tiles, never masked, and a remainder tile whose row is not a power of
@@ -437,8 +437,9 @@ def TorusVectorizeKernels : Pass<"torus-vectorize-kernels", "ModuleOp"> {
     transposed by a shuffle network and written as 16 vectors; edge tiles
     are smaller static tiles.
 
-    With `threads` (the default), the main cache-tile loop over N of a
-    kernel of at least 2^24 multiply-adds (N >= 256) is outlined into
+    With `threads` (the default), the main cache-tile loop over M of a
+    kernel of at least 2^24 multiply-adds (M >= 512; with fewer rows, the
+    loop over N when N >= 256) is outlined into
     `@<fn>__parallel_tile_<i>(!llvm.ptr ctx, i64 i)` and replaced by a call
     `__torus_parallel_for(body, ctx, trips)` (runtime/ParallelFor.h), which
     runs the tiles on host threads when the run has fewer emulated cores

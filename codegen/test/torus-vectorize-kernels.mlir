@@ -174,23 +174,25 @@ func.func @naive(%a: memref<4x8xbf16>, %b: memref<8x4xbf16>, %c: memref<4x4xf32>
   return
 }
 
-// A kernel of at least 2^24 multiply-adds with N >= 256: its main loop over
-// N panels is outlined and run through __torus_parallel_for (7 panels of 128
-// columns; the 1000 - 896 = 104 remaining columns stay on the calling
-// thread). Each B tile is packed into a 128x128 stack buffer, the thread's
-// own (the alloca is rebuilt in the outlined body), once per (N, K) tile.
+// A kernel of at least 2^24 multiply-adds with two or more M blocks: its
+// main loop over M blocks of 256 rows is outlined and run through
+// __torus_parallel_for (3 blocks; the 1000 - 768 = 232 remaining rows stay
+// on the calling thread). Inside, N panels of 128, then K tiles of 128;
+// each B tile is packed into a 128x128 stack buffer, the thread's own (the
+// alloca is rebuilt in the outlined body), once per (M, N, K) tile.
 // THREADS: func.func private @__torus_parallel_for((!llvm.ptr, i64) -> (), !llvm.ptr, i64)
 // THREADS-LABEL: func.func private @big__parallel_tile_0(%{{.*}}: !llvm.ptr, %{{.*}}: i64)
 // THREADS: %[[PACK:.*]] = memref.alloca() {alignment = 64 : i64} : memref<128x128xf32>
+// THREADS: scf.for %[[N:.*]] = %c0 to %c896 step %c128
 // THREADS: scf.for %[[K:.*]] = %c0 to %c896 step %c128
 // THREADS: linalg.copy ins(%{{.*}} : memref<128x128xf32, strided<[1000, 1], offset: ?>>) outs(%[[PACK]] : memref<128x128xf32>)
-// THREADS: scf.for %{{.*}} = %c0 to %c768 step %c256
+// THREADS: scf.for %{{.*}} = %c0 to %c256 step %c4
 // THREADS: vector.load %[[PACK]][%{{.*}}, %{{.*}}] : memref<128x128xf32>, vector<64xf32>
 // THREADS-LABEL: func.func @big
 // THREADS: %[[CTX:.*]] = llvm.alloca %{{.*}} x i64
 // THREADS: memref.extract_aligned_pointer_as_index %arg0
 // THREADS: %[[BODY:.*]] = constant @big__parallel_tile_0
-// THREADS: %[[TRIPS:.*]] = llvm.mlir.constant(7 : i64) : i64
+// THREADS: %[[TRIPS:.*]] = llvm.mlir.constant(3 : i64) : i64
 // THREADS: call @__torus_parallel_for(%[[BODY]], %[[CTX]], %[[TRIPS]])
 // THREADS: -> (vector<4x64xf32>)
 // CHECK-LABEL: func.func @big
@@ -199,6 +201,29 @@ func.func @naive(%a: memref<4x8xbf16>, %b: memref<8x4xbf16>, %c: memref<4x4xf32>
 func.func @big(%a: memref<1000x1000xf32>, %b: memref<1000x1000xf32>, %c: memref<1000x1000xf32>) {
   linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]}
       ins(%a, %b : memref<1000x1000xf32>, memref<1000x1000xf32>) outs(%c : memref<1000x1000xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// One M block (256 rows): the threads share the loop over N panels instead
+// (1024 / 128 = 8 of them).
+// (The counter numbering outlined bodies runs over the module.)
+// THREADS-LABEL: func.func private @wide__parallel_tile_1(%{{.*}}: !llvm.ptr, %{{.*}}: i64)
+// THREADS: scf.for %{{.*}} = %c0 to %c512 step %c128
+// THREADS-LABEL: func.func @wide
+// THREADS: %[[BODY:.*]] = constant @wide__parallel_tile_1
+// THREADS: %[[TRIPS:.*]] = llvm.mlir.constant(8 : i64) : i64
+// THREADS: call @__torus_parallel_for(%[[BODY]], %{{.*}}, %[[TRIPS]])
+// CHECK-LABEL: func.func @wide
+// CHECK-NOT: __torus_parallel_for
+// CHECK: return
+func.func @wide(%a: memref<256x512xf32>, %b: memref<512x1024xf32>, %c: memref<256x1024xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<256x512xf32>, memref<512x1024xf32>) outs(%c : memref<256x1024xf32>) {
   ^bb0(%x: f32, %y: f32, %acc: f32):
     %p = arith.mulf %x, %y : f32
     %s = arith.addf %acc, %p : f32
