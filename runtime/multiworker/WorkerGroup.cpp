@@ -22,6 +22,7 @@
 #include <thread>
 #include <type_traits>
 
+#include <signal.h>
 #include <unistd.h>
 
 namespace torus::rt {
@@ -80,6 +81,18 @@ bool processGone(int64_t pid) {
   return state == 'Z' || state == 'X';
 }
 
+/// Gloo's TCP transport writes with writev(), which raises SIGPIPE when
+/// the peer has closed its socket: a worker whose peer died was killed by
+/// it instead of getting the error Gloo then returns (and the next worker
+/// to look found two dead peers). Broken pipes are errors here, as in most
+/// network servers; a handler the program installed itself is kept.
+void ignoreBrokenPipes() {
+  struct sigaction current {};
+  if (sigaction(SIGPIPE, nullptr, &current) == 0 &&
+      current.sa_handler == SIG_DFL)
+    signal(SIGPIPE, SIG_IGN);
+}
+
 std::string joinNames(const std::vector<std::string> &names) {
   std::string out;
   for (size_t i = 0; i < names.size(); ++i) {
@@ -130,6 +143,7 @@ WorkerGroup::connect(const WorkerGroupOptions &options) {
     return absl::InvalidArgumentError(
         "worker group timeouts must be positive");
 
+  ignoreBrokenPipes();
   auto group = std::shared_ptr<WorkerGroup>(new WorkerGroup(options));
   for (int r = 0; r < options.size; ++r)
     group->names_.push_back(options.names.empty() ? fmt::format("worker {}", r)

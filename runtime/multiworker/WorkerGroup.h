@@ -23,6 +23,10 @@
 // record merely failed after them (cascading errors name the original
 // culprit). Workers on other hosts are named through their records only.
 //
+// Connecting ignores SIGPIPE for the process (unless the program installed
+// its own handler): Gloo writes to sockets with writev(), and a peer's
+// death must be an error, not a signal that kills this worker too.
+//
 // Thread safety: collectives on one group are serialized (Gloo's context is
 // not re-entrant); every worker must issue them in the same order.
 //
