@@ -413,18 +413,19 @@ def TorusVectorizeKernels : Pass<"torus-vectorize-kernels", "ModuleOp"> {
     into a fresh buffer).
 
     Every static f32/f64 matmul whose result has unit-stride rows is then
-    tiled for the cache: loops over M tiles of 256, then N tiles of 128,
-    then K tiles of 128, and for registers, (4, 4 x lanes, 1) with 512-bit
+    tiled for the cache: loops over M tiles of 512, then N tiles of 128,
+    then K tiles of 256 with 512-bit vectors (M 256, N 128, K 128 with
+    narrower ones), and for registers, (4, 4 x lanes, 1) with 512-bit
     vectors ((6, 2 x lanes, 1) with 256-bit ones; lanes = vector bits /
     element bits); every tile loop is peeled, so remainders are static
     tiles, never masked, and a remainder tile whose row is not a power of
     two long is split until it is (70 columns: 64 + 4 + 2; LLVM moves
     loop-carried vectors of other lengths lane by lane). With `pack` (codegen/PackOperands.cpp), each
-    (N, K) tile of B is copied once into a dense 128 x 128 stack buffer
+    (M, N, K) tile of B is copied into a dense K x N (256 x 128) stack buffer
     (always for a transposed B, by a blocked transpose; otherwise for tiles
     of at least 32 x 32 used by at least 64 rows of A), and a transposed A
     (`matmul_transpose_a`) is copied one 4-row strip at a time into a
-    [128, 4] stack buffer, a slice of the Goto layout [M/4][K][4], so a k
+    [K, 4] stack buffer, a slice of the Goto layout [M/4][K][4], so a k
     step of the register tile reads 4 consecutive values. No packing
     buffer is on the heap. Register tiles are vectorized; the contraction
     is lowered to outer products (one FMA per row), memref alias ops are
@@ -438,7 +439,7 @@ def TorusVectorizeKernels : Pass<"torus-vectorize-kernels", "ModuleOp"> {
     are smaller static tiles.
 
     With `threads` (the default), the main cache-tile loop over M of a
-    kernel of at least 2^24 multiply-adds (M >= 512; with fewer rows, the
+    kernel of at least 2^24 multiply-adds (two or more M blocks; with one, the
     loop over N when N >= 256) is outlined into
     `@<fn>__parallel_tile_<i>(!llvm.ptr ctx, i64 i)` and replaced by a call
     `__torus_parallel_for(body, ctx, trips)` (runtime/ParallelFor.h), which

@@ -65,25 +65,25 @@ func.func @odd_sizes(%a: memref<7x5xf32>, %b: memref<5x70xf32>, %c: memref<7x70x
 // Batched a^T b^T: the batch dim is an outer loop. The rhs, [N, K] with K
 // contiguous, is read through a transposed view: each (N, K) tile is packed
 // by a blocked 16x16 transpose (16 row loads, shuffles, 16 row stores) into
-// the 128x128 stack buffer; nothing copies the whole operand. The lhs,
-// [K, M], is packed one 4-row strip at a time into a [128, 4] stack buffer
+// the 256x128 stack buffer (K x N); nothing copies the whole operand. The lhs,
+// [K, M], is packed one 4-row strip at a time into a [256, 4] stack buffer
 // (a slice of the Goto layout [M/4][K][4]), which the register tile reads
 // through a transposed view: one scalar per row and k.
 // CHECK-LABEL: func.func @batched_transposed
 // CHECK-NOT: memref.alloc()
-// CHECK-DAG: %[[PACKA:.*]] = memref.alloca() {alignment = 64 : i64} : memref<128x4xf32>
-// CHECK-DAG: %[[PACKB:.*]] = memref.alloca() {alignment = 64 : i64} : memref<128x128xf32>
+// CHECK-DAG: %[[PACKA:.*]] = memref.alloca() {alignment = 64 : i64} : memref<256x4xf32>
+// CHECK-DAG: %[[PACKB:.*]] = memref.alloca() {alignment = 64 : i64} : memref<256x128xf32>
 // CHECK: %[[AT:.*]] = memref.transpose %{{.*}} (d0, d1) -> (d1, d0) : memref<16x4xf32, strided<[4, 1]>> to memref<4x16xf32, strided<[1, 4]>>
 // CHECK: scf.for %[[B:.*]] = %c0 to %c2 step %c1 {
 // CHECK: scf.for %[[N:.*]] = %c0 to %c64 step %c16 {
 // CHECK-COUNT-16: vector.load %arg1[%[[B]], %{{.*}}, %c0] : memref<2x64x16xf32>, vector<16xf32>
 // CHECK: vector.shuffle
-// CHECK-COUNT-16: vector.store %{{.*}}, %[[PACKB]][%{{.*}}, %[[N]]] : memref<128x128xf32>, vector<16xf32>
+// CHECK-COUNT-16: vector.store %{{.*}}, %[[PACKB]][%{{.*}}, %[[N]]] : memref<256x128xf32>, vector<16xf32>
 // CHECK: scf.for %[[M:.*]] = %c0 to %c8 step %c4 {
-// CHECK-COUNT-16: vector.store %{{.*}}, %[[PACKA]][%{{.*}}, %c0] : memref<128x4xf32>, vector<4xf32>
+// CHECK-COUNT-16: vector.store %{{.*}}, %[[PACKA]][%{{.*}}, %c0] : memref<256x4xf32>, vector<4xf32>
 // CHECK: scf.for %[[K:.*]] = %c0 to %c16 step %c1 iter_args
 // CHECK-COUNT-4: memref.load %[[AT]][%{{.*}}, %[[K]]]
-// CHECK: vector.load %[[PACKB]][%[[K]], %c0] : memref<128x128xf32>, vector<64xf32>
+// CHECK: vector.load %[[PACKB]][%[[K]], %c0] : memref<256x128xf32>, vector<64xf32>
 // CHECK-COUNT-4: vector.fma
 // CHECK-NOT: memref.dealloc
 // CHECK: return
@@ -175,32 +175,32 @@ func.func @naive(%a: memref<4x8xbf16>, %b: memref<8x4xbf16>, %c: memref<4x4xf32>
 }
 
 // A kernel of at least 2^24 multiply-adds with two or more M blocks: its
-// main loop over M blocks of 256 rows is outlined and run through
-// __torus_parallel_for (3 blocks; the 1000 - 768 = 232 remaining rows stay
-// on the calling thread). Inside, N panels of 128, then K tiles of 128;
-// each B tile is packed into a 128x128 stack buffer, the thread's own (the
+// main loop over M blocks of 512 rows is outlined and run through
+// __torus_parallel_for (2 blocks; the 1100 - 1024 = 76 remaining rows stay
+// on the calling thread). Inside, N panels of 128, then K tiles of 256;
+// each B tile is packed into a 256x128 stack buffer, the thread's own (the
 // alloca is rebuilt in the outlined body), once per (M, N, K) tile.
 // THREADS: func.func private @__torus_parallel_for((!llvm.ptr, i64) -> (), !llvm.ptr, i64)
 // THREADS-LABEL: func.func private @big__parallel_tile_0(%{{.*}}: !llvm.ptr, %{{.*}}: i64)
-// THREADS: %[[PACK:.*]] = memref.alloca() {alignment = 64 : i64} : memref<128x128xf32>
+// THREADS: %[[PACK:.*]] = memref.alloca() {alignment = 64 : i64} : memref<256x128xf32>
 // THREADS: scf.for %[[N:.*]] = %c0 to %c896 step %c128
-// THREADS: scf.for %[[K:.*]] = %c0 to %c896 step %c128
-// THREADS: linalg.copy ins(%{{.*}} : memref<128x128xf32, strided<[1000, 1], offset: ?>>) outs(%[[PACK]] : memref<128x128xf32>)
-// THREADS: scf.for %{{.*}} = %c0 to %c256 step %c4
-// THREADS: vector.load %[[PACK]][%{{.*}}, %{{.*}}] : memref<128x128xf32>, vector<64xf32>
+// THREADS: scf.for %[[K:.*]] = %c0 to %c768 step %c256
+// THREADS: linalg.copy ins(%{{.*}} : memref<256x128xf32, strided<[1000, 1], offset: ?>>) outs(%[[PACK]] : memref<256x128xf32>)
+// THREADS: scf.for %{{.*}} = %c0 to %c512 step %c4
+// THREADS: vector.load %[[PACK]][%{{.*}}, %{{.*}}] : memref<256x128xf32>, vector<64xf32>
 // THREADS-LABEL: func.func @big
 // THREADS: %[[CTX:.*]] = llvm.alloca %{{.*}} x i64
 // THREADS: memref.extract_aligned_pointer_as_index %arg0
 // THREADS: %[[BODY:.*]] = constant @big__parallel_tile_0
-// THREADS: %[[TRIPS:.*]] = llvm.mlir.constant(3 : i64) : i64
+// THREADS: %[[TRIPS:.*]] = llvm.mlir.constant(2 : i64) : i64
 // THREADS: call @__torus_parallel_for(%[[BODY]], %[[CTX]], %[[TRIPS]])
 // THREADS: -> (vector<4x64xf32>)
 // CHECK-LABEL: func.func @big
 // CHECK-NOT: __torus_parallel_for
 // CHECK: return
-func.func @big(%a: memref<1000x1000xf32>, %b: memref<1000x1000xf32>, %c: memref<1000x1000xf32>) {
+func.func @big(%a: memref<1100x1000xf32>, %b: memref<1000x1000xf32>, %c: memref<1100x1000xf32>) {
   linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]}
-      ins(%a, %b : memref<1000x1000xf32>, memref<1000x1000xf32>) outs(%c : memref<1000x1000xf32>) {
+      ins(%a, %b : memref<1100x1000xf32>, memref<1000x1000xf32>) outs(%c : memref<1100x1000xf32>) {
   ^bb0(%x: f32, %y: f32, %acc: f32):
     %p = arith.mulf %x, %y : f32
     %s = arith.addf %acc, %p : f32
@@ -210,10 +210,10 @@ func.func @big(%a: memref<1000x1000xf32>, %b: memref<1000x1000xf32>, %c: memref<
 }
 
 // One M block (256 rows): the threads share the loop over N panels instead
-// (1024 / 128 = 8 of them).
+// (1024 / 128 = 8 of them), each running K tiles of 256.
 // (The counter numbering outlined bodies runs over the module.)
 // THREADS-LABEL: func.func private @wide__parallel_tile_1(%{{.*}}: !llvm.ptr, %{{.*}}: i64)
-// THREADS: scf.for %{{.*}} = %c0 to %c512 step %c128
+// THREADS: scf.for %{{.*}} = %c0 to %c512 step %c256
 // THREADS-LABEL: func.func @wide
 // THREADS: %[[BODY:.*]] = constant @wide__parallel_tile_1
 // THREADS: %[[TRIPS:.*]] = llvm.mlir.constant(8 : i64) : i64
