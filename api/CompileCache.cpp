@@ -2,6 +2,7 @@
 
 #include "torus/CompileCache.h"
 
+#include "codegen/Pipelines.h"
 #include "ir/trace/TracedFunctionImpl.h"
 #include "runtime/jit/JitModule.h"
 
@@ -92,7 +93,9 @@ CompileCache::getOrCompile(const TracedFunction &fn,
                            const CompileOptions &options) {
   TORUS_ASSIGN_OR_RETURN(rt::HostTarget host, rt::JitModule::hostTarget());
   std::string key = optionsKey(options) + "\ntarget=" + host.triple + " " +
-                    host.cpu + " " + host.features + "\n" + programKey(fn);
+                    host.cpu + " " + host.features + " vector_bits=" +
+                    std::to_string(mlir::torus::hostVectorBits()) + "\n" +
+                    programKey(fn);
 
   std::promise<Result> promise;
   {

@@ -64,7 +64,9 @@ void buildBuffersToLLVMPipeline(OpPassManager &pm);
 void buildKernelPipeline(OpPassManager &pm);
 
 /// The host CPU's vector register width in bits: 512 with AVX-512F, 256
-/// with AVX2 and FMA, else 128 (llvm::sys::getHostCPUFeatures).
+/// with AVX2 and FMA, else 128 (llvm::sys::getHostCPUFeatures). The
+/// environment variable TORUS_VECTOR_BITS (128 or 256) narrows it, so the
+/// kernels for narrower hosts are compiled and tested on this one.
 int64_t hostVectorBits();
 
 /// buildBufferizePipeline then buildBuffersToLLVMPipeline.

@@ -60,7 +60,12 @@
 #include "mlir/Transforms/Passes.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/Transforms/RegionUtils.h"
+#include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Host.h"
+
+#include <cstdlib>
+#include <mutex>
+#include <string>
 
 namespace mlir::torus {
 #define GEN_PASS_DEF_TORUSVECTORIZEKERNELS
@@ -68,11 +73,23 @@ namespace mlir::torus {
 
 int64_t hostVectorBits() {
   llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
-  if (features.lookup("avx512f"))
-    return 512;
-  if (features.lookup("avx2") && features.lookup("fma"))
-    return 256;
-  return 128;
+  int64_t host = features.lookup("avx512f")                           ? 512
+                 : features.lookup("avx2") && features.lookup("fma") ? 256
+                                                                     : 128;
+  const char *env = std::getenv("TORUS_VECTOR_BITS");
+  if (!env)
+    return host;
+  llvm::StringRef want(env);
+  if ((want == "128" || want == "256" || want == "512") &&
+      std::stoll(env) <= host)
+    return std::stoll(env);
+  static std::once_flag warned;
+  std::call_once(warned, [&] {
+    llvm::errs() << "torus: ignoring TORUS_VECTOR_BITS='" << want
+                 << "': expected 128, 256 or 512, at most this host's "
+                 << host << "\n";
+  });
+  return host;
 }
 
 namespace {
