@@ -472,9 +472,9 @@ constexpr llvm::StringLiteral kPanel = "torus.cache_panel";
 /// with M innermost, a 2048 x 2048 matmul read 2048 rows of A and of C (a
 /// page each) per (N, K) tile, more pages than the L2 TLB holds, and ran
 /// at 0.80-0.88 of oneDNN; M outermost (with M blocks of 256), at
-/// 0.90-0.92 (B's tiles are packed once per M block instead of once). Host threads may share the M loop
-/// (its iterations write disjoint rows of C) or, with one M block, the N
-/// loop (disjoint columns).
+/// 0.90-0.92 (B's tiles are packed once per M block instead of once).
+/// Host threads may share the M loop (its iterations write disjoint rows
+/// of C) or, with one M block, the N loop (disjoint columns).
 LogicalResult tileForPanels(RewriterBase &rw, linalg::LinalgOp op,
                             const KernelShape &shape) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
@@ -542,13 +542,12 @@ bool shouldPackLhs(linalg::LinalgOp op) {
 //===--- Host threads -----------------------------------------------------===//
 
 /// Replaces `loop` (a main cache-tile loop over M or N, iterations
-/// independent)
-/// with `__torus_parallel_for(body, ctx, trips)`: its body is outlined into
-/// `void body(!llvm.ptr ctx, i64 i)`. Values from above are rebuilt in the
-/// body: constants and view ops (subview, cast, ...) are cloned; identity
-/// layout memrefs are passed as aligned pointers and index values as i64 in
-/// `ctx`, an array on the stack. False (nothing changed) when a value from
-/// above is of another kind.
+/// independent) with `__torus_parallel_for(body, ctx, trips)`: its body is
+/// outlined into `void body(!llvm.ptr ctx, i64 i)`. Values from above are
+/// rebuilt in the body: constants and view ops (subview, cast, ...) are
+/// cloned; identity layout memrefs are passed as aligned pointers and index
+/// values as i64 in `ctx`, an array on the stack. False (nothing changed)
+/// when a value from above is of another kind.
 bool outlineParallelLoop(RewriterBase &rw, scf::ForOp loop, int counter) {
   auto lbC = getConstantIntValue(loop.getLowerBound());
   auto ubC = getConstantIntValue(loop.getUpperBound());
