@@ -837,8 +837,9 @@ struct VectorizeKernelsPass
       op->removeAttr(kCacheTile);
       if (!isKernelCandidate(op))
         continue;
-      const int64_t *r = shapeOf(op).registers;
-      if (failed(tile(rw, op, {r[0], r[1], 0}, kRegisterTile)))
+      KernelShape shape = shapeOf(op);
+      if (failed(tile(rw, op, {shape.registers[0], shape.registers[1], 0},
+                      kRegisterTile)))
         return failure();
     }
     peelTileLoops(rw, fn);
