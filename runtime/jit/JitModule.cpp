@@ -1,6 +1,7 @@
 //===- JitModule.cpp - Generated code loaded into this process ------------===//
 
 #include "runtime/jit/JitModule.h"
+#include "runtime/jit/PerfMap.h"
 
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
@@ -112,6 +113,10 @@ JitModule::createJit(const JitOptions &options) {
   auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(jtmb).create();
   if (!jit)
     return toStatus(jit.takeError(), "cannot create the JIT");
+  if (perfMapRequested() && !writePerfMapFor(**jit))
+    return absl::FailedPreconditionError(
+        "TORUS_PERF_MAP is set, but this JIT does not link with JITLink, "
+        "so it cannot list its functions for perf");
   llvm::orc::JITDylib &dylib = (*jit)->getMainJITDylib();
   auto process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
       (*jit)->getDataLayout().getGlobalPrefix());
