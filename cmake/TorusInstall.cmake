@@ -88,6 +88,7 @@ target_link_libraries(TorusPublicHeadersCheck PRIVATE absl::status
 add_test(NAME embedding.install-and-build
   COMMAND ${PROJECT_SOURCE_DIR}/tests/embedding/install-and-build.sh
           ${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR}
-          ${PROJECT_BINARY_DIR}/embedding-test ${CMAKE_CXX_COMPILER})
+          ${PROJECT_BINARY_DIR}/embedding-test ${CMAKE_CXX_COMPILER}
+          "${CMAKE_CXX_FLAGS}" "${CMAKE_EXE_LINKER_FLAGS}")
 set_tests_properties(embedding.install-and-build PROPERTIES
   PASS_REGULAR_EXPRESSION "embedding: installed, built out of tree")
