@@ -60,12 +60,12 @@
 #include "mlir/Transforms/Passes.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Host.h"
 
 #include <cstdlib>
 #include <mutex>
-#include <string>
 
 namespace mlir::torus {
 #define GEN_PASS_DEF_TORUSVECTORIZEKERNELS
@@ -80,9 +80,13 @@ int64_t hostVectorBits() {
   if (!env)
     return host;
   llvm::StringRef want(env);
-  if ((want == "128" || want == "256" || want == "512") &&
-      std::stoll(env) <= host)
-    return std::stoll(env);
+  int64_t bits = llvm::StringSwitch<int64_t>(want)
+                     .Case("128", 128)
+                     .Case("256", 256)
+                     .Case("512", 512)
+                     .Default(0);
+  if (bits > 0 && bits <= host)
+    return bits;
   static std::once_flag warned;
   std::call_once(warned, [&] {
     llvm::errs() << "torus: ignoring TORUS_VECTOR_BITS='" << want

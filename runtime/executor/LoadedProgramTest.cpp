@@ -14,6 +14,7 @@
 
 #include "runtime/RuntimeAbi.h"
 #include "runtime/collectives/InProcessCommunicator.h"
+#include "runtime/testing/UnimplementedCommunicator.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -123,7 +124,7 @@ TEST(LoadedProgramTest, RejectsWhatRunRejects) {
 
 /// Forwards to the in-process communicator, counting all-reduces: what a
 /// multi-worker job's CrossWorkerCommunicator stands in for.
-class CountingCommunicator final : public Communicator {
+class CountingCommunicator final : public testing::UnimplementedCommunicator {
 public:
   CountingCommunicator(InProcessCommunicator &local, std::atomic<int> &calls)
       : local_(local), calls_(calls) {}
@@ -135,33 +136,6 @@ public:
     calls_.fetch_add(1);
     return local_.allReduce(key, replicaId, groups, kind, dtype, count, in, out,
                             timeout);
-  }
-  absl::Status allGather(const CollectiveKey &, int64_t, const ReplicaGroups &,
-                         DType, const Shape &, int64_t, const void *, void *,
-                         absl::Duration) override {
-    return absl::UnimplementedError("all-gather");
-  }
-  absl::Status reduceScatter(const CollectiveKey &, int64_t,
-                             const ReplicaGroups &, ReduceKind, DType,
-                             const Shape &, int64_t, const void *, void *,
-                             absl::Duration) override {
-    return absl::UnimplementedError("reduce-scatter");
-  }
-  absl::Status allToAll(const CollectiveKey &, int64_t, const ReplicaGroups &,
-                        DType, const Shape &, int64_t, int64_t, int64_t,
-                        const void *, void *, absl::Duration) override {
-    return absl::UnimplementedError("all-to-all");
-  }
-  absl::Status collectivePermute(const CollectiveKey &, int64_t,
-                                 const SourceTargetPairs &, DType,
-                                 const Shape &, const void *, void *,
-                                 absl::Duration) override {
-    return absl::UnimplementedError("collective-permute");
-  }
-  absl::Status broadcast(const CollectiveKey &, int64_t, const ReplicaGroups &,
-                         int64_t, DType, const Shape &, const void *, void *,
-                         absl::Duration) override {
-    return absl::UnimplementedError("broadcast");
   }
   void abort(const absl::Status &reason) override { local_.abort(reason); }
   bool isAborted() const override { return local_.isAborted(); }

@@ -1,6 +1,7 @@
 //===- RunStateTest.cpp - Tests for a run's shared state ------------------===//
 
 #include "runtime/executor/RunState.h"
+#include "runtime/testing/UnimplementedCommunicator.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -11,41 +12,9 @@ namespace {
 using ::testing::HasSubstr;
 
 /// Records abort() calls; collectives are not used here.
-class RecordingCommunicator : public Communicator {
+class RecordingCommunicator : public testing::UnimplementedCommunicator {
 public:
   int64_t numReplicas() const override { return 4; }
-  absl::Status allReduce(const CollectiveKey &, int64_t, const ReplicaGroups &,
-                         ReduceKind, DType, int64_t, const void *, void *,
-                         absl::Duration) override {
-    return absl::UnimplementedError("not used");
-  }
-  absl::Status allGather(const CollectiveKey &, int64_t, const ReplicaGroups &,
-                         DType, const Shape &, int64_t, const void *, void *,
-                         absl::Duration) override {
-    return absl::UnimplementedError("not used");
-  }
-  absl::Status reduceScatter(const CollectiveKey &, int64_t,
-                             const ReplicaGroups &, ReduceKind, DType,
-                             const Shape &, int64_t, const void *, void *,
-                             absl::Duration) override {
-    return absl::UnimplementedError("not used");
-  }
-  absl::Status allToAll(const CollectiveKey &, int64_t, const ReplicaGroups &,
-                        DType, const Shape &, int64_t, int64_t, int64_t,
-                        const void *, void *, absl::Duration) override {
-    return absl::UnimplementedError("not used");
-  }
-  absl::Status collectivePermute(const CollectiveKey &, int64_t,
-                                 const SourceTargetPairs &, DType,
-                                 const Shape &, const void *, void *,
-                                 absl::Duration) override {
-    return absl::UnimplementedError("not used");
-  }
-  absl::Status broadcast(const CollectiveKey &, int64_t, const ReplicaGroups &,
-                         int64_t, DType, const Shape &, const void *, void *,
-                         absl::Duration) override {
-    return absl::UnimplementedError("not used");
-  }
   void abort(const absl::Status &reason) override { aborts.push_back(reason); }
   bool isAborted() const override { return !aborts.empty(); }
   std::vector<absl::Status> aborts;
