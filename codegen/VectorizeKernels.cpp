@@ -449,6 +449,7 @@ void markLoops(ArrayRef<Operation *> loops, Builder &b) {
 }
 
 constexpr llvm::StringLiteral kCacheTile = "torus.cache_tile";
+constexpr llvm::StringLiteral kPanel = "torus.cache_panel";
 
 /// Tiles `op` with `sizes`, marks the new loops for peeling and the tiled op
 /// with `tileAttr`, and erases `op`.
@@ -463,13 +464,11 @@ FailureOr<linalg::TiledLinalgOp> tile(RewriterBase &rw, linalg::LinalgOp op,
     return failure();
   markLoops(tiled->loops, rw);
   tiled->op->removeAttr(kCacheTile);
-  tiled->op->removeAttr("torus.cache_panel");
+  tiled->op->removeAttr(kPanel);
   tiled->op->setAttr(tileAttr, rw.getUnitAttr());
   rw.eraseOp(op);
   return tiled;
 }
-
-constexpr llvm::StringLiteral kPanel = "torus.cache_panel";
 
 /// The cache level: loops over M, then N, then K tiles. M is outermost so
 /// that one sweep over N and K touches only a block of A's and C's rows:
