@@ -101,6 +101,38 @@ TEST(ReductionOpsTest, IntegerAndBooleanReductions) {
   expectClose(out[7], m);
 }
 
+TEST(ReductionOpsTest, SumsOfASharedMaskMatchOnEveryVectorWidth) {
+  // The mask has three users, so it is stored as a buffer of i1 (a byte per
+  // element) and read back by vectorized row reductions. Rows of 37
+  // elements use whole vectors at every width, 128 to 512 bits; a vector
+  // load that took the bytes as packed bits gave wrong sums.
+  for (DType d : {DType::F32, DType::F64}) {
+    SCOPED_TRACE(dtypeName(d));
+    Shape s = {3, 37};
+    auto x = randomDoubles(111, 3, -1, 1), y = randomDoubles(111, 4, -1, 1);
+    auto out = run(
+        [](Tensor a, Tensor b) {
+          Tensor m = a > b;
+          return std::make_tuple(sum(where(m, a, b), {1}),
+                                 sum(where(m, b, a), {1}), m);
+        },
+        {fromDoubles(d, s, x), fromDoubles(d, s, y)});
+    ASSERT_EQ(out.size(), 3u);
+    auto xs = toDoubles(fromDoubles(d, s, x)), ys = toDoubles(fromDoubles(d, s, y));
+    std::vector<double> big, small, mask;
+    for (size_t i = 0; i < xs.size(); ++i) {
+      big.push_back(std::max(xs[i], ys[i]));
+      small.push_back(std::min(xs[i], ys[i]));
+      mask.push_back(xs[i] > ys[i]);
+    }
+    auto add = [](double a, double b) { return a + b; };
+    double tol = d == DType::F32 ? 1e-5 : 1e-13;
+    expectClose(out[0], naiveReduce(big, s, {1}, 0, add), tol);
+    expectClose(out[1], naiveReduce(small, s, {1}, 0, add), tol);
+    expectClose(out[2], mask, 0);
+  }
+}
+
 TEST(ReductionOpsTest, HalfPrecisionSumsAccumulateInF32) {
   // 1000 values of 0.1: accumulating in bf16 would stall far below 100.
   std::vector<double> x(1000, 0.1);

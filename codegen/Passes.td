@@ -159,6 +159,36 @@ def TorusStridedCopiesToLinalg
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def TorusBoolVectorsAsBytes
+    : Pass<"torus-bool-vectors-as-bytes", "LLVM::LLVMFuncOp"> {
+  let summary = "Access vectors of i1 in memory as vectors of bytes";
+  let description = [{
+    A buffer of `i1` holds one byte per element, 0 or 1: scalar loads and
+    stores of `i1` read and write a byte, and element `k` is at byte `k`.
+    LLVM's `<N x i1>` in memory is N packed bits instead, so a vector load of
+    4 booleans from such a buffer read the low 4 bits of its first byte:
+    vectorized code (torus-vectorize-reductions, transposes) saw wrong
+    masks. This pass, on the LLVM dialect, makes every vector memory access
+    of `i1` one of `i8` lanes: loads (plain and masked) read bytes and
+    truncate, stores widen and write bytes, so vector and scalar code agree
+    on the layout.
+
+    Before:
+    ```mlir
+    %m = llvm.load %p {alignment = 1 : i64} : !llvm.ptr -> vector<4xi1>
+    llvm.store %m, %q {alignment = 1 : i64} : vector<4xi1>, !llvm.ptr
+    ```
+    After:
+    ```mlir
+    %0 = llvm.load %p {alignment = 1 : i64} : !llvm.ptr -> vector<4xi8>
+    %m = llvm.trunc %0 : vector<4xi8> to vector<4xi1>
+    %1 = llvm.zext %m : vector<4xi1> to vector<4xi8>
+    llvm.store %1, %q {alignment = 1 : i64} : vector<4xi8>, !llvm.ptr
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def TorusFusion : Pass<"torus-fusion", "func::FuncOp"> {
   let summary = "Fuse elementwise ops into kernels and name every kernel";
   let description = [{

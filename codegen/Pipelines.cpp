@@ -138,6 +138,8 @@ void buildBuffersToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createConvertFuncToLLVMPass(func));
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  // i1 buffers hold bytes; LLVM's <N x i1> in memory is bits.
+  pm.addNestedPass<LLVM::LLVMFuncOp>(createTorusBoolVectorsAsBytes());
   pm.addPass(createCanonicalizerPass());
 }
 
@@ -178,6 +180,7 @@ void registerTorusPipelines() {
     registerTorusVectorizeKernelsPass();
     registerTorusVectorizeReductionsPass();
     registerTorusFuseEpiloguesPass();
+    registerTorusBoolVectorsAsBytesPass();
   });
 }
 
