@@ -36,7 +36,11 @@ compileKeepingShardings(const TracedFunction &fn, const CompileOptions &options,
   auto [context, module] = isolatedCopy(*fn.impl().module);
   if (!module)
     return absl::InternalError("compile: cannot copy the traced module");
+  TORUS_ASSIGN_OR_RETURN(rt::CpuTarget target,
+                         rt::defaultCpuTarget(options.target));
+  TORUS_RETURN_IF_ERROR(rt::checkHostCanRun(target));
   mlir::torus::CompilerOptions compilerOptions;
+  compilerOptions.vectorBits = target.vectorBits();
   compilerOptions.numReplicas = options.numReplicas;
   compilerOptions.numPartitions = options.numPartitions;
   compilerOptions.fuse = options.fuse;
@@ -47,22 +51,21 @@ compileKeepingShardings(const TracedFunction &fn, const CompileOptions &options,
   outputShardings = compiled.outputShardings;
 
   // One path for the JIT and for saved programs: optimize, emit an object
-  // for this host, load that object.
+  // for the target, load that object.
   llvm::Module &llvmModule = *compiled.llvmModule;
   TORUS_RETURN_IF_ERROR(
-      rt::JitModule::optimizeForHost(llvmModule, options.optLevel));
+      rt::JitModule::optimizeFor(llvmModule, target, options.optLevel));
   TORUS_ASSIGN_OR_RETURN(
       std::string object,
-      rt::JitModule::compileForHost(llvmModule, rt::CodeFileType::Object,
-                                    options.optLevel));
-  TORUS_ASSIGN_OR_RETURN(rt::HostTarget host, rt::JitModule::hostTarget());
+      rt::JitModule::compileFor(llvmModule, target, rt::CodeFileType::Object,
+                                options.optLevel));
   rt::ProgramArtifact artifact;
   artifact.spec = std::move(compiled.spec);
   artifact.entrySymbol = compiled.entrySymbol;
   artifact.numPartitions = compiled.numPartitions;
-  artifact.targetTriple = host.triple;
-  artifact.targetCpu = host.cpu;
-  artifact.targetFeatures = host.features;
+  artifact.targetTriple = target.triple;
+  artifact.targetCpu = target.cpu;
+  artifact.targetFeatures = target.features;
   return loadExecutable(std::move(object), std::move(artifact));
 }
 

@@ -2,7 +2,6 @@
 
 #include "torus/CompileCache.h"
 
-#include "codegen/Pipelines.h"
 #include "ir/trace/TracedFunctionImpl.h"
 #include "runtime/jit/JitModule.h"
 
@@ -34,8 +33,8 @@ template <typename T, typename... Fields> constexpr size_t fieldCount() {
 }
 
 // Every field of CompileOptions decides the generated code, so every field
-// is part of the key.
-static_assert(fieldCount<CompileOptions>() == 5,
+// is part of the key (the target as resolved, in getOrCompile).
+static_assert(fieldCount<CompileOptions>() == 6,
               "CompileOptions changed: add the new field to optionsKey()");
 
 std::string optionsKey(const CompileOptions &o) {
@@ -91,10 +90,12 @@ CompileCache::~CompileCache() = default;
 absl::StatusOr<Executable>
 CompileCache::getOrCompile(const TracedFunction &fn,
                            const CompileOptions &options) {
-  TORUS_ASSIGN_OR_RETURN(rt::HostTarget host, rt::JitModule::hostTarget());
-  std::string key = optionsKey(options) + "\ntarget=" + host.triple + " " +
-                    host.cpu + " " + host.features + " vector_bits=" +
-                    std::to_string(mlir::torus::hostVectorBits()) + "\n" +
+  // The target as resolved: the same spelling may mean another CPU when
+  // TORUS_TARGET changes, and two spellings may mean one.
+  TORUS_ASSIGN_OR_RETURN(rt::CpuTarget target,
+                         rt::defaultCpuTarget(options.target));
+  std::string key = optionsKey(options) + "\ntarget=" + target.triple + " " +
+                    target.cpu + " " + target.features + "\n" +
                     programKey(fn);
 
   std::promise<Result> promise;

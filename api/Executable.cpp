@@ -35,8 +35,10 @@ const std::vector<TensorSpec> &Executable::outputs() const {
 
 absl::StatusOr<Executable> loadExecutable(std::string object,
                                           rt::ProgramArtifact artifact) {
-  TORUS_RETURN_IF_ERROR(rt::JitModule::checkHostCanRun(
-      {artifact.targetTriple, artifact.targetCpu, artifact.targetFeatures}));
+  TORUS_RETURN_IF_ERROR(rt::checkHostCanRun({artifact.targetTriple,
+                                             artifact.targetCpu,
+                                             artifact.targetFeatures,
+                                             artifact.targetCpu}));
   auto impl = std::make_shared<Executable::Impl>();
   rt::JitOptions jit;
   jit.symbols = rt::runtimeAbiSymbols();

@@ -29,3 +29,41 @@ function(torus_use_mlir name)
   target_compile_definitions(${name} PUBLIC ${LLVM_DEFINITIONS_LIST})
   target_link_libraries(${name} PUBLIC MLIR LLVM)
 endfunction()
+
+# The x86-64 ISA levels generated code is tested at (runtime/jit/CpuTarget.h):
+# every level this host can run, so a run on any machine covers the levels
+# below its own. x86-64-v2 and -v3 run everywhere the suite runs; AVX-512
+# (v4) and AVX-512 with BF16 and FP16 (Sapphire Rapids' set) where the host
+# has them. Read from /proc/cpuinfo at configure time: CI configures on the
+# machine it tests on.
+function(torus_host_isa_levels out)
+  set(levels x86-64-v2 x86-64-v3)
+  if(EXISTS /proc/cpuinfo)
+    file(STRINGS /proc/cpuinfo flags REGEX "^flags" LIMIT_COUNT 1)
+    set(v4 TRUE)
+    foreach(f avx512f avx512bw avx512dq avx512vl avx512cd)
+      if(NOT flags MATCHES " ${f}( |$)")
+        set(v4 FALSE)
+      endif()
+    endforeach()
+    if(v4)
+      list(APPEND levels x86-64-v4)
+      if(flags MATCHES " avx512_bf16( |$)" AND flags MATCHES " avx512_fp16( |$)")
+        list(APPEND levels "x86-64-v4,+avx512bf16,+avx512fp16")
+      endif()
+    endif()
+  endif()
+  set(${out} ${levels} PARENT_SCOPE)
+endfunction()
+
+# Runs the gtest `name` again at every ISA level of torus_host_isa_levels,
+# as `name.x86-64-v3` and so on (TORUS_TARGET tells compile() the CPU).
+function(torus_test_at_isa_levels name)
+  torus_host_isa_levels(levels)
+  foreach(level IN LISTS levels)
+    string(REGEX REPLACE "[,+]+" "-" suffix "${level}")
+    add_test(NAME ${name}.${suffix} COMMAND ${name} --gtest_brief=1)
+    set_tests_properties(${name}.${suffix} PROPERTIES
+                         ENVIRONMENT "TORUS_TARGET=${level}")
+  endforeach()
+endfunction()

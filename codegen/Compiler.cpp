@@ -70,7 +70,7 @@ bool buildStagePipeline(OpPassManager &pm, Stage stage,
     buildBufferizePipeline(pm, codegen);
     return true;
   case Stage::LLVMDialect:
-    buildBuffersToLLVMPipeline(pm);
+    buildBuffersToLLVMPipeline(pm, codegen);
     return true;
   default:
     return false;
@@ -374,6 +374,7 @@ absl::Status lowerToStage(ModuleOp module, Stage stage,
     CodegenOptions codegen;
     codegen.fuse = options.fuse;
     codegen.planBuffers = options.planBuffers;
+    codegen.vectorBits = options.vectorBits;
     if (!buildStagePipeline(pm, next, codegen))
       continue; // Not built yet, and not the stage asked for.
     TORUS_RETURN_IF_ERROR(runPipeline(pm, module, options, diags));

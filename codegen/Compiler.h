@@ -85,6 +85,9 @@ struct CompilerOptions {
   /// Carve the entry's temporaries from one workspace allocated once per
   /// core (torus-plan-buffers); false allocates and frees them per call.
   bool planBuffers = true;
+  /// The target CPU's vector width in bits (rt::CpuTarget::vectorBits),
+  /// which sizes the kernels; 0: the default target's (defaultVectorBits).
+  int64_t vectorBits = 0;
 };
 
 /// An LLVM IR module ready for a JIT, with what the runtime must know.

@@ -376,7 +376,8 @@ def TorusVectorizeReductions
     elementwise ops run on vectors. Floating-point results are reassociated
     (within the bound docs/codegen.md states; the tests check it).
 
-    `vector-bits` is the vector width; 0 asks the host CPU.
+    `vector-bits` is the vector width; 0 takes the default target's (the
+    host CPU, or TORUS_TARGET's).
 
     Before:
     ```mlir
@@ -416,7 +417,7 @@ def TorusVectorizeReductions
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",
-           "Vector register width in bits (0: the host CPU's)">
+           "Vector register width in bits (0: the default target's)">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
@@ -478,8 +479,9 @@ def TorusVectorizeKernels : Pass<"torus-vectorize-kernels", "ModuleOp"> {
     the body needs; the packing buffers are re-created in the body, so each
     thread has its own.
 
-    `vector-bits` is the vector width; 0 asks the host CPU (512 with
-    AVX-512F, 256 with AVX2 and FMA, else 128).
+    `vector-bits` is the vector width; 0 takes the default target's (the
+    host CPU, or TORUS_TARGET's: 512 with AVX-512F, 256 with AVX2 and FMA,
+    else 128).
 
     Before:
     ```mlir
@@ -517,7 +519,7 @@ def TorusVectorizeKernels : Pass<"torus-vectorize-kernels", "ModuleOp"> {
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",
-           "Vector register width in bits (0: the host CPU's)">,
+           "Vector register width in bits (0: the default target's)">,
     Option<"threads", "threads", "bool", /*default=*/"true",
            "Outline large kernels' outer tile loops for host threads">,
     Option<"pack", "pack", "bool", /*default=*/"true",

@@ -112,13 +112,16 @@ void buildBufferizePipeline(OpPassManager &pm, const CodegenOptions &options) {
   bufferization::buildBufferDeallocationPipeline(pm, dealloc);
 }
 
-void buildBuffersToLLVMPipeline(OpPassManager &pm) {
+void buildBuffersToLLVMPipeline(OpPassManager &pm,
+                                const CodegenOptions &options) {
   // The kernel stage: contractions and convolutions tiled and vectorized
   // for the host CPU (VectorizeKernels.cpp, docs/codegen.md).
   pm.addNestedPass<func::FuncOp>(createTorusFuseEpilogues());
   pm.addPass(createCanonicalizerPass()); // static panel shapes
-  buildKernelPipeline(pm);
-  pm.addNestedPass<func::FuncOp>(createTorusVectorizeReductions());
+  buildKernelPipeline(pm, options);
+  std::string bits = "vector-bits=" + std::to_string(options.vectorBits);
+  pm.addNestedPass<func::FuncOp>(
+      withOptions(createTorusVectorizeReductions(), bits));
   // The kernels' own temporaries join the buffer plan (torus-plan-buffers).
   pm.addPass(withOptions(createTorusPlanBuffers(), "only-grow=true"));
   // Loops, then LLVM.
@@ -168,9 +171,9 @@ void registerTorusPipelines() {
     PassPipelineRegistration<>(
         "torus-bufferize", "Bufferize linalg on tensors and free temporaries",
         [](OpPassManager &pm) { buildBufferizePipeline(pm); });
-    PassPipelineRegistration<>("torus-buffers-to-llvm",
-                               "Lower linalg on buffers to the LLVM dialect",
-                               buildBuffersToLLVMPipeline);
+    PassPipelineRegistration<>(
+        "torus-buffers-to-llvm", "Lower linalg on buffers to the LLVM dialect",
+        [](OpPassManager &pm) { buildBuffersToLLVMPipeline(pm); });
     PassPipelineRegistration<>("torus-compile",
                                "Lower torus all the way to the LLVM dialect",
                                [](OpPassManager &pm) {

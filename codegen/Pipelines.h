@@ -38,6 +38,9 @@ struct CodegenOptions {
   /// torus-plan-buffers carves the entry's temporaries from one workspace
   /// (else they are allocated and freed per call).
   bool planBuffers = true;
+  /// The target CPU's vector width, for the kernel stage's
+  /// `vector-bits` options; 0: defaultVectorBits().
+  int64_t vectorBits = 0;
 };
 
 /// torus → linalg, tensor, arith and math on tensors; collectives become
@@ -56,18 +59,20 @@ void buildBufferizePipeline(OpPassManager &pm,
 
 /// Buffers → the LLVM dialect: loops, and LLVM with the bare-pointer calling
 /// convention, so the entry function takes one pointer per buffer.
-void buildBuffersToLLVMPipeline(OpPassManager &pm);
+void buildBuffersToLLVMPipeline(OpPassManager &pm,
+                                const CodegenOptions &options = {});
 
 /// The kernel stage, first in buildBuffersToLLVMPipeline: contractions and
 /// convolutions on buffers become tiled, peeled, vectorized kernels for the
 /// host CPU (torus-vectorize-kernels; docs/codegen.md).
-void buildKernelPipeline(OpPassManager &pm);
+void buildKernelPipeline(OpPassManager &pm,
+                         const CodegenOptions &options = {});
 
-/// The host CPU's vector register width in bits: 512 with AVX-512F, 256
-/// with AVX2 and FMA, else 128 (llvm::sys::getHostCPUFeatures). The
-/// environment variable TORUS_VECTOR_BITS (128 or 256) narrows it, so the
-/// kernels for narrower hosts are compiled and tested on this one.
-int64_t hostVectorBits();
+/// The default target's vector register width in bits (512 with AVX-512F,
+/// 256 with AVX2 and FMA, else 128): this host's, or TORUS_TARGET's when it
+/// is set (runtime/jit/CpuTarget.h). The kernel passes use it when their
+/// `vector-bits` option is 0, as in torus-opt; compilers pass the option.
+int64_t defaultVectorBits();
 
 /// buildBufferizePipeline then buildBuffersToLLVMPipeline.
 /// (`--torus-lower-to-llvm` in torus-opt.)

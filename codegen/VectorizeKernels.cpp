@@ -36,6 +36,7 @@
 #include "codegen/Passes.h"
 #include "codegen/HoistAccumulators.h"
 #include "codegen/Pipelines.h"
+#include "runtime/jit/CpuTarget.h"
 
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -62,7 +63,6 @@
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/raw_ostream.h"
-#include "llvm/TargetParser/Host.h"
 
 #include <cstdlib>
 #include <mutex>
@@ -71,29 +71,19 @@ namespace mlir::torus {
 #define GEN_PASS_DEF_TORUSVECTORIZEKERNELS
 #include "codegen/Passes.h.inc"
 
-int64_t hostVectorBits() {
-  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
-  int64_t host = features.lookup("avx512f")                           ? 512
-                 : features.lookup("avx2") && features.lookup("fma") ? 256
-                                                                     : 128;
-  const char *env = std::getenv("TORUS_VECTOR_BITS");
-  if (!env)
-    return host;
-  llvm::StringRef want(env);
-  int64_t bits = llvm::StringSwitch<int64_t>(want)
-                     .Case("128", 128)
-                     .Case("256", 256)
-                     .Case("512", 512)
-                     .Default(0);
-  if (bits > 0 && bits <= host)
-    return bits;
+int64_t defaultVectorBits() {
+  // A bad TORUS_TARGET is reported where code is compiled (compile(),
+  // torusc); here, in a pass, the host's width stands in.
   static std::once_flag warned;
+  auto target = ::torus::rt::defaultCpuTarget();
+  if (target.ok())
+    return target->vectorBits();
   std::call_once(warned, [&] {
-    llvm::errs() << "torus: ignoring TORUS_VECTOR_BITS='" << want
-                 << "': expected 128, 256 or 512, at most this host's "
-                 << host << "\n";
+    llvm::errs() << "torus: " << std::string(target.status().message())
+                 << "; using this host's vector width\n";
   });
-  return host;
+  auto host = ::torus::rt::hostCpuTarget();
+  return host.ok() ? host->vectorBits() : 128;
 }
 
 namespace {
@@ -741,7 +731,7 @@ struct VectorizeKernelsPass
   LogicalResult runOnFunction(func::FuncOp fn, int &counter) {
     MLIRContext *ctx = &getContext();
     IRRewriter rw(ctx);
-    int64_t bits = vectorBits > 0 ? vectorBits : hostVectorBits();
+    int64_t bits = vectorBits > 0 ? vectorBits : defaultVectorBits();
 
     // 1. Contractions to matmuls on views.
     SmallVector<linalg::GenericOp> generics;
@@ -983,8 +973,10 @@ struct VectorizeKernelsPass
 
 } // namespace
 
-void buildKernelPipeline(OpPassManager &pm) {
-  pm.addPass(createTorusVectorizeKernels());
+void buildKernelPipeline(OpPassManager &pm, const CodegenOptions &options) {
+  TorusVectorizeKernelsOptions kernels;
+  kernels.vectorBits = options.vectorBits;
+  pm.addPass(createTorusVectorizeKernels(kernels));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }

@@ -45,6 +45,14 @@ struct CompileOptions {
   /// at compile time and allocated once. false: the generated code
   /// allocates and frees them on every call.
   bool planBuffers = true;
+  /// The CPU to compile for: empty for this host (or the environment
+  /// variable TORUS_TARGET when set), else `cpu[,+feature,-feature...]`
+  /// with an x86-64 level (`x86-64-v2`, `x86-64-v3`, `x86-64-v4`) or an
+  /// LLVM CPU name (`haswell`, `znver1`, `skylake-avx512`,
+  /// `sapphirerapids`), as in `x86-64-v4,+avx512bf16`. compile() loads the
+  /// code, so the host must be able to run it (FailedPrecondition naming
+  /// the missing features otherwise); Executable::save() records it.
+  std::string target;
 };
 
 /// A compiled program: host machine code for one SPMD step and what the

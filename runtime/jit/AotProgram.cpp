@@ -18,8 +18,8 @@ AotProgram::load(const std::string &path) {
   TORUS_ASSIGN_OR_RETURN(aot->artifact_, readProgramArtifact(metadataPath));
   const ProgramArtifact &a = aot->artifact_;
   if (!a.targetTriple.empty()) {
-    absl::Status runnable = JitModule::checkHostCanRun(
-        {a.targetTriple, a.targetCpu, a.targetFeatures});
+    absl::Status runnable = checkHostCanRun(
+        {a.targetTriple, a.targetCpu, a.targetFeatures, a.targetCpu});
     if (!runnable.ok())
       return absl::Status(runnable.code(), fmt::format("{}: {}", metadataPath,
                                                        std::string(runnable.message())));

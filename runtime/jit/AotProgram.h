@@ -27,7 +27,7 @@ class AotProgram {
 public:
   /// Loads the program described by the metadata file at `metadataPath`
   /// (`*.torus.json`; a path to the `.o` finds the metadata beside it).
-  /// Checks that this host can run the code (JitModule::checkHostCanRun).
+  /// Checks that this host can run the code (checkHostCanRun, CpuTarget.h).
   static absl::StatusOr<std::unique_ptr<AotProgram>>
   load(const std::string &metadataPath);
 

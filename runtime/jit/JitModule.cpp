@@ -3,6 +3,7 @@
 #include "runtime/jit/JitModule.h"
 #include "runtime/jit/PerfMap.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
@@ -20,9 +21,7 @@
 
 #include <fmt/format.h>
 
-#include <map>
 #include <mutex>
-#include <sstream>
 
 namespace torus::rt {
 
@@ -54,15 +53,25 @@ llvm::OptimizationLevel toLevel(int optLevel) {
   }
 }
 
-absl::StatusOr<llvm::orc::JITTargetMachineBuilder> hostMachine(int optLevel) {
+/// A machine builder for `target` (the host's when its triple is empty).
+absl::StatusOr<llvm::orc::JITTargetMachineBuilder>
+targetMachine(const CpuTarget &target, int optLevel) {
   initializeNativeTarget();
-  auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
-  if (!jtmb)
-    return toStatus(jtmb.takeError(), "cannot describe the host CPU");
-  jtmb->setCodeGenOptLevel(optLevel >= 3   ? llvm::CodeGenOptLevel::Aggressive
+  CpuTarget resolved = target;
+  if (resolved.triple.empty()) {
+    TORUS_ASSIGN_OR_RETURN(resolved, hostCpuTarget());
+  }
+  llvm::orc::JITTargetMachineBuilder jtmb{llvm::Triple(resolved.triple)};
+  jtmb.setCPU(resolved.cpu);
+  std::vector<std::string> features;
+  for (llvm::StringRef f : llvm::split(llvm::StringRef(resolved.features), ','))
+    if (!f.empty())
+      features.push_back(f.str());
+  jtmb.addFeatures(features);
+  jtmb.setCodeGenOptLevel(optLevel >= 3   ? llvm::CodeGenOptLevel::Aggressive
                            : optLevel == 0 ? llvm::CodeGenOptLevel::None
                                            : llvm::CodeGenOptLevel::Default);
-  return std::move(*jtmb);
+  return jtmb;
 }
 
 absl::Status optimize(llvm::Module &module, llvm::TargetMachine &tm,
@@ -95,8 +104,9 @@ absl::Status optimize(llvm::Module &module, llvm::TargetMachine &tm,
 
 } // namespace
 
-absl::Status JitModule::optimizeForHost(llvm::Module &module, int optLevel) {
-  TORUS_ASSIGN_OR_RETURN(auto jtmb, hostMachine(optLevel));
+absl::Status JitModule::optimizeFor(llvm::Module &module,
+                                    const CpuTarget &target, int optLevel) {
+  TORUS_ASSIGN_OR_RETURN(auto jtmb, targetMachine(target, optLevel));
   auto tm = jtmb.createTargetMachine();
   if (!tm)
     return toStatus(tm.takeError(), "cannot create a target machine");
@@ -109,7 +119,8 @@ JitModule::~JitModule() = default;
 
 absl::StatusOr<std::unique_ptr<llvm::orc::LLJIT>>
 JitModule::createJit(const JitOptions &options) {
-  TORUS_ASSIGN_OR_RETURN(auto jtmb, hostMachine(options.optLevel));
+  TORUS_ASSIGN_OR_RETURN(auto jtmb,
+                         targetMachine(options.target, options.optLevel));
   auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(jtmb).create();
   if (!jit)
     return toStatus(jit.takeError(), "cannot create the JIT");
@@ -138,7 +149,10 @@ absl::StatusOr<std::unique_ptr<JitModule>>
 JitModule::load(std::unique_ptr<llvm::LLVMContext> context,
                 std::unique_ptr<llvm::Module> module,
                 const JitOptions &options) {
-  TORUS_ASSIGN_OR_RETURN(auto jtmb, hostMachine(options.optLevel));
+  if (!options.target.triple.empty())
+    TORUS_RETURN_IF_ERROR(checkHostCanRun(options.target));
+  TORUS_ASSIGN_OR_RETURN(auto jtmb,
+                         targetMachine(options.target, options.optLevel));
   auto tm = jtmb.createTargetMachine();
   if (!tm)
     return toStatus(tm.takeError(), "cannot create a target machine");
@@ -177,19 +191,11 @@ JitModule::loadObjectFile(const std::string &path, const JitOptions &options) {
                     path, options);
 }
 
-absl::StatusOr<HostTarget> JitModule::hostTarget() {
-  TORUS_ASSIGN_OR_RETURN(auto jtmb, hostMachine(3));
-  HostTarget target;
-  target.triple = jtmb.getTargetTriple().str();
-  target.cpu = jtmb.getCPU();
-  target.features = jtmb.getFeatures().getString();
-  return target;
-}
-
-absl::StatusOr<std::string> JitModule::compileForHost(llvm::Module &module,
-                                                      CodeFileType type,
-                                                      int optLevel) {
-  TORUS_ASSIGN_OR_RETURN(auto jtmb, hostMachine(optLevel));
+absl::StatusOr<std::string> JitModule::compileFor(llvm::Module &module,
+                                                  const CpuTarget &target,
+                                                  CodeFileType type,
+                                                  int optLevel) {
+  TORUS_ASSIGN_OR_RETURN(auto jtmb, targetMachine(target, optLevel));
   // Position-independent code: JITLink loads it as well as a system linker
   // linking it into an executable or a shared library.
   jtmb.setRelocationModel(llvm::Reloc::PIC_);
@@ -206,38 +212,9 @@ absl::StatusOr<std::string> JitModule::compileForHost(llvm::Module &module,
                                      ? llvm::CodeGenFileType::ObjectFile
                                      : llvm::CodeGenFileType::AssemblyFile))
     return absl::InternalError(
-        "the host target machine cannot emit this file type");
+        "the target machine cannot emit this file type");
   pm.run(module);
   return std::string(code.begin(), code.end());
-}
-
-absl::Status JitModule::checkHostCanRun(const HostTarget &target) {
-  TORUS_ASSIGN_OR_RETURN(HostTarget host, hostTarget());
-  llvm::Triple want(target.triple), have(host.triple);
-  if (want.getArch() != have.getArch() || want.getOS() != have.getOS())
-    return absl::FailedPreconditionError(fmt::format(
-        "the code was compiled for {}, this host is {}", target.triple,
-        host.triple));
-  std::map<std::string, bool> hostFeatures;
-  std::stringstream features(host.features);
-  for (std::string f; std::getline(features, f, ',');)
-    if (f.size() > 1)
-      hostFeatures[f.substr(1)] = f[0] == '+';
-  std::string missing;
-  std::stringstream wanted(target.features);
-  for (std::string f; std::getline(wanted, f, ',');) {
-    if (f.size() < 2 || f[0] != '+')
-      continue;
-    auto it = hostFeatures.find(f.substr(1));
-    if (it == hostFeatures.end() || !it->second)
-      missing += (missing.empty() ? "" : ", ") + f.substr(1);
-  }
-  if (!missing.empty())
-    return absl::FailedPreconditionError(fmt::format(
-        "the code was compiled for CPU '{}' and needs features this host's "
-        "CPU '{}' lacks: {}; recompile it on this machine",
-        target.cpu, host.cpu, missing));
-  return absl::OkStatus();
 }
 
 absl::StatusOr<void *> JitModule::lookup(std::string_view symbol) {

@@ -44,6 +44,7 @@
 // FILES:      module_0000.mlp.{{[0-9]+}}.after_torus-strided-copies-to-linalg.mlir
 // FILES-NEXT: module_0000.mlp.{{[0-9]+}}.after_convert-linalg-to-loops.mlir
 // FILES:      module_0000.mlp.{{[0-9]+}}.after_reconcile-unrealized-casts.mlir
+// FILES-NEXT: module_0000.mlp.{{[0-9]+}}.after_torus-bool-vectors-as-bytes.mlir
 // FILES-NEXT: module_0000.mlp.[[N:[0-9]+]].after_canonicalize.mlir
 // FILES-NEXT: module_0000.mlp.{{[0-9]+}}.llvm.ll
 // FILES-NEXT: module_0000.mlp.{{[0-9]+}}.llvm-opt.ll

@@ -162,6 +162,8 @@ struct LoadedProgram {
   torus::tools::MeshPlan plan;
   /// For the cost model, when known.
   std::optional<rt::ProgramCounts> counts;
+  /// The CPU the code was compiled for, for the report.
+  std::string target;
 };
 
 torus::tools::MeshRequest meshRequest() {
@@ -185,8 +187,14 @@ constexpr const char *kNoPartitions =
 
 absl::StatusOr<LoadedProgram> loadAot(const std::string &path) {
   LoadedProgram loaded;
-  TORUS_ASSIGN_OR_RETURN(loaded.aot, rt::AotProgram::load(path));
+  auto aot = rt::AotProgram::load(path);
+  // Code this host's CPU cannot run is a program that is invalid here
+  // (exit 1), not a bad command line.
+  if (aot.status().code() == absl::StatusCode::kFailedPrecondition)
+    return absl::InvalidArgumentError(aot.status().message());
+  TORUS_ASSIGN_OR_RETURN(loaded.aot, std::move(aot));
   const rt::ProgramArtifact &artifact = loaded.aot->artifact();
+  loaded.target = artifact.targetCpu;
   int64_t compiled = artifact.spec.numReplicas;
   torus::tools::MeshRequest request = meshRequest();
   if (request.replicas && *request.replicas != compiled)
@@ -235,13 +243,18 @@ absl::StatusOr<LoadedProgram> compileSource(const std::string &path) {
     loaded.counts->f32Flops = counts->f32Flops;
     loaded.counts->hbmBytes = counts->hbmBytes;
   }
+  TORUS_ASSIGN_OR_RETURN(rt::CpuTarget target, rt::defaultCpuTarget());
+  TORUS_RETURN_IF_ERROR(rt::checkHostCanRun(target));
+  loaded.target = target.cpu;
   mlir::torus::CompilerOptions options;
   options.numReplicas = loaded.plan.numReplicas;
+  options.vectorBits = target.vectorBits();
   TORUS_ASSIGN_OR_RETURN(
       auto compiled,
       mlir::torus::compileToLLVMIR(*source.function.impl().module, options));
   rt::JitOptions jit;
   jit.optLevel = optLevel;
+  jit.target = target;
   jit.symbols = rt::runtimeAbiSymbols();
   TORUS_ASSIGN_OR_RETURN(loaded.code,
                          rt::JitModule::load(std::move(compiled.llvmContext),
@@ -469,11 +482,11 @@ std::variant<int, Failure> run() {
       !valid.ok())
     return fromStatus(valid, kExitInvalid);
 
-  llvm::outs() << fmt::format("@{}: {} replica{} on {} emulated core{}{}\n",
-                              spec.name, spec.numReplicas,
-                              spec.numReplicas == 1 ? "" : "s", plan.numCores,
-                              plan.numCores == 1 ? "" : "s",
-                              plan.topology ? " of " + plan.topologyName : "");
+  llvm::outs() << fmt::format(
+      "@{}: {} replica{} on {} emulated core{}{}, code for CPU {}\n",
+      spec.name, spec.numReplicas, spec.numReplicas == 1 ? "" : "s",
+      plan.numCores, plan.numCores == 1 ? "" : "s",
+      plan.topology ? " of " + plan.topologyName : "", loaded->target);
   std::vector<std::vector<HostTensor>> outputs;
   std::vector<double> times;
   size_t peakCoreBytes = 0;

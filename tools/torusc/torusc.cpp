@@ -120,6 +120,19 @@ cl::opt<int64_t> numPartitions(
              "SPMD stages partition the program over them"),
     cl::cat(targetCategory));
 
+cl::opt<std::string> targetCpu(
+    "target-cpu",
+    cl::desc("CPU the code is compiled for: host (default, or TORUS_TARGET "
+             "when set), an x86-64 level (x86-64-v2, x86-64-v3, x86-64-v4) "
+             "or a CPU name (haswell, znver1, skylake-avx512, "
+             "sapphirerapids, ...)"),
+    cl::value_desc("cpu"), cl::cat(targetCategory));
+cl::opt<std::string> targetFeatures(
+    "target-features",
+    cl::desc("CPU features added to or removed from --target-cpu's, e.g. "
+             "+avx512bf16,+avx512fp16 or -fma"),
+    cl::value_desc("+f,-g"), cl::cat(targetCategory));
+
 cl::opt<std::string> passPipeline(
     "pass-pipeline",
     cl::desc("Run this textual pipeline, e.g. "
@@ -339,6 +352,17 @@ int main(int argc, char **argv) {
   cl::SetVersionPrinter([](llvm::raw_ostream &os) {
     os << "torusc (Torus 0.1.0), built with LLVM/MLIR " << LLVM_VERSION_STRING
        << "\n";
+    auto target = torus::rt::defaultCpuTarget();
+    if (target.ok())
+      os << "  default target: " << target->cpu << " (" << target->spec
+         << ", " << target->vectorBits() << "-bit vectors) on "
+         << target->triple << "\n";
+    else
+      os << "  default target: " << std::string(target.status().message())
+         << "\n";
+    auto host = torus::rt::hostCpuTarget();
+    if (host.ok())
+      os << "  host CPU: " << host->cpu << "\n";
   });
   std::string parseErrors;
   llvm::raw_string_ostream parseErrorStream(parseErrors);
@@ -389,6 +413,17 @@ int main(int argc, char **argv) {
   if (optLevel < 0 || optLevel > 3)
     return usageError(fmt::format("-O{} is not a level; use -O0 to -O3",
                                   optLevel.getValue()));
+  if (!targetFeatures.empty() && targetCpu.empty())
+    return usageError("--target-features modifies a CPU: give --target-cpu "
+                      "too (--target-cpu=host for this one)");
+  absl::StatusOr<torus::rt::CpuTarget> target =
+      targetCpu.empty()
+          ? torus::rt::defaultCpuTarget()
+          : torus::rt::resolveCpuTarget(targetCpu, targetFeatures);
+  if (!target.ok())
+    return usageError(fmt::format("{}{}",
+                                  targetCpu.empty() ? "" : "--target-cpu: ",
+                                  std::string(target.status().message())));
   if (auto name = unknownPass(printIRAfter))
     return usageError(fmt::format("--print-ir-after: unknown pass '{}' "
                                   "(--print-pipeline lists the passes run)",
@@ -505,6 +540,7 @@ int main(int argc, char **argv) {
   options.numReplicas = plan->numReplicas;
   options.numPartitions = plan->numPartitions;
   options.passPipeline = passPipeline;
+  options.vectorBits = target->vectorBits();
   bool wroteCollectives = false;
   std::optional<mlir::torus::ComputeCounts> counts;
   options.afterStage = [&](Stage stage, mlir::ModuleOp m) {
@@ -608,7 +644,7 @@ int main(int argc, char **argv) {
 
     if (dumper || stage == Stage::Asm || stage == Stage::Obj) {
       absl::Status optimized =
-          torus::rt::JitModule::optimizeForHost(llvmModule, optLevel);
+          torus::rt::JitModule::optimizeFor(llvmModule, *target, optLevel);
       if (!optimized.ok())
         return compileError(optimized);
       if (dumper)
@@ -617,8 +653,8 @@ int main(int argc, char **argv) {
     if (stage == Stage::Asm || (dumper && stage == Stage::Obj)) {
       // Code generation changes the module; the object is made from a copy.
       std::unique_ptr<llvm::Module> copy = llvm::CloneModule(llvmModule);
-      auto assembly = torus::rt::JitModule::compileForHost(
-          *copy, torus::rt::CodeFileType::Assembly, optLevel);
+      auto assembly = torus::rt::JitModule::compileFor(
+          *copy, *target, torus::rt::CodeFileType::Assembly, optLevel);
       if (!assembly.ok())
         return compileError(assembly.status());
       if (dumper)
@@ -627,13 +663,10 @@ int main(int argc, char **argv) {
         outputText = std::move(*assembly);
     }
     if (stage == Stage::Obj) {
-      auto object = torus::rt::JitModule::compileForHost(
-          llvmModule, torus::rt::CodeFileType::Object, optLevel);
+      auto object = torus::rt::JitModule::compileFor(
+          llvmModule, *target, torus::rt::CodeFileType::Object, optLevel);
       if (!object.ok())
         return compileError(object.status());
-      auto target = torus::rt::JitModule::hostTarget();
-      if (!target.ok())
-        return compileError(target.status());
       torus::rt::ProgramArtifact artifact;
       artifact.spec = compiled->spec;
       artifact.entrySymbol = compiled->entrySymbol;
