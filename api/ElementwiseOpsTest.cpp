@@ -108,6 +108,37 @@ TEST(ElementwiseOpsTest, ExpandedFunctionsStayAccurateNearZero) {
   expectClose(out[2], t, 1e-6);
 }
 
+TEST(ElementwiseOpsTest, SubnormalsAreFlushedAsInXla) {
+  // XLA:CPU computes with subnormal inputs and results flushed to zero
+  // (docs/codegen.md, "Subnormals"): log(1e-40) is -inf and sign(1e-40) 0,
+  // where IEEE arithmetic gives -92.1 and 1. So does Torus, at every ISA
+  // level (libm's functions included) and in f32 and f64 alike.
+  std::vector<double> in = {1e-40, -1e-40, 1e-30, 2.0};
+  auto out = run(
+      [](Tensor x) {
+        return std::make_tuple(log(x), sign(x), x * 1e-10, sin(x),
+                               astype(x, DType::BF16), astype(x, DType::F64),
+                               exp(x - 200.0));
+      },
+      {fromDoubles(DType::F32, {4}, in)});
+  ASSERT_EQ(out.size(), 7u);
+  double tiny = roundTo(DType::F32, {1e-30})[0];
+  expectClose(out[0], {-kInf, -kInf, std::log(tiny), std::log(2.0)}, 1e-6);
+  expectClose(out[1], {0, 0, 1, 1}, 0);
+  expectClose(out[2], {0, 0, 0, roundTo(DType::F32, {2e-10})[0]}, 1e-6);
+  expectClose(out[3], {0, 0, tiny, std::sin(2.0)}, 1e-6);
+  expectClose(out[4], {0, 0, roundTo(DType::BF16, {tiny})[0], 2}, 0);
+  expectClose(out[5], {0, 0, tiny, 2}, 0);
+  // exp(-200) is 1.4e-87: below f32's range, zero either way; exp(-198)
+  // too. Nothing subnormal survives.
+  for (double v : toDoubles(out[6]))
+    EXPECT_EQ(v, 0.0);
+  auto f64 = run([](Tensor x) { return std::make_tuple(log(x), sign(x)); },
+                 {fromDoubles(DType::F64, {2}, {1e-310, 1e-300})});
+  expectClose(f64[0], {-kInf, std::log(1e-300)}, 1e-13);
+  expectClose(f64[1], {0, 1}, 0);
+}
+
 TEST(ElementwiseOpsTest, IsFiniteAndNot) {
   auto out = run(
       [](Tensor x, Tensor i, Tensor b) {

@@ -76,3 +76,57 @@ TEST(SaveLoadTest, MissingAndCorruptFilesAreErrors) {
 }
 
 } // namespace
+
+namespace {
+
+/// A feature set no x86-64 CPU has: AMX is Intel's, SSE4A AMD's.
+constexpr const char *kNoSuchCpu = "x86-64,+amx-tile,+sse4a";
+
+TEST(SaveLoadTest, TheTargetIsRecordedAndCheckedOnLoad) {
+  auto fn = trace("step", {{DType::F32, {4}}}, [](const std::vector<Tensor> &in) {
+    return std::vector<Tensor>{in[0] * 2.0};
+  });
+  ASSERT_TRUE(fn.ok()) << fn.status();
+  // An older CPU than this host's: compiled, run and saved as any other.
+  auto v2 = compile(*fn, {.target = "x86-64-v2"});
+  ASSERT_TRUE(v2.ok()) << v2.status();
+  std::string path = tempDir() + "/v2.torus.json";
+  ASSERT_TRUE(v2->save(path).ok());
+  std::ifstream in(path);
+  std::string json((std::istreambuf_iterator<char>(in)),
+                   std::istreambuf_iterator<char>());
+  EXPECT_THAT(json, HasSubstr("\"cpu\": \"x86-64-v2\""));
+  auto loaded = Executable::load(path);
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  auto mesh = EmulatedMesh::create(1);
+  auto out = mesh->run(*loaded, {{HostTensor::fromVector<float>({4}, {1, 2, 3, 4})}});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ((*out)[0][0].toVector<float>(), (std::vector<float>{2, 4, 6, 8}));
+
+  // A CPU this host is not: compile() refuses to load what it cannot run.
+  auto foreign = compile(*fn, {.target = kNoSuchCpu});
+  ASSERT_FALSE(foreign.ok());
+  EXPECT_EQ(foreign.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(std::string(foreign.status().message()),
+              HasSubstr("needs features this host's CPU"));
+
+  // A saved program whose record names features this host lacks: a Status
+  // naming them, never SIGILL.
+  std::string edited = json;
+  size_t at = edited.find("\"features\": \"");
+  ASSERT_NE(at, std::string::npos);
+  edited.insert(at + 13, "+amx-tile,+sse4a,");
+  std::ofstream(path) << edited;
+  auto refused = Executable::load(path);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(std::string(refused.status().message()),
+              testing::AnyOf(HasSubstr("amx-tile"), HasSubstr("sse4a")));
+
+  auto bad = compile(*fn, {.target = "pentium9"});
+  EXPECT_EQ(bad.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(bad.status().message()),
+              HasSubstr("unknown x86-64 CPU 'pentium9'"));
+}
+
+} // namespace

@@ -71,9 +71,15 @@ translateToLLVMIR(ModuleOp module, llvm::LLVMContext &context,
 
   // Only the packed entry is visible: user functions may be called `exp` or
   // `abs`, and must neither clash with nor be called instead of libm's.
-  for (llvm::Function &fn : *llvmModule)
-    if (!fn.isDeclaration() && &fn != packed)
+  // Every function runs with subnormals flushed (runtime/FloatMode.h), and
+  // says so, so that LLVM folds constants as the CPU will compute.
+  for (llvm::Function &fn : *llvmModule) {
+    if (fn.isDeclaration())
+      continue;
+    if (&fn != packed)
       fn.setLinkage(llvm::GlobalValue::InternalLinkage);
+    fn.addFnAttr("denormal-fp-math", "preserve-sign,preserve-sign");
+  }
 
   std::string problems;
   llvm::raw_string_ostream os(problems);

@@ -1,6 +1,7 @@
 //===- ParallelFor.cpp - Host threads for one core's large kernels --------===//
 
 #include "runtime/ParallelFor.h"
+#include "runtime/FloatMode.h"
 
 #include "runtime/executor/CoreContext.h"
 #include "runtime/executor/RunState.h"
@@ -38,6 +39,7 @@ public:
       fn_ = fn;
       ctx_ = ctx;
       n_ = n;
+      mode_ = floatMode(); // helpers compute as the caller does
       next_.store(0);
       helpers_ = helpers;
       pending_ = helpers;
@@ -65,7 +67,10 @@ private:
       if (static_cast<int64_t>(index) >= helpers_)
         continue;
       lock.unlock();
-      drain();
+      {
+        ScopedFloatMode mode(mode_);
+        drain();
+      }
       lock.lock();
       if (--pending_ == 0)
         done_.notify_one();
@@ -78,6 +83,7 @@ private:
   std::vector<std::thread> workers_;
   uint64_t generation_ = 0;
   Fn fn_ = nullptr;
+  uint32_t mode_ = 0;
   void *ctx_ = nullptr;
   int64_t n_ = 0;
   std::atomic<int64_t> next_{0};

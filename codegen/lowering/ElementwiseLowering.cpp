@@ -385,9 +385,15 @@ void populateElementwiseLowering(RewritePatternSet &patterns) {
   add<SignOp>(patterns, TORUS_BODY(SignOp) {
     Type t = x[0].getType();
     if (isFloatType(t)) {
-      Value one = b.create<math::CopySignOp>(loc, cst(b, loc, t, 1.0), x[0]);
-      Value zeroOrNaN = cmpf(b, loc, CmpFPredicate::UEQ, x[0], cst(b, loc, t, 0));
-      return select(b, loc, zeroOrNaN, x[0], one);
+      // XLA's: NaN for NaN, else copysign(x != 0 ? 1 : 0, x). The zero is
+      // computed, not x passed through, so a subnormal (zero under DAZ)
+      // gives a signed zero.
+      Value nonZero = cmpf(b, loc, CmpFPredicate::ONE, x[0], cst(b, loc, t, 0));
+      Value magnitude = select(b, loc, nonZero, cst(b, loc, t, 1.0),
+                               cst(b, loc, t, 0.0));
+      Value sign = b.create<math::CopySignOp>(loc, magnitude, x[0]);
+      Value isNaN = cmpf(b, loc, CmpFPredicate::UNO, x[0], x[0]);
+      return select(b, loc, isNaN, x[0], sign);
     }
     Value zero = cst(b, loc, t, 0);
     Value pos = b.create<arith::ExtUIOp>(

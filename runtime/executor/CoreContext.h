@@ -9,6 +9,7 @@
 #ifndef TORUS_RUNTIME_EXECUTOR_CORECONTEXT_H
 #define TORUS_RUNTIME_EXECUTOR_CORECONTEXT_H
 
+#include "runtime/FloatMode.h"
 #include "runtime/core/CoreMemory.h"
 #include "runtime/executor/RunState.h"
 #include "torus/Status.h"
@@ -70,7 +71,8 @@ public:
   /// The context of the calling thread, or null outside a run.
   static CoreContext *current();
 
-  /// Makes `context` the calling thread's current one for its lifetime.
+  /// Makes `context` the calling thread's current one for its lifetime,
+  /// with subnormals flushed as generated code expects (FloatMode.h).
   class Scope {
   public:
     explicit Scope(CoreContext &context);
@@ -80,6 +82,7 @@ public:
 
   private:
     CoreContext *previous_;
+    ScopedFlushSubnormals floatMode_;
   };
 
 private:

@@ -2,6 +2,7 @@
 
 #include "runtime/jit/JitModule.h"
 #include "runtime/jit/PerfMap.h"
+#include "runtime/SupportRoutines.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
@@ -128,20 +129,23 @@ JitModule::createJit(const JitOptions &options) {
     return absl::FailedPreconditionError(
         "TORUS_PERF_MAP is set, but this JIT does not link with JITLink, "
         "so it cannot list its functions for perf");
+  // Generated code resolves against the runtime's tables only, never the
+  // process: a libcall nothing provides is an error naming it on every host
+  // (SupportRoutines.h), not a crash on some, and nothing of the embedding
+  // program is called by accident.
   llvm::orc::JITDylib &dylib = (*jit)->getMainJITDylib();
-  auto process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
-      (*jit)->getDataLayout().getGlobalPrefix());
-  if (!process)
-    return toStatus(process.takeError(), "cannot search this process");
-  dylib.addGenerator(std::move(*process));
   llvm::orc::SymbolMap symbols;
-  for (auto [name, address] : options.symbols)
+  auto define = [&](std::string_view name, void *address) {
     symbols[(*jit)->mangleAndIntern(name)] = {
         llvm::orc::ExecutorAddr::fromPtr(address),
         llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
-  if (!symbols.empty())
-    if (llvm::Error e = dylib.define(llvm::orc::absoluteSymbols(symbols)))
-      return toStatus(std::move(e), "cannot define runtime symbols");
+  };
+  for (auto [name, address] : supportRoutineSymbols())
+    define(name, address);
+  for (auto [name, address] : options.symbols)
+    define(name, address);
+  if (llvm::Error e = dylib.define(llvm::orc::absoluteSymbols(symbols)))
+    return toStatus(std::move(e), "cannot define runtime symbols");
   return std::move(*jit);
 }
 

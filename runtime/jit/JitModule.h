@@ -2,8 +2,9 @@
 //
 // Optimizes an LLVM IR module for a CPU (CpuTarget.h: this host's by
 // default) and loads it with ORC's LLJIT, or loads an object file compiled
-// ahead of time (compileFor, `torusc --emit=obj`). The runtime's ABI functions, and the
-// process's own symbols (libm, malloc), resolve inside it. Depends on LLVM
+// ahead of time (compileFor, `torusc --emit=obj`). The code resolves the
+// runtime's ABI functions (JitOptions::symbols) and its support routines
+// (SupportRoutines.h), nothing else. Depends on LLVM
 // only, never on MLIR.
 //
 //===----------------------------------------------------------------------===//
@@ -35,8 +36,9 @@ struct JitOptions {
   /// The CPU load() compiles for; an empty triple: this host. load()
   /// refuses a target this host cannot run (checkHostCanRun).
   CpuTarget target;
-  /// Symbols the code may call that the process does not export, such as
-  /// the runtime ABI (runtimeAbiSymbols()).
+  /// Symbols the code may call besides the support routines
+  /// (supportRoutineSymbols(), always defined), such as the runtime ABI
+  /// (runtimeAbiSymbols()). Nothing else resolves.
   std::vector<std::pair<std::string_view, void *>> symbols;
 };
 
@@ -83,7 +85,7 @@ public:
 
 private:
   explicit JitModule(std::unique_ptr<llvm::orc::LLJIT> jit);
-  /// A JIT for the host with `options.symbols` and the process's symbols.
+  /// A JIT with `options.symbols` and the support routines.
   static absl::StatusOr<std::unique_ptr<llvm::orc::LLJIT>>
   createJit(const JitOptions &options);
   std::unique_ptr<llvm::orc::LLJIT> jit_;

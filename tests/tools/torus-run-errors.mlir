@@ -22,6 +22,10 @@
 // RUN: not torus-run %t/missing.torus.json 2>&1 | FileCheck %s --check-prefix=AOTMISSING
 // RUN: not torus-run %S/Inputs/chain.mlir --replicas=2 --core-memory-mib=0 2>&1 | FileCheck %s --check-prefix=OOM
 // RUN: torus-run %S/Inputs/chain.mlir --replicas=2 --core-memory-mib=0; test $? -eq 4
+// RUN: torusc %S/Inputs/allreduce8.mlir --replicas=8 --target-cpu=x86-64 --target-features=+amx-tile,+sse4a --emit=obj -o %t/foreign.o
+// RUN: not torus-run %t/foreign.torus.json 2>&1 | FileCheck %s --check-prefix=FOREIGN
+// RUN: torus-run %t/foreign.torus.json; test $? -eq 1
+// RUN: not env TORUS_TARGET=pentium9 torus-run %S/Inputs/allreduce8.mlir --replicas=8 2>&1 | FileCheck %s --check-prefix=BADTARGET
 
 // VERIFY: malformed.mlir:2:8: error: 'torus.dot_general' op contracting dimension sizes differ
 // MISSING: torus-run: cannot read '{{.*}}does-not-exist.mlir': No such file or directory
@@ -37,3 +41,6 @@
 // AOTREPLICAS: torus-run: {{.*}}step.torus.json was compiled for 8 replicas; --replicas=4 needs a recompile
 // AOTMISSING: torus-run: cannot read '{{.*}}missing.torus.json'
 // OOM: torus-run: step 0 failed: core {{[01]}} (replica {{[01]}}): {{.*}}out of device memory
+// AMX is Intel's, SSE4A AMD's: no host has both.
+// FOREIGN: foreign.torus.json: the code was compiled for CPU 'x86-64' and needs features this host's CPU '{{.*}}' lacks: {{amx-tile|sse4a}}
+// BADTARGET: TORUS_TARGET: target 'pentium9': unknown x86-64 CPU 'pentium9'
