@@ -33,7 +33,7 @@ namespace mlir::torus {
 /// How far to lower, in order: the `--emit=` ladder of torusc. The MLIR
 /// stages run the pipelines of Pipelines.h; LLVMIR is compileToLLVMIR's
 /// result; Asm and Obj are machine code for the host, which the tools make
-/// from LLVMIR (runtime/jit's JitModule::compileForHost).
+/// from LLVMIR (runtime/jit's JitModule::compileFor).
 enum class Stage {
   Torus,       // the verified input
   Sharded,     // every value has a sharding
