@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "api/ExecutableImpl.h"
+#include "runtime/jit/AotProgram.h"
 #include "runtime/RuntimeAbi.h"
 
 #include <fmt/format.h>
@@ -35,10 +36,7 @@ const std::vector<TensorSpec> &Executable::outputs() const {
 
 absl::StatusOr<Executable> loadExecutable(std::string object,
                                           rt::ProgramArtifact artifact) {
-  TORUS_RETURN_IF_ERROR(rt::checkHostCanRun({artifact.targetTriple,
-                                             artifact.targetCpu,
-                                             artifact.targetFeatures,
-                                             artifact.targetCpu}));
+  TORUS_RETURN_IF_ERROR(rt::checkHostCanRun(rt::targetOf(artifact)));
   auto impl = std::make_shared<Executable::Impl>();
   rt::JitOptions jit;
   jit.symbols = rt::runtimeAbiSymbols();

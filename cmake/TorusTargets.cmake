@@ -22,6 +22,13 @@ function(torus_add_gtest name)
   add_test(NAME ${name} COMMAND ${name} --gtest_brief=1)
 endfunction()
 
+# LLVM-only targets (no MLIR): LLVM's headers and the shared libLLVM.
+function(torus_use_llvm name)
+  target_include_directories(${name} SYSTEM PUBLIC ${LLVM_INCLUDE_DIRS})
+  target_compile_definitions(${name} PUBLIC ${LLVM_DEFINITIONS_LIST})
+  target_link_libraries(${name} PUBLIC LLVM)
+endfunction()
+
 # MLIR-facing targets: MLIR's headers, its include dirs and the shared libMLIR.
 function(torus_use_mlir name)
   target_include_directories(${name} SYSTEM PUBLIC

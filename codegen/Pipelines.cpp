@@ -4,6 +4,7 @@
 #include "codegen/Passes.h"
 #include "ir/TorusOps.h"
 #include "passes/Passes.h"
+#include "runtime/jit/CpuTarget.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/Passes.h"
@@ -44,6 +45,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <mutex>
 
@@ -95,6 +97,21 @@ std::unique_ptr<Pass> withOptions(std::unique_ptr<Pass> pass,
   return pass;
 }
 } // namespace
+
+int64_t defaultVectorBits() {
+  // A bad TORUS_TARGET is reported where code is compiled (compile(),
+  // torusc); here, in a pass, the host's width stands in.
+  static std::once_flag warned;
+  auto target = ::torus::rt::defaultCpuTarget();
+  if (target.ok())
+    return target->vectorBits();
+  std::call_once(warned, [&] {
+    llvm::errs() << "torus: " << std::string(target.status().message())
+                 << "; using this host's vector width\n";
+  });
+  auto host = ::torus::rt::hostCpuTarget();
+  return host.ok() ? host->vectorBits() : 128;
+}
 
 void buildBufferizePipeline(OpPassManager &pm, const CodegenOptions &options) {
   // Entry arguments are the caller's input buffers: never written.

@@ -36,7 +36,6 @@
 #include "codegen/Passes.h"
 #include "codegen/HoistAccumulators.h"
 #include "codegen/Pipelines.h"
-#include "runtime/jit/CpuTarget.h"
 
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -61,7 +60,6 @@
 #include "mlir/Transforms/Passes.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/Transforms/RegionUtils.h"
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
@@ -70,21 +68,6 @@
 namespace mlir::torus {
 #define GEN_PASS_DEF_TORUSVECTORIZEKERNELS
 #include "codegen/Passes.h.inc"
-
-int64_t defaultVectorBits() {
-  // A bad TORUS_TARGET is reported where code is compiled (compile(),
-  // torusc); here, in a pass, the host's width stands in.
-  static std::once_flag warned;
-  auto target = ::torus::rt::defaultCpuTarget();
-  if (target.ok())
-    return target->vectorBits();
-  std::call_once(warned, [&] {
-    llvm::errs() << "torus: " << std::string(target.status().message())
-                 << "; using this host's vector width\n";
-  });
-  auto host = ::torus::rt::hostCpuTarget();
-  return host.ok() ? host->vectorBits() : 128;
-}
 
 namespace {
 

@@ -18,8 +18,7 @@ AotProgram::load(const std::string &path) {
   TORUS_ASSIGN_OR_RETURN(aot->artifact_, readProgramArtifact(metadataPath));
   const ProgramArtifact &a = aot->artifact_;
   if (!a.targetTriple.empty()) {
-    absl::Status runnable = checkHostCanRun(
-        {a.targetTriple, a.targetCpu, a.targetFeatures, a.targetCpu});
+    absl::Status runnable = checkHostCanRun(targetOf(a));
     if (!runnable.ok())
       return absl::Status(runnable.code(), fmt::format("{}: {}", metadataPath,
                                                        std::string(runnable.message())));

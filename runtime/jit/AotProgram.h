@@ -23,6 +23,12 @@
 
 namespace torus::rt {
 
+/// The CPU `artifact` was compiled for, as its metadata records it.
+inline CpuTarget targetOf(const ProgramArtifact &artifact) {
+  return {artifact.targetTriple, artifact.targetCpu, artifact.targetFeatures,
+          artifact.targetCpu};
+}
+
 class AotProgram {
 public:
   /// Loads the program described by the metadata file at `metadataPath`

@@ -45,6 +45,7 @@ FeatureMap parseFeatures(std::string_view text) {
 /// Applies `+name`/`-name` words to `features` with what they imply
 /// (`+avx512bf16` enables AVX-512BW, `-avx2` disables AVX-512F).
 absl::Status applyFeatures(std::string_view words, FeatureMap &features) {
+  const FeatureMap host = llvm::sys::getHostCPUFeatures();
   for (llvm::StringRef word : llvm::split(llvm::StringRef(words), ',')) {
     word = word.trim();
     if (word.empty())
@@ -57,7 +58,6 @@ absl::Status applyFeatures(std::string_view words, FeatureMap &features) {
     llvm::StringRef name = word.drop_front();
     FeatureMap probe;
     llvm::X86::updateImpliedFeatures(name, enable, probe);
-    FeatureMap host = llvm::sys::getHostCPUFeatures();
     if (probe.empty() && !host.count(name))
       return absl::InvalidArgumentError(fmt::format(
           "unknown CPU feature '{}' (LLVM's names, as in +avx512bf16, "
