@@ -169,6 +169,8 @@ ConvDims mlir::torus::toConvDims(ConvDimensionNumbersAttr attr) {
 #define GET_ATTRDEF_CLASSES
 #include "ir/TorusAttrs.cpp.inc"
 
+#include "ir/HloOpInterface.cpp.inc"
+
 #define GET_OP_CLASSES
 #include "ir/TorusOps.cpp.inc"
 

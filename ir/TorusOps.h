@@ -18,6 +18,14 @@
 
 #include "ir/TorusEnums.h.inc"
 
+namespace mlir::torus {
+/// Carries an op's HLO opcode (HloOpcode<...> in ODS) into its class.
+template <typename ConcreteOp>
+class HloOpcodeTrait : public OpTrait::TraitBase<ConcreteOp, HloOpcodeTrait> {};
+} // namespace mlir::torus
+
+#include "ir/HloOpInterface.h.inc"
+
 #define GET_ATTRDEF_CLASSES
 #include "ir/TorusAttrs.h.inc"
 

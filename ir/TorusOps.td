@@ -9,6 +9,7 @@
 #define TORUS_OPS_TD
 
 include "ir/TorusDialect.td"
+include "ir/HloOpInterface.td"
 include "mlir/Interfaces/CallInterfaces.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
@@ -35,7 +36,7 @@ def Torus_I32Scalar : 0DTensorOf<[I32]> {
 // Constants
 //===----------------------------------------------------------------------===//
 
-def Torus_ConstantOp : Torus_Op<"constant", [ConstantLike, Pure,
+def Torus_ConstantOp : Torus_Op<"constant", [HloOpcode<"constant">, ConstantLike, Pure,
     AllTypesMatch<["value", "result"]>]> {
   let summary = "a constant tensor";
   let description = [{
@@ -51,7 +52,7 @@ def Torus_ConstantOp : Torus_Op<"constant", [ConstantLike, Pure,
   let hasFolder = 1;
 }
 
-def Torus_IotaOp : Torus_Op<"iota", [Pure]> {
+def Torus_IotaOp : Torus_Op<"iota", [HloOpcode<"iota">, Pure]> {
   let summary = "indices along one dimension";
   let description = [{
     Each element is its own index along `iota_dimension`, converted to the
@@ -74,7 +75,8 @@ def Torus_IotaOp : Torus_Op<"iota", [Pure]> {
 class Torus_UnaryOp<string mnemonic, Type type, string summaryText,
                     string details, string exampleType = "tensor<4xf32>",
                     string hloName = "">
-    : Torus_Op<mnemonic, [Pure, SameOperandsAndResultType, Elementwise]> {
+    : Torus_Op<mnemonic, [Pure, SameOperandsAndResultType, Elementwise,
+                          HloOpcode<!if(!empty(hloName), mnemonic, hloName)>]> {
   let summary = summaryText;
   let description = "Elementwise " # summaryText # " (HLO `"
     # !if(!empty(hloName), mnemonic, hloName) # "`). " # details # "\n\n```mlir\n%r = torus." # mnemonic # " %x : "
@@ -128,7 +130,7 @@ def Torus_RoundNearestEvenOp : Torus_UnaryOp<"round_nearest_even",
 def Torus_NotOp : Torus_UnaryOp<"not", Torus_IntOrPredTensor, "bitwise not",
     "Logical not for `i1`.", "tensor<4xi1>">;
 
-def Torus_IsFiniteOp : Torus_Op<"is_finite", [Pure, Elementwise]> {
+def Torus_IsFiniteOp : Torus_Op<"is_finite", [HloOpcode<"is-finite">, Pure, Elementwise]> {
   let summary = "elementwise finiteness test";
   let description = [{
     True where the operand is neither infinite nor NaN (HLO `is-finite`).
@@ -152,7 +154,8 @@ def Torus_IsFiniteOp : Torus_Op<"is_finite", [Pure, Elementwise]> {
 
 class Torus_BinaryOp<string mnemonic, Type type, string summaryText,
                      string details>
-    : Torus_Op<mnemonic, [Pure, SameOperandsAndResultType, Elementwise]> {
+    : Torus_Op<mnemonic, [Pure, SameOperandsAndResultType, Elementwise,
+                          HloOpcode<mnemonic>]> {
   let summary = summaryText;
   let description = "Elementwise " # summaryText # " of two tensors of one "
     # "type (HLO `" # mnemonic # "`). " # details # " Broadcasting is "
@@ -199,7 +202,7 @@ def Torus_XorOp : Torus_BinaryOp<"xor", Torus_IntOrPredTensor,
 // Comparison, selection, conversion
 //===----------------------------------------------------------------------===//
 
-def Torus_CompareOp : Torus_Op<"compare", [Pure, Elementwise,
+def Torus_CompareOp : Torus_Op<"compare", [HloOpcode<"compare">, Pure, Elementwise,
     SameTypeOperands]> {
   let summary = "elementwise comparison";
   let description = [{
@@ -224,7 +227,7 @@ def Torus_CompareOp : Torus_Op<"compare", [Pure, Elementwise,
   let hasFolder = 1;
 }
 
-def Torus_SelectOp : Torus_Op<"select", [Pure,
+def Torus_SelectOp : Torus_Op<"select", [HloOpcode<"select">, Pure,
     AllTypesMatch<["on_true", "on_false", "result"]>]> {
   let summary = "elementwise choice";
   let description = [{
@@ -246,7 +249,7 @@ def Torus_SelectOp : Torus_Op<"select", [Pure,
   let hasFolder = 1;
 }
 
-def Torus_ClampOp : Torus_Op<"clamp", [Pure,
+def Torus_ClampOp : Torus_Op<"clamp", [HloOpcode<"clamp">, Pure,
     AllTypesMatch<["operand", "result"]>]> {
   let summary = "elementwise clamp to a range";
   let description = [{
@@ -267,7 +270,7 @@ def Torus_ClampOp : Torus_Op<"clamp", [Pure,
   let hasVerifier = 1;
 }
 
-def Torus_ConvertOp : Torus_Op<"convert", [Pure, Elementwise]> {
+def Torus_ConvertOp : Torus_Op<"convert", [HloOpcode<"convert">, Pure, Elementwise]> {
   let summary = "elementwise element-type conversion";
   let description = [{
     Converts each element to the result's element type (HLO `convert`).
@@ -289,7 +292,7 @@ def Torus_ConvertOp : Torus_Op<"convert", [Pure, Elementwise]> {
 // Shape ops
 //===----------------------------------------------------------------------===//
 
-def Torus_BroadcastInDimOp : Torus_Op<"broadcast_in_dim", [Pure]> {
+def Torus_BroadcastInDimOp : Torus_Op<"broadcast_in_dim", [HloOpcode<"broadcast">, Pure]> {
   let summary = "broadcast to a larger shape along given dimensions";
   let description = [{
     Operand dimension `i` becomes result dimension `broadcast_dimensions[i]`
@@ -311,7 +314,7 @@ def Torus_BroadcastInDimOp : Torus_Op<"broadcast_in_dim", [Pure]> {
   let hasFolder = 1;
 }
 
-def Torus_ReshapeOp : Torus_Op<"reshape", [Pure]> {
+def Torus_ReshapeOp : Torus_Op<"reshape", [HloOpcode<"reshape">, Pure]> {
   let summary = "row-major reshape";
   let description = [{
     Reinterprets the elements, in row-major order, with the result's shape,
@@ -328,7 +331,7 @@ def Torus_ReshapeOp : Torus_Op<"reshape", [Pure]> {
   let hasFolder = 1;
 }
 
-def Torus_TransposeOp : Torus_Op<"transpose", [Pure]> {
+def Torus_TransposeOp : Torus_Op<"transpose", [HloOpcode<"transpose">, Pure]> {
   let summary = "permute dimensions";
   let description = [{
     Result dimension `i` is operand dimension `permutation[i]` (HLO
@@ -363,7 +366,7 @@ def Torus_TransposeOp : Torus_Op<"transpose", [Pure]> {
   let hasCanonicalizer = 1;
 }
 
-def Torus_SliceOp : Torus_Op<"slice", [Pure]> {
+def Torus_SliceOp : Torus_Op<"slice", [HloOpcode<"slice">, Pure]> {
   let summary = "static strided slice";
   let description = [{
     Takes, along each dimension `d`, the elements `start_indices[d]`,
@@ -393,7 +396,7 @@ def Torus_SliceOp : Torus_Op<"slice", [Pure]> {
   let hasFolder = 1;
 }
 
-def Torus_DynamicSliceOp : Torus_Op<"dynamic_slice", [Pure]> {
+def Torus_DynamicSliceOp : Torus_Op<"dynamic_slice", [HloOpcode<"dynamic-slice">, Pure]> {
   let summary = "slice at run-time start indices";
   let description = [{
     A `slice_sizes` block of `operand` starting at `start_indices` (one
@@ -420,7 +423,7 @@ def Torus_DynamicSliceOp : Torus_Op<"dynamic_slice", [Pure]> {
   let hasFolder = 1;
 }
 
-def Torus_DynamicUpdateSliceOp : Torus_Op<"dynamic_update_slice", [Pure,
+def Torus_DynamicUpdateSliceOp : Torus_Op<"dynamic_update_slice", [HloOpcode<"dynamic-update-slice">, Pure,
     AllTypesMatch<["operand", "result"]>]> {
   let summary = "overwrite a block at run-time start indices";
   let description = [{
@@ -443,7 +446,7 @@ def Torus_DynamicUpdateSliceOp : Torus_Op<"dynamic_update_slice", [Pure,
   let hasVerifier = 1;
 }
 
-def Torus_ConcatenateOp : Torus_Op<"concatenate", [Pure]> {
+def Torus_ConcatenateOp : Torus_Op<"concatenate", [HloOpcode<"concatenate">, Pure]> {
   let summary = "join tensors along one dimension";
   let description = [{
     The inputs in order along `dimension`; all other dimensions and the
@@ -465,7 +468,7 @@ def Torus_ConcatenateOp : Torus_Op<"concatenate", [Pure]> {
   let hasFolder = 1;
 }
 
-def Torus_PadOp : Torus_Op<"pad", [Pure]> {
+def Torus_PadOp : Torus_Op<"pad", [HloOpcode<"pad">, Pure]> {
   let summary = "edge and interior padding";
   let description = [{
     HLO `pad`: along each dimension, `edge_padding_low` copies of
@@ -497,7 +500,7 @@ def Torus_PadOp : Torus_Op<"pad", [Pure]> {
   let hasFolder = 1;
 }
 
-def Torus_ReverseOp : Torus_Op<"reverse", [Pure, SameOperandsAndResultType]> {
+def Torus_ReverseOp : Torus_Op<"reverse", [HloOpcode<"reverse">, Pure, SameOperandsAndResultType]> {
   let summary = "reverse the order of elements along dimensions";
   let description = [{
     HLO `reverse`: element `i` along each of `dimensions` moves to
@@ -520,7 +523,7 @@ def Torus_ReverseOp : Torus_Op<"reverse", [Pure, SameOperandsAndResultType]> {
 // Reductions
 //===----------------------------------------------------------------------===//
 
-def Torus_ReduceOp : Torus_Op<"reduce", [Pure]> {
+def Torus_ReduceOp : Torus_Op<"reduce", [HloOpcode<"reduce">, Pure]> {
   let summary = "reduce over dimensions";
   let description = [{
     Combines the elements along `dimensions` with `kind` and removes those
@@ -574,7 +577,7 @@ def Torus_ArgMaxOp : Torus_ArgReduceOp<"argmax", "maximum",
 def Torus_ArgMinOp : Torus_ArgReduceOp<"argmin", "minimum",
     "LT, ties to the lower index">;
 
-def Torus_ReduceWindowOp : Torus_Op<"reduce_window", [Pure]> {
+def Torus_ReduceWindowOp : Torus_Op<"reduce_window", [HloOpcode<"reduce-window">, Pure]> {
   let summary = "reduce sliding windows (pooling)";
   let description = [{
     HLO `reduce-window` with the reducer named by `kind` (`sum`, `product`,
@@ -626,7 +629,7 @@ def Torus_ReduceWindowOp : Torus_Op<"reduce_window", [Pure]> {
 // Linear algebra
 //===----------------------------------------------------------------------===//
 
-def Torus_DotGeneralOp : Torus_Op<"dot_general", [Pure]> {
+def Torus_DotGeneralOp : Torus_Op<"dot_general", [HloOpcode<"dot">, Pure]> {
   let summary = "generalized batched matrix product";
   let description = [{
     HLO `dot_general`: contracts `lhs_contracting_dimensions` with
@@ -661,7 +664,7 @@ def Torus_DotGeneralOp : Torus_Op<"dot_general", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Torus_ConvolutionOp : Torus_Op<"convolution", [Pure]> {
+def Torus_ConvolutionOp : Torus_Op<"convolution", [HloOpcode<"convolution">, Pure]> {
   let summary = "N-d convolution with strides, padding, dilation and groups";
   let description = [{
     HLO `convolution` (a cross-correlation: the kernel is not flipped).
@@ -725,7 +728,7 @@ def Torus_ConvolutionOp : Torus_Op<"convolution", [Pure]> {
 // Indexing
 //===----------------------------------------------------------------------===//
 
-def Torus_GatherOp : Torus_Op<"gather", [Pure]> {
+def Torus_GatherOp : Torus_Op<"gather", [HloOpcode<"gather">, Pure]> {
   let summary = "gather slices at run-time indices";
   let description = [{
     HLO `gather`. `start_indices` holds a batch of start positions: its
@@ -768,7 +771,7 @@ def Torus_GatherOp : Torus_Op<"gather", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Torus_ScatterOp : Torus_Op<"scatter", [Pure,
+def Torus_ScatterOp : Torus_Op<"scatter", [HloOpcode<"scatter">, Pure,
     AllTypesMatch<["operand", "result"]>]> {
   let summary = "combine updates into a tensor at run-time indices";
   let description = [{
@@ -833,7 +836,7 @@ def Torus_ReturnOp : Torus_Op<"return", [Pure, Terminator,
   let builders = [OpBuilder<(ins), [{ build($_builder, $_state, ValueRange{}); }]>];
 }
 
-def Torus_WhileOp : Torus_Op<"while", [RecursiveMemoryEffects]> {
+def Torus_WhileOp : Torus_Op<"while", [HloOpcode<"while">, RecursiveMemoryEffects]> {
   let summary = "loop while a condition holds";
   let description = [{
     HLO `while`: starting from `operand`, runs `body` while `cond` returns
@@ -862,7 +865,7 @@ def Torus_WhileOp : Torus_Op<"while", [RecursiveMemoryEffects]> {
   let hasVerifier = 1;
 }
 
-def Torus_IfOp : Torus_Op<"if", [RecursiveMemoryEffects]> {
+def Torus_IfOp : Torus_Op<"if", [HloOpcode<"conditional">, RecursiveMemoryEffects]> {
   let summary = "two-way conditional";
   let description = [{
     Runs `true_branch` if `pred` is true, else `false_branch`; the results
@@ -890,7 +893,7 @@ def Torus_IfOp : Torus_Op<"if", [RecursiveMemoryEffects]> {
   let hasVerifier = 1;
 }
 
-def Torus_CaseOp : Torus_Op<"case", [RecursiveMemoryEffects]> {
+def Torus_CaseOp : Torus_Op<"case", [HloOpcode<"conditional">, RecursiveMemoryEffects]> {
   let summary = "n-way conditional";
   let description = [{
     HLO `conditional` with an index selector (StableHLO `case`): runs branch
@@ -915,7 +918,7 @@ def Torus_CaseOp : Torus_Op<"case", [RecursiveMemoryEffects]> {
   let hasVerifier = 1;
 }
 
-def Torus_CallOp : Torus_Op<"call", [CallOpInterface,
+def Torus_CallOp : Torus_Op<"call", [HloOpcode<"call">, CallOpInterface,
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "call a function of the module";
   let description = [{
@@ -948,7 +951,7 @@ def Torus_CallOp : Torus_Op<"call", [CallOpInterface,
 // Random numbers
 //===----------------------------------------------------------------------===//
 
-def Torus_RngBitGeneratorOp : Torus_Op<"rng_bit_generator", [Pure]> {
+def Torus_RngBitGeneratorOp : Torus_Op<"rng_bit_generator", [HloOpcode<"rng-bit-generator">, Pure]> {
   let summary = "counter-based random bits";
   let description = [{
     HLO `rng-bit-generator`: from `initial_state` (`tensor<2xi64>`, read as
@@ -984,7 +987,7 @@ def Torus_RngBitGeneratorOp : Torus_Op<"rng_bit_generator", [Pure]> {
 // Replicas, partitions and collectives
 //===----------------------------------------------------------------------===//
 
-def Torus_ReplicaIdOp : Torus_Op<"replica_id", []> {
+def Torus_ReplicaIdOp : Torus_Op<"replica_id", [HloOpcode<"replica-id">]> {
   let summary = "the executing replica's index";
   let description = [{
     The index of the replica running this program, in `[0, replica_count)`
@@ -998,7 +1001,7 @@ def Torus_ReplicaIdOp : Torus_Op<"replica_id", []> {
   let assemblyFormat = "attr-dict `:` type($result)";
 }
 
-def Torus_PartitionIdOp : Torus_Op<"partition_id", []> {
+def Torus_PartitionIdOp : Torus_Op<"partition_id", [HloOpcode<"partition-id">]> {
   let summary = "the executing partition's index";
   let description = [{
     The index of the partition (logical device within a replica) running
@@ -1015,7 +1018,7 @@ def Torus_PartitionIdOp : Torus_Op<"partition_id", []> {
 }
 
 class Torus_CollectiveOp<string mnemonic, list<Trait> traits = []>
-    : Torus_Op<mnemonic, traits> {
+    : Torus_Op<mnemonic, traits # [HloOpcode<!subst("_", "-", mnemonic)>]> {
   let hasVerifier = 1;
 }
 
