@@ -13,6 +13,7 @@
 
 #include <cmath>
 #include <random>
+#include <string_view>
 
 using namespace torus;
 using ::testing::HasSubstr;
@@ -119,6 +120,34 @@ TEST(AutodiffTest, ExpLogMaximum) {
                    return weightedSum(log(pos + 1.0) * exp(in[0]) +
                                       maximum(in[0], in[1]) + relu(in[0]));
                  });
+}
+
+// Every unary function of torus/UnaryOps.def that has a gradient, so an op
+// added there is covered without a new case. The points lie in [0.55,
+// 0.95], inside every function's domain and away from the jumps of floor,
+// ceil, round and sign (whose gradient is zero, as in JAX).
+TEST(AutodiffTest, EveryUnaryFunctionOfTheTracingApi) {
+  struct Unary {
+    const char *name;
+    Tensor (*fn)(const Tensor &, Loc);
+    bool differentiable;
+  };
+  const Unary unaries[] = {
+#define TORUS_UNARY(function, Op, domain)                                      \
+  {#function, function, std::string_view(#domain) != "Integer"},
+#include "torus/UnaryOps.def"
+  };
+  for (const Unary &u : unaries) {
+    if (!u.differentiable)
+      continue;
+    SCOPED_TRACE(u.name);
+    checkGradients(
+        {f64({2, 3})},
+        [&](const std::vector<Tensor> &in) {
+          return weightedSum(u.fn(in[0], Loc::current()));
+        },
+        /*seed=*/11, /*lo=*/0.55, /*hi=*/0.95);
+  }
 }
 
 TEST(AutodiffTest, MatmulAndBatchedDotGeneral) {

@@ -57,7 +57,7 @@ torus_add_installed_library(torus_shared torus torus WHOLE ${TORUS_ARCHIVES})
 
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/torus
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
-        FILES_MATCHING PATTERN "*.h")
+        FILES_MATCHING PATTERN "*.h" PATTERN "*.def")
 install(EXPORT TorusTargets NAMESPACE Torus::
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/Torus)
 configure_package_config_file(

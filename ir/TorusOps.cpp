@@ -9,12 +9,17 @@
 #include "ir/TorusOps.h"
 #include "ir/ShapeRules.h"
 #include "ir/ops/OpUtils.h"
+#include "ir/ops/ScalarMath.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
+
+#include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::torus;
@@ -170,6 +175,7 @@ ConvDims mlir::torus::toConvDims(ConvDimensionNumbersAttr attr) {
 #include "ir/TorusAttrs.cpp.inc"
 
 #include "ir/HloOpInterface.cpp.inc"
+#include "ir/ScalarOpInterface.cpp.inc"
 
 #define GET_OP_CLASSES
 #include "ir/TorusOps.cpp.inc"

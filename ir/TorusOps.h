@@ -22,9 +22,18 @@ namespace mlir::torus {
 /// Carries an op's HLO opcode (HloOpcode<...> in ODS) into its class.
 template <typename ConcreteOp>
 class HloOpcodeTrait : public OpTrait::TraitBase<ConcreteOp, HloOpcodeTrait> {};
+
+/// Carries an op's ScalarBody (ODS) into its class.
+template <typename ConcreteOp>
+class ScalarBodyTrait : public OpTrait::TraitBase<ConcreteOp, ScalarBodyTrait> {};
+/// Carries an op's FoldsViaDouble folder (ODS) into its class.
+template <typename ConcreteOp>
+class FoldsViaDoubleTrait
+    : public OpTrait::TraitBase<ConcreteOp, FoldsViaDoubleTrait> {};
 } // namespace mlir::torus
 
 #include "ir/HloOpInterface.h.inc"
+#include "ir/ScalarOpInterface.h.inc"
 
 #define GET_ATTRDEF_CLASSES
 #include "ir/TorusAttrs.h.inc"

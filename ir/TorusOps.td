@@ -10,6 +10,7 @@
 
 include "ir/TorusDialect.td"
 include "ir/HloOpInterface.td"
+include "ir/ScalarOpInterface.td"
 include "mlir/Interfaces/CallInterfaces.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
@@ -72,11 +73,16 @@ def Torus_IotaOp : Torus_Op<"iota", [HloOpcode<"iota">, Pure]> {
 // Elementwise unary ops
 //===----------------------------------------------------------------------===//
 
+// An elementwise op of one operand. Each def says what it computes
+// (`let scalarBody`) and may say how it folds (`let foldsViaDouble`); see
+// Torus_ScalarInODS in ir/ScalarOpInterface.td.
 class Torus_UnaryOp<string mnemonic, Type type, string summaryText,
                     string details, string exampleType = "tensor<4xf32>",
                     string hloName = "">
-    : Torus_Op<mnemonic, [Pure, SameOperandsAndResultType, Elementwise,
-                          HloOpcode<!if(!empty(hloName), mnemonic, hloName)>]> {
+    : Torus_Op<mnemonic>, Torus_ScalarInODS {
+  let traits = [Pure, SameOperandsAndResultType, Elementwise,
+                HloOpcode<!if(!empty(hloName), mnemonic, hloName)>]
+               # scalarTraits;
   let summary = summaryText;
   let description = "Elementwise " # summaryText # " (HLO `"
     # !if(!empty(hloName), mnemonic, hloName) # "`). " # details # "\n\n```mlir\n%r = torus." # mnemonic # " %x : "
@@ -88,49 +94,136 @@ class Torus_UnaryOp<string mnemonic, Type type, string summaryText,
 }
 
 def Torus_AbsOp : Torus_UnaryOp<"abs", Torus_NumericTensor, "absolute value",
-    "For integers the most negative value maps to itself (two's complement).">;
+    "For integers the most negative value maps to itself (two's complement)."> {
+  let scalarBody = [{
+    if (isFloatType(x[0].getType()))
+      return b.create<math::AbsFOp>(loc, x[0]);
+    return b.create<math::AbsIOp>(loc, x[0]);
+  }];
+}
 def Torus_NegateOp : Torus_UnaryOp<"negate", Torus_NumericTensor, "negation",
-    "Integers wrap around.">;
+    "Integers wrap around."> {
+  let scalarBody = [{
+    if (isFloatType(x[0].getType()))
+      return b.create<arith::NegFOp>(loc, x[0]);
+    return b.create<arith::SubIOp>(loc, cst(b, loc, x[0].getType(), 0), x[0]);
+  }];
+}
 def Torus_SignOp : Torus_UnaryOp<"sign", Torus_NumericTensor, "sign",
     "-1, 0 or 1 by the sign of the operand; for floats `±0` stays `±0` and "
-    "NaN stays NaN.">;
+    "NaN stays NaN."> {
+  let scalarBody = [{
+    Type t = x[0].getType();
+    if (isFloatType(t)) {
+      // XLA's: NaN for NaN, else copysign(x != 0 ? 1 : 0, x). The zero is
+      // computed, not x passed through, so a subnormal (zero under DAZ)
+      // gives a signed zero.
+      Value nonZero = cmpf(b, loc, arith::CmpFPredicate::ONE, x[0], cst(b, loc, t, 0));
+      Value magnitude = select(b, loc, nonZero, cst(b, loc, t, 1.0),
+                               cst(b, loc, t, 0.0));
+      Value sign = b.create<math::CopySignOp>(loc, magnitude, x[0]);
+      Value isNaN = cmpf(b, loc, arith::CmpFPredicate::UNO, x[0], x[0]);
+      return select(b, loc, isNaN, x[0], sign);
+    }
+    Value zero = cst(b, loc, t, 0);
+    Value pos = b.create<arith::ExtUIOp>(
+        loc, t, cmpi(b, loc, arith::CmpIPredicate::sgt, x[0], zero));
+    Value neg = b.create<arith::ExtUIOp>(
+        loc, t, cmpi(b, loc, arith::CmpIPredicate::slt, x[0], zero));
+    return b.create<arith::SubIOp>(loc, pos, neg);
+  }];
+}
 def Torus_ExpOp : Torus_UnaryOp<"exp", Torus_FloatTensor, "exponential",
-    "`e^x`.", "tensor<4xf32>", "exponential">;
+    "`e^x`.", "tensor<4xf32>", "exponential"> {
+  let scalarBody = [{ return b.create<math::ExpOp>(loc, x[0]); }];
+  let foldsViaDouble = "std::exp";
+}
 def Torus_Expm1Op : Torus_UnaryOp<"expm1", Torus_FloatTensor,
     "exponential minus one",
     "`e^x - 1`, accurate for `x` near zero.", "tensor<4xf32>",
-    "exponential-minus-one">;
+    "exponential-minus-one"> {
+  let scalarBody = [{ return expm1Of(b, loc, x[0]); }];
+  let foldsViaDouble = "std::expm1";
+}
 def Torus_LogOp : Torus_UnaryOp<"log", Torus_FloatTensor, "natural logarithm",
-    "NaN for negative operands, `-inf` for zero.">;
+    "NaN for negative operands, `-inf` for zero."> {
+  let scalarBody = [{ return b.create<math::LogOp>(loc, x[0]); }];
+  let foldsViaDouble = "std::log";
+}
 def Torus_Log1pOp : Torus_UnaryOp<"log1p", Torus_FloatTensor,
     "logarithm of one plus the operand",
     "`log(1 + x)`, accurate for `x` near zero.", "tensor<4xf32>",
-    "log-plus-one">;
+    "log-plus-one"> {
+  let scalarBody = [{ return log1pOf(b, loc, x[0]); }];
+  let foldsViaDouble = "std::log1p";
+}
 def Torus_SqrtOp : Torus_UnaryOp<"sqrt", Torus_FloatTensor, "square root",
-    "NaN for negative operands.">;
+    "NaN for negative operands."> {
+  let scalarBody = [{ return b.create<math::SqrtOp>(loc, x[0]); }];
+  let foldsViaDouble = "std::sqrt";
+}
 def Torus_RsqrtOp : Torus_UnaryOp<"rsqrt", Torus_FloatTensor,
-    "reciprocal square root", "`1 / sqrt(x)`.">;
+    "reciprocal square root", "`1 / sqrt(x)`."> {
+  let scalarBody = [{
+    return b.create<arith::DivFOp>(loc, cst(b, loc, x[0].getType(), 1.0),
+                                   b.create<math::SqrtOp>(loc, x[0]));
+  }];
+  let foldsViaDouble = "[](double v) { return 1.0 / std::sqrt(v); }";
+}
 def Torus_TanhOp : Torus_UnaryOp<"tanh", Torus_FloatTensor,
-    "hyperbolic tangent", "">;
+    "hyperbolic tangent", ""> {
+  let scalarBody = [{ return tanhOf(b, loc, x[0]); }];
+  let foldsViaDouble = "std::tanh";
+}
 def Torus_LogisticOp : Torus_UnaryOp<"logistic", Torus_FloatTensor,
-    "logistic sigmoid", "`1 / (1 + e^-x)`.">;
+    "logistic sigmoid", "`1 / (1 + e^-x)`."> {
+  let scalarBody = [{
+    Value one = cst(b, loc, x[0].getType(), 1.0);
+    Value e = b.create<math::ExpOp>(loc, b.create<arith::NegFOp>(loc, x[0]));
+    return b.create<arith::DivFOp>(loc, one, b.create<arith::AddFOp>(loc, one, e));
+  }];
+  let foldsViaDouble = "[](double v) { return 1.0 / (1.0 + std::exp(-v)); }";
+}
 def Torus_SinOp : Torus_UnaryOp<"sin", Torus_FloatTensor, "sine",
     "In radians.", "tensor<4xf32>",
-    "sine">;
+    "sine"> {
+  let scalarBody = [{ return b.create<math::SinOp>(loc, x[0]); }];
+  let foldsViaDouble = "std::sin";
+}
 def Torus_CosOp : Torus_UnaryOp<"cos", Torus_FloatTensor, "cosine",
     "In radians.", "tensor<4xf32>",
-    "cosine">;
+    "cosine"> {
+  let scalarBody = [{ return b.create<math::CosOp>(loc, x[0]); }];
+  let foldsViaDouble = "std::cos";
+}
 def Torus_FloorOp : Torus_UnaryOp<"floor", Torus_FloatTensor,
-    "round toward negative infinity", "">;
+    "round toward negative infinity", ""> {
+  let scalarBody = [{ return b.create<math::FloorOp>(loc, x[0]); }];
+}
 def Torus_CeilOp : Torus_UnaryOp<"ceil", Torus_FloatTensor,
-    "round toward positive infinity", "">;
+    "round toward positive infinity", ""> {
+  let scalarBody = [{ return b.create<math::CeilOp>(loc, x[0]); }];
+}
 def Torus_RoundNearestEvenOp : Torus_UnaryOp<"round_nearest_even",
     Torus_FloatTensor, "round to the nearest integer, ties to even", "",
-    "tensor<4xf32>", "round-nearest-even">;
+    "tensor<4xf32>", "round-nearest-even"> {
+  let scalarBody = [{ return b.create<math::RoundEvenOp>(loc, x[0]); }];
+}
 def Torus_NotOp : Torus_UnaryOp<"not", Torus_IntOrPredTensor, "bitwise not",
-    "Logical not for `i1`.", "tensor<4xi1>">;
+    "Logical not for `i1`.", "tensor<4xi1>"> {
+  let scalarBody = [{
+    Type t = x[0].getType();
+    return b.create<arith::XOrIOp>(
+        loc, x[0], intConstant(b, loc, t, APInt::getAllOnes(t.getIntOrFloatBitWidth())));
+  }];
+}
 
-def Torus_IsFiniteOp : Torus_Op<"is_finite", [HloOpcode<"is-finite">, Pure, Elementwise]> {
+def Torus_IsFiniteOp : Torus_Op<"is_finite", [ScalarBody<[{
+      return cmpf(b, loc, arith::CmpFPredicate::OLT,
+                  b.create<math::AbsFOp>(loc, x[0]),
+                  cst(b, loc, x[0].getType(), std::numeric_limits<double>::infinity()));
+    }]>,
+    HloOpcode<"is-finite">, Pure, Elementwise]> {
   let summary = "elementwise finiteness test";
   let description = [{
     True where the operand is neither infinite nor NaN (HLO `is-finite`).
@@ -154,8 +247,9 @@ def Torus_IsFiniteOp : Torus_Op<"is_finite", [HloOpcode<"is-finite">, Pure, Elem
 
 class Torus_BinaryOp<string mnemonic, Type type, string summaryText,
                      string details>
-    : Torus_Op<mnemonic, [Pure, SameOperandsAndResultType, Elementwise,
-                          HloOpcode<mnemonic>]> {
+    : Torus_Op<mnemonic>, Torus_ScalarInODS {
+  let traits = [Pure, SameOperandsAndResultType, Elementwise,
+                HloOpcode<mnemonic>] # scalarTraits;
   let summary = summaryText;
   let description = "Elementwise " # summaryText # " of two tensors of one "
     # "type (HLO `" # mnemonic # "`). " # details # " Broadcasting is "
@@ -168,41 +262,84 @@ class Torus_BinaryOp<string mnemonic, Type type, string summaryText,
 }
 
 def Torus_AddOp : Torus_BinaryOp<"add", Torus_Tensor, "sum",
-    "Integers wrap around; for `i1` it is logical or.">;
+    "Integers wrap around; for `i1` it is logical or."> {
+  let scalarBody = [{ return combine(b, loc, ReduceKind::sum, x[0], x[1]); }];
+}
 def Torus_SubtractOp : Torus_BinaryOp<"subtract", Torus_NumericTensor,
-    "difference", "Integers wrap around.">;
+    "difference", "Integers wrap around."> {
+  let scalarBody = [{
+    if (isFloatType(x[0].getType()))
+      return b.create<arith::SubFOp>(loc, x[0], x[1]);
+    return b.create<arith::SubIOp>(loc, x[0], x[1]);
+  }];
+}
 def Torus_MultiplyOp : Torus_BinaryOp<"multiply", Torus_Tensor, "product",
-    "Integers wrap around; for `i1` it is logical and.">;
+    "Integers wrap around; for `i1` it is logical and."> {
+  let scalarBody = [{ return combine(b, loc, ReduceKind::product, x[0], x[1]); }];
+}
 def Torus_DivideOp : Torus_BinaryOp<"divide", Torus_NumericTensor, "quotient",
     "Integer division rounds toward zero; as in XLA, `x / 0` is -1 and "
-    "`INT_MIN / -1` is `INT_MIN`.">;
+    "`INT_MIN / -1` is `INT_MIN`."> {
+  let scalarBody = [{
+    if (isFloatType(x[0].getType()))
+      return b.create<arith::DivFOp>(loc, x[0], x[1]);
+    return integerDivide(b, loc, x[0], x[1], /*remainder=*/false);
+  }];
+}
 def Torus_RemainderOp : Torus_BinaryOp<"remainder", Torus_NumericTensor,
     "remainder",
     "The result has the sign of the dividend (C `fmod` and `%`); as in XLA, "
-    "`x % 0` is `x` and `INT_MIN % -1` is 0 for integers.">;
+    "`x % 0` is `x` and `INT_MIN % -1` is 0 for integers."> {
+  let scalarBody = [{
+    if (isFloatType(x[0].getType()))
+      return b.create<arith::RemFOp>(loc, x[0], x[1]);
+    return integerDivide(b, loc, x[0], x[1], /*remainder=*/true);
+  }];
+}
 def Torus_PowerOp : Torus_BinaryOp<"power", Torus_NumericTensor, "power",
     "`lhs ^ rhs`. Integers are exact (repeated squaring, wrapping); a "
-    "negative integer exponent gives 0 unless the base is 1 or -1.">;
+    "negative integer exponent gives 0 unless the base is 1 or -1."> {
+  let scalarBody = [{
+    if (isFloatType(x[0].getType()))
+      return b.create<math::PowFOp>(loc, x[0], x[1]);
+    return integerPower(b, loc, x[0], x[1]);
+  }];
+}
 def Torus_MaximumOp : Torus_BinaryOp<"maximum", Torus_Tensor, "maximum",
-    "NaN if either operand is NaN; logical or for `i1`.">;
+    "NaN if either operand is NaN; logical or for `i1`."> {
+  let scalarBody = [{ return combine(b, loc, ReduceKind::max, x[0], x[1]); }];
+}
 def Torus_MinimumOp : Torus_BinaryOp<"minimum", Torus_Tensor, "minimum",
-    "NaN if either operand is NaN; logical and for `i1`.">;
+    "NaN if either operand is NaN; logical and for `i1`."> {
+  let scalarBody = [{ return combine(b, loc, ReduceKind::min, x[0], x[1]); }];
+}
 def Torus_Atan2Op : Torus_BinaryOp<"atan2", Torus_FloatTensor,
     "two-argument arctangent",
     "The angle of the point `(rhs, lhs)` in `[-π, π]`, as C `atan2(lhs, "
-    "rhs)`.">;
+    "rhs)`."> {
+  let scalarBody = [{ return atan2Of(b, loc, x[0], x[1]); }];
+}
 def Torus_AndOp : Torus_BinaryOp<"and", Torus_IntOrPredTensor, "bitwise and",
-    "Logical and for `i1`.">;
+    "Logical and for `i1`."> {
+  let scalarBody = [{ return b.create<arith::AndIOp>(loc, x[0], x[1]); }];
+}
 def Torus_OrOp : Torus_BinaryOp<"or", Torus_IntOrPredTensor, "bitwise or",
-    "Logical or for `i1`.">;
+    "Logical or for `i1`."> {
+  let scalarBody = [{ return b.create<arith::OrIOp>(loc, x[0], x[1]); }];
+}
 def Torus_XorOp : Torus_BinaryOp<"xor", Torus_IntOrPredTensor,
-    "bitwise exclusive or", "Logical xor for `i1`.">;
+    "bitwise exclusive or", "Logical xor for `i1`."> {
+  let scalarBody = [{ return b.create<arith::XOrIOp>(loc, x[0], x[1]); }];
+}
 
 //===----------------------------------------------------------------------===//
 // Comparison, selection, conversion
 //===----------------------------------------------------------------------===//
 
-def Torus_CompareOp : Torus_Op<"compare", [HloOpcode<"compare">, Pure, Elementwise,
+def Torus_CompareOp : Torus_Op<"compare", [ScalarBody<[{
+      return compareScalar(b, loc, getComparisonDirection(), x[0], x[1]);
+    }]>,
+    HloOpcode<"compare">, Pure, Elementwise,
     SameTypeOperands]> {
   let summary = "elementwise comparison";
   let description = [{
@@ -227,7 +364,10 @@ def Torus_CompareOp : Torus_Op<"compare", [HloOpcode<"compare">, Pure, Elementwi
   let hasFolder = 1;
 }
 
-def Torus_SelectOp : Torus_Op<"select", [HloOpcode<"select">, Pure,
+def Torus_SelectOp : Torus_Op<"select", [ScalarBody<[{
+      return select(b, loc, x[0], x[1], x[2]);
+    }]>,
+    HloOpcode<"select">, Pure,
     AllTypesMatch<["on_true", "on_false", "result"]>]> {
   let summary = "elementwise choice";
   let description = [{
@@ -249,7 +389,11 @@ def Torus_SelectOp : Torus_Op<"select", [HloOpcode<"select">, Pure,
   let hasFolder = 1;
 }
 
-def Torus_ClampOp : Torus_Op<"clamp", [HloOpcode<"clamp">, Pure,
+def Torus_ClampOp : Torus_Op<"clamp", [ScalarBody<[{
+      Value lo = combine(b, loc, ReduceKind::max, x[1], x[0]);
+      return combine(b, loc, ReduceKind::min, lo, x[2]);
+    }]>,
+    HloOpcode<"clamp">, Pure,
     AllTypesMatch<["operand", "result"]>]> {
   let summary = "elementwise clamp to a range";
   let description = [{
@@ -270,7 +414,10 @@ def Torus_ClampOp : Torus_Op<"clamp", [HloOpcode<"clamp">, Pure,
   let hasVerifier = 1;
 }
 
-def Torus_ConvertOp : Torus_Op<"convert", [HloOpcode<"convert">, Pure, Elementwise]> {
+def Torus_ConvertOp : Torus_Op<"convert", [ScalarBody<[{
+      return convertScalar(b, loc, x[0], getType().getElementType());
+    }], 0>,
+    HloOpcode<"convert">, Pure, Elementwise]> {
   let summary = "elementwise element-type conversion";
   let description = [{
     Converts each element to the result's element type (HLO `convert`).

@@ -23,38 +23,12 @@ Value filled(OpBuilder &b, Location loc, RankedTensorType type,
   return filled(b, loc, type, b.create<arith::ConstantOp>(loc, value));
 }
 
-Value scalarConstant(OpBuilder &b, Location loc, Type t, double value) {
-  if (auto ft = dyn_cast<FloatType>(t))
-    return b.create<arith::ConstantOp>(loc, b.getFloatAttr(ft, value));
-  if (t.isInteger(1))
-    return b.create<arith::ConstantOp>(loc,
-                                       b.getIntegerAttr(t, value != 0 ? 1 : 0));
-  return b.create<arith::ConstantOp>(
-      loc, b.getIntegerAttr(t, static_cast<int64_t>(value)));
-}
-
-Value indexConstant(OpBuilder &b, Location loc, int64_t value) {
-  return b.create<arith::ConstantIndexOp>(loc, value);
-}
-
 Value extractScalar(OpBuilder &b, Location loc, Value tensor0d) {
   return b.create<tensor::ExtractOp>(loc, tensor0d, ValueRange{});
 }
 
 Value toIndex(OpBuilder &b, Location loc, Value integer) {
   return b.create<arith::IndexCastOp>(loc, b.getIndexType(), integer);
-}
-
-Value widenHalf(OpBuilder &b, Location loc, Value x) {
-  if (!isHalfFloat(x.getType()))
-    return x;
-  return b.create<arith::ExtFOp>(loc, b.getF32Type(), x);
-}
-
-Value narrowTo(OpBuilder &b, Location loc, Value x, Type t) {
-  if (!isHalfFloat(t) || !x.getType().isF32())
-    return x;
-  return b.create<arith::TruncFOp>(loc, t, x);
 }
 
 Value buildElementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
@@ -76,38 +50,6 @@ Value buildElementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
         nb.create<linalg::YieldOp>(nl, body(nb, nl, args.drop_back()));
       });
   return generic.getResult(0);
-}
-
-Value combine(OpBuilder &b, Location loc, ReduceKind kind, Value x, Value y) {
-  Type t = x.getType();
-  bool isF = isFloatType(t), isB = isBool(t);
-  switch (kind) {
-  case ReduceKind::sum:
-    if (isF)
-      return b.create<arith::AddFOp>(loc, x, y);
-    return isB ? b.create<arith::OrIOp>(loc, x, y).getResult()
-               : b.create<arith::AddIOp>(loc, x, y).getResult();
-  case ReduceKind::product:
-    if (isF)
-      return b.create<arith::MulFOp>(loc, x, y);
-    return isB ? b.create<arith::AndIOp>(loc, x, y).getResult()
-               : b.create<arith::MulIOp>(loc, x, y).getResult();
-  case ReduceKind::max:
-    if (isF)
-      return b.create<arith::MaximumFOp>(loc, x, y);
-    return isB ? b.create<arith::OrIOp>(loc, x, y).getResult()
-               : b.create<arith::MaxSIOp>(loc, x, y).getResult();
-  case ReduceKind::min:
-    if (isF)
-      return b.create<arith::MinimumFOp>(loc, x, y);
-    return isB ? b.create<arith::AndIOp>(loc, x, y).getResult()
-               : b.create<arith::MinSIOp>(loc, x, y).getResult();
-  case ReduceKind::And:
-    return b.create<arith::AndIOp>(loc, x, y);
-  case ReduceKind::Or:
-    return b.create<arith::OrIOp>(loc, x, y);
-  }
-  llvm_unreachable("unknown reduce kind");
 }
 
 Value buildPad(OpBuilder &b, Location loc, Value operand, Value value,

@@ -9,6 +9,7 @@
 #define TORUS_CODEGEN_LOWERING_LOWERINGUTILS_H
 
 #include "ir/TorusOps.h"
+#include "ir/ops/ScalarMath.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/PatternMatch.h"
@@ -27,11 +28,9 @@ void populateControlFlowLowering(RewritePatternSet &patterns);
 void populateRandomLowering(RewritePatternSet &patterns);
 
 //===--- Builders ---------------------------------------------------------===//
-
-inline bool isFloatType(Type t) { return isa<FloatType>(t); }
-inline bool isBool(Type t) { return t.isInteger(1); }
-/// f16 and bf16, which the lowering computes in f32 (as XLA's CPU backend).
-inline bool isHalfFloat(Type t) { return t.isF16() || t.isBF16(); }
+//
+// Scalar builders (scalarConstant, widenHalf, combine, ...) are in
+// ir/ops/ScalarMath.h.
 
 Value emptyLike(OpBuilder &b, Location loc, RankedTensorType type);
 /// A tensor of `type` filled with the scalar `value`.
@@ -39,19 +38,11 @@ Value filled(OpBuilder &b, Location loc, RankedTensorType type, Value value);
 Value filled(OpBuilder &b, Location loc, RankedTensorType type,
              TypedAttr value);
 
-/// A scalar constant of type `t` (float or integer).
-Value scalarConstant(OpBuilder &b, Location loc, Type t, double value);
-Value indexConstant(OpBuilder &b, Location loc, int64_t value);
-
 /// The element of a 0-d tensor.
 Value extractScalar(OpBuilder &b, Location loc, Value tensor0d);
 /// An integer scalar (any width) as an `index`.
 Value toIndex(OpBuilder &b, Location loc, Value integer);
 
-/// `x` extended to f32 if it is f16/bf16, else `x`.
-Value widenHalf(OpBuilder &b, Location loc, Value x);
-/// `x` rounded to `t` if `t` is f16/bf16 and `x` is f32, else `x`.
-Value narrowTo(OpBuilder &b, Location loc, Value x, Type t);
 
 using ScalarBodyFn = function_ref<Value(OpBuilder &, Location, ValueRange)>;
 
@@ -60,9 +51,6 @@ using ScalarBodyFn = function_ref<Value(OpBuilder &, Location, ValueRange)>;
 Value buildElementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
                        ValueRange inputs, ScalarBodyFn body);
 
-/// Scalar combiner of `kind` (HLO semantics: float max/min propagate NaN;
-/// for i1, sum is or and product is and).
-Value combine(OpBuilder &b, Location loc, ReduceKind kind, Value x, Value y);
 
 /// HLO `pad` of `operand` with the scalar `value`: negative edge padding
 /// crops, interior padding inserts `interior[d]` values between elements.

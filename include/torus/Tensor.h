@@ -178,42 +178,14 @@ Tensor arange(int64_t n, DType dtype = DType::I32, Loc loc = Loc::current());
 //
 // Float functions (exp ... round) promote integer and i1 operands to f32.
 
-///@{
-/// Absolute value and negation, elementwise in a's dtype (i1 operands are an
-/// error).
-Tensor abs(const Tensor &a, Loc loc = Loc::current());
-Tensor negate(const Tensor &a, Loc loc = Loc::current());
-///@}
-/// -1, 0 or 1 (NaN stays NaN, ±0 stays ±0).
-Tensor sign(const Tensor &a, Loc loc = Loc::current());
-///@{
-/// e^x, e^x - 1, ln x, ln(1 + x), square root, 1 / square root and
-/// hyperbolic tangent, elementwise; integer and i1 operands are promoted to
-/// f32.
-Tensor exp(const Tensor &a, Loc loc = Loc::current());
-Tensor expm1(const Tensor &a, Loc loc = Loc::current());
-Tensor log(const Tensor &a, Loc loc = Loc::current());
-Tensor log1p(const Tensor &a, Loc loc = Loc::current());
-Tensor sqrt(const Tensor &a, Loc loc = Loc::current());
-Tensor rsqrt(const Tensor &a, Loc loc = Loc::current());
-Tensor tanh(const Tensor &a, Loc loc = Loc::current());
-///@}
-/// 1 / (1 + e^-x) (HLO `logistic`).
-Tensor sigmoid(const Tensor &a, Loc loc = Loc::current());
-///@{
-/// Sine, cosine (radians), floor and ceiling, elementwise; integer and i1
-/// operands are promoted to f32.
-Tensor sin(const Tensor &a, Loc loc = Loc::current());
-Tensor cos(const Tensor &a, Loc loc = Loc::current());
-Tensor floor(const Tensor &a, Loc loc = Loc::current());
-Tensor ceil(const Tensor &a, Loc loc = Loc::current());
-///@}
-/// Round half to even, as NumPy's round.
-Tensor round(const Tensor &a, Loc loc = Loc::current());
+// One function per line of UnaryOps.def: abs, negate, sign, exp, expm1,
+// log, log1p, sqrt, rsqrt, tanh, sigmoid, sin, cos, floor, ceil, round,
+// bitwiseNot, ..., each `Tensor f(const Tensor &a, Loc loc)`.
+#define TORUS_UNARY(function, Op, Domain)                                      \
+  Tensor function(const Tensor &a, Loc loc = Loc::current());
+#include "torus/UnaryOps.def"
 /// i1: neither infinite nor NaN (true for integers).
 Tensor isFinite(const Tensor &a, Loc loc = Loc::current());
-/// Bitwise not for integers, logical not for i1.
-Tensor bitwiseNot(const Tensor &a, Loc loc = Loc::current());
 /// `a == 0` as i1 (logical not of i1).
 Tensor logicalNot(const Tensor &a, Loc loc = Loc::current());
 ///@{

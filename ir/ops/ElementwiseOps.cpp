@@ -1,7 +1,7 @@
 //===- ElementwiseOps.cpp - Elementwise ops: folders and verifiers --------===//
 //
 // Constant folding evaluates each op per element with the semantics its
-// lowering has (codegen/lowering/ElementwiseLowering.cpp): IEEE arithmetic
+// lowering has (the ops' ScalarBody in ir/TorusOps.td): IEEE arithmetic
 // in the element type, transcendental functions in double then rounded,
 // XLA's integer division rules. Identity folds are the ones XLA's algebraic
 // simplifier makes (x+0, x-0, x*1, x/1, and with all ones, or with zero).
@@ -95,8 +95,6 @@ APInt integerRemainder(const APInt &x, const APInt &y) {
   return x.srem(y);
 }
 
-double logistic(double x) { return 1.0 / (1.0 + std::exp(-x)); }
-double rsqrt(double x) { return 1.0 / std::sqrt(x); }
 
 template <typename Op>
 OpFoldResult foldWith(Op op, ArrayRef<Attribute> operands, ScalarFn fn) {
@@ -148,22 +146,13 @@ OpFoldResult SignOp::fold(FoldAdaptor adaptor) {
       });
 }
 
-#define TORUS_FOLD_VIA_DOUBLE(OpTy, fn)                                        \
-  OpFoldResult OpTy::fold(FoldAdaptor adaptor) {                               \
-    return foldWith(*this, adaptor.getOperands(),                              \
-                    [](ArrayRef<Scalar> x) { return viaDouble(x[0], fn); });   \
-  }
-TORUS_FOLD_VIA_DOUBLE(ExpOp, static_cast<double (*)(double)>(std::exp))
-TORUS_FOLD_VIA_DOUBLE(Expm1Op, static_cast<double (*)(double)>(std::expm1))
-TORUS_FOLD_VIA_DOUBLE(LogOp, static_cast<double (*)(double)>(std::log))
-TORUS_FOLD_VIA_DOUBLE(Log1pOp, static_cast<double (*)(double)>(std::log1p))
-TORUS_FOLD_VIA_DOUBLE(SqrtOp, static_cast<double (*)(double)>(std::sqrt))
-TORUS_FOLD_VIA_DOUBLE(RsqrtOp, rsqrt)
-TORUS_FOLD_VIA_DOUBLE(TanhOp, static_cast<double (*)(double)>(std::tanh))
-TORUS_FOLD_VIA_DOUBLE(LogisticOp, logistic)
-TORUS_FOLD_VIA_DOUBLE(SinOp, static_cast<double (*)(double)>(std::sin))
-TORUS_FOLD_VIA_DOUBLE(CosOp, static_cast<double (*)(double)>(std::cos))
-#undef TORUS_FOLD_VIA_DOUBLE
+// exp, log, sqrt, tanh ... fold through their FoldsViaDouble trait (ODS).
+Attribute mlir::torus::foldUnaryViaDouble(ArrayRef<Attribute> operands,
+                                          Type resultType,
+                                          double (*fn)(double)) {
+  return foldElementwise(operands, cast<RankedTensorType>(resultType),
+                         [fn](ArrayRef<Scalar> x) { return viaDouble(x[0], fn); });
+}
 
 OpFoldResult FloorOp::fold(FoldAdaptor adaptor) {
   return foldWith(*this, adaptor.getOperands(), [](ArrayRef<Scalar> x) {

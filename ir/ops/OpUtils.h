@@ -50,6 +50,11 @@ using ScalarFn = function_ref<std::optional<Scalar>(ArrayRef<Scalar>)>;
 Attribute foldElementwise(ArrayRef<Attribute> operands,
                           RankedTensorType resultType, ScalarFn fn);
 
+/// Folds a one-operand float op by computing `fn` in double on each element
+/// and rounding to the element type (the FoldsViaDouble trait).
+Attribute foldUnaryViaDouble(ArrayRef<Attribute> operands, Type resultType,
+                             double (*fn)(double));
+
 } // namespace mlir::torus
 
 #endif // TORUS_IR_OPS_OPUTILS_H

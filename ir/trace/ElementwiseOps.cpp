@@ -126,57 +126,11 @@ Tensor unary(const Tensor &a, const Loc &loc, const char *opName,
 }
 } // namespace
 
-Tensor abs(const Tensor &a, Loc loc) {
-  return unary<t::AbsOp>(a, loc, "abs", Domain::Numeric);
-}
-Tensor negate(const Tensor &a, Loc loc) {
-  return unary<t::NegateOp>(a, loc, "negate", Domain::Numeric);
-}
-Tensor sign(const Tensor &a, Loc loc) {
-  return unary<t::SignOp>(a, loc, "sign", Domain::Numeric);
-}
-Tensor exp(const Tensor &a, Loc loc) {
-  return unary<t::ExpOp>(a, loc, "exp", Domain::Float);
-}
-Tensor expm1(const Tensor &a, Loc loc) {
-  return unary<t::Expm1Op>(a, loc, "expm1", Domain::Float);
-}
-Tensor log(const Tensor &a, Loc loc) {
-  return unary<t::LogOp>(a, loc, "log", Domain::Float);
-}
-Tensor log1p(const Tensor &a, Loc loc) {
-  return unary<t::Log1pOp>(a, loc, "log1p", Domain::Float);
-}
-Tensor sqrt(const Tensor &a, Loc loc) {
-  return unary<t::SqrtOp>(a, loc, "sqrt", Domain::Float);
-}
-Tensor rsqrt(const Tensor &a, Loc loc) {
-  return unary<t::RsqrtOp>(a, loc, "rsqrt", Domain::Float);
-}
-Tensor tanh(const Tensor &a, Loc loc) {
-  return unary<t::TanhOp>(a, loc, "tanh", Domain::Float);
-}
-Tensor sigmoid(const Tensor &a, Loc loc) {
-  return unary<t::LogisticOp>(a, loc, "sigmoid", Domain::Float);
-}
-Tensor sin(const Tensor &a, Loc loc) {
-  return unary<t::SinOp>(a, loc, "sin", Domain::Float);
-}
-Tensor cos(const Tensor &a, Loc loc) {
-  return unary<t::CosOp>(a, loc, "cos", Domain::Float);
-}
-Tensor floor(const Tensor &a, Loc loc) {
-  return unary<t::FloorOp>(a, loc, "floor", Domain::Float);
-}
-Tensor ceil(const Tensor &a, Loc loc) {
-  return unary<t::CeilOp>(a, loc, "ceil", Domain::Float);
-}
-Tensor round(const Tensor &a, Loc loc) {
-  return unary<t::RoundNearestEvenOp>(a, loc, "round", Domain::Float);
-}
-Tensor bitwiseNot(const Tensor &a, Loc loc) {
-  return unary<t::NotOp>(a, loc, "bitwise_not", Domain::Integer);
-}
+#define TORUS_UNARY(function, Op, domain)                                      \
+  Tensor function(const Tensor &a, Loc loc) {                                  \
+    return unary<t::Op>(a, loc, #function, Domain::domain);                    \
+  }
+#include "torus/UnaryOps.def"
 
 Tensor isFinite(const Tensor &a, Loc loc) {
   TraceContext *ctx = traceOf({&a});

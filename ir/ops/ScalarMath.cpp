@@ -1,0 +1,384 @@
+//===- ScalarMath.cpp - HLO semantics on one element --------------------===//
+//
+// The arith/math code of one element of HLO's elementwise ops, shared by
+// the ops' ScalarBody definitions and code generation. Functions the LLVM
+// math lowering lacks or computes inaccurately (expm1, log1p, tanh, atan2)
+// are spelled out from exp, log and arithmetic, so the generated code needs
+// nothing beyond what `convert-math-to-llvm` handles.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ir/ops/ScalarMath.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <cmath>
+#include <limits>
+
+namespace mlir::torus {
+
+using arith::CmpFPredicate;
+using arith::CmpIPredicate;
+
+namespace scalar {
+Value cst(OpBuilder &b, Location loc, Type t, double v) {
+  return scalarConstant(b, loc, t, v);
+}
+Value cmpf(OpBuilder &b, Location loc, CmpFPredicate p, Value x, Value y) {
+  return b.create<arith::CmpFOp>(loc, p, x, y);
+}
+Value cmpi(OpBuilder &b, Location loc, CmpIPredicate p, Value x, Value y) {
+  return b.create<arith::CmpIOp>(loc, p, x, y);
+}
+Value select(OpBuilder &b, Location loc, Value c, Value x, Value y) {
+  return b.create<arith::SelectOp>(loc, c, x, y);
+}
+Value intConstant(OpBuilder &b, Location loc, Type t, const APInt &v) {
+  return b.create<arith::ConstantOp>(loc, b.getIntegerAttr(t, v));
+}
+
+} // namespace scalar
+
+using namespace scalar;
+
+Value scalarConstant(OpBuilder &b, Location loc, Type t, double value) {
+  if (auto ft = dyn_cast<FloatType>(t))
+    return b.create<arith::ConstantOp>(loc, b.getFloatAttr(ft, value));
+  if (t.isInteger(1))
+    return b.create<arith::ConstantOp>(loc,
+                                       b.getIntegerAttr(t, value != 0 ? 1 : 0));
+  return b.create<arith::ConstantOp>(
+      loc, b.getIntegerAttr(t, static_cast<int64_t>(value)));
+}
+
+Value indexConstant(OpBuilder &b, Location loc, int64_t value) {
+  return b.create<arith::ConstantIndexOp>(loc, value);
+}
+
+Value widenHalf(OpBuilder &b, Location loc, Value x) {
+  if (!isHalfFloat(x.getType()))
+    return x;
+  return b.create<arith::ExtFOp>(loc, b.getF32Type(), x);
+}
+
+Value narrowTo(OpBuilder &b, Location loc, Value x, Type t) {
+  if (!isHalfFloat(t) || !x.getType().isF32())
+    return x;
+  return b.create<arith::TruncFOp>(loc, t, x);
+}
+
+Value combine(OpBuilder &b, Location loc, ReduceKind kind, Value x, Value y) {
+  Type t = x.getType();
+  bool isF = isFloatType(t), isB = isBool(t);
+  switch (kind) {
+  case ReduceKind::sum:
+    if (isF)
+      return b.create<arith::AddFOp>(loc, x, y);
+    return isB ? b.create<arith::OrIOp>(loc, x, y).getResult()
+               : b.create<arith::AddIOp>(loc, x, y).getResult();
+  case ReduceKind::product:
+    if (isF)
+      return b.create<arith::MulFOp>(loc, x, y);
+    return isB ? b.create<arith::AndIOp>(loc, x, y).getResult()
+               : b.create<arith::MulIOp>(loc, x, y).getResult();
+  case ReduceKind::max:
+    if (isF)
+      return b.create<arith::MaximumFOp>(loc, x, y);
+    return isB ? b.create<arith::OrIOp>(loc, x, y).getResult()
+               : b.create<arith::MaxSIOp>(loc, x, y).getResult();
+  case ReduceKind::min:
+    if (isF)
+      return b.create<arith::MinimumFOp>(loc, x, y);
+    return isB ? b.create<arith::AndIOp>(loc, x, y).getResult()
+               : b.create<arith::MinSIOp>(loc, x, y).getResult();
+  case ReduceKind::And:
+    return b.create<arith::AndIOp>(loc, x, y);
+  case ReduceKind::Or:
+    return b.create<arith::OrIOp>(loc, x, y);
+  }
+  llvm_unreachable("unknown reduce kind");
+}
+
+namespace {
+/// atan(x) for x >= 0 (or NaN/inf) in f64: Cephes' atan.c, range reduction
+/// to |z| <= 0.66 and a rational approximation accurate to double.
+Value atanNonNegative(OpBuilder &b, Location loc, Value x) {
+  Type t = x.getType();
+  const double kT3P8 = 2.41421356237309504880, kMoreBits = 6.123233995736765886130E-17;
+  const double kPio2 = 1.57079632679489661923, kPio4 = 0.78539816339744830962;
+  const double P[] = {-8.750608600031904122785E-1, -1.615753718733365076637E1,
+                      -7.500855792314704667340E1, -1.228866684490136173410E2,
+                      -6.485021904942025371773E1};
+  const double Q[] = {2.485846490142306297962E1, 1.650270098316988542046E2,
+                      4.328810604912902668951E2, 4.853903996359136964868E2,
+                      1.945506571482613964425E2};
+  Value one = cst(b, loc, t, 1.0);
+  Value big = cmpf(b, loc, CmpFPredicate::OGT, x, cst(b, loc, t, kT3P8));
+  Value mid = cmpf(b, loc, CmpFPredicate::OGT, x, cst(b, loc, t, 0.66));
+  Value recip = b.create<arith::NegFOp>(loc, b.create<arith::DivFOp>(loc, one, x));
+  Value shifted = b.create<arith::DivFOp>(
+      loc, b.create<arith::SubFOp>(loc, x, one),
+      b.create<arith::AddFOp>(loc, x, one));
+  Value z = select(b, loc, big, recip, select(b, loc, mid, shifted, x));
+  Value y0 = select(b, loc, big, cst(b, loc, t, kPio2),
+                    select(b, loc, mid, cst(b, loc, t, kPio4), cst(b, loc, t, 0)));
+  Value more = select(b, loc, big, cst(b, loc, t, kMoreBits),
+                      select(b, loc, mid, cst(b, loc, t, 0.5 * kMoreBits),
+                             cst(b, loc, t, 0)));
+  Value zz = b.create<arith::MulFOp>(loc, z, z);
+  Value p = cst(b, loc, t, P[0]);
+  for (int i = 1; i < 5; ++i)
+    p = b.create<arith::AddFOp>(loc, b.create<arith::MulFOp>(loc, p, zz),
+                                cst(b, loc, t, P[i]));
+  Value q = b.create<arith::AddFOp>(loc, zz, cst(b, loc, t, Q[0]));
+  for (int i = 1; i < 5; ++i)
+    q = b.create<arith::AddFOp>(loc, b.create<arith::MulFOp>(loc, q, zz),
+                                cst(b, loc, t, Q[i]));
+  Value r = b.create<arith::DivFOp>(
+      loc, b.create<arith::MulFOp>(loc, b.create<arith::MulFOp>(loc, z, zz), p),
+      q);
+  r = b.create<arith::AddFOp>(loc, b.create<arith::AddFOp>(loc, r, z), more);
+  return b.create<arith::AddFOp>(loc, y0, r);
+}
+
+/// f64 to f16/bf16 with one rounding: to f32 rounding to odd (which keeps
+/// the information the second rounding needs), then to `to` rounding to
+/// nearest even. Also avoids the __truncdfbf2 libcall, which the JIT's
+/// process may lack.
+Value truncF64ToHalf(OpBuilder &b, Location loc, Value v, Type to) {
+  Type f32 = b.getF32Type(), i32 = b.getI32Type();
+  Value nearest = b.create<arith::TruncFOp>(loc, f32, v);
+  Value back = b.create<arith::ExtFOp>(loc, b.getF64Type(), nearest);
+  Value inexact = cmpf(b, loc, CmpFPredicate::UNE, back, v);
+  Value awayFromZero = cmpf(b, loc, CmpFPredicate::OGT,
+                            b.create<math::AbsFOp>(loc, back),
+                            b.create<math::AbsFOp>(loc, v));
+  Value bits = b.create<arith::BitcastOp>(loc, i32, nearest);
+  Value one = cst(b, loc, i32, 1);
+  Value towardZero = select(b, loc, awayFromZero,
+                            b.create<arith::SubIOp>(loc, bits, one), bits);
+  Value odd = select(b, loc, inexact,
+                     b.create<arith::OrIOp>(loc, towardZero, one), bits);
+  return b.create<arith::TruncFOp>(
+      loc, to, b.create<arith::BitcastOp>(loc, f32, odd));
+}
+
+} // namespace
+
+
+/// e^x - 1 by Kahan's method: (u - 1) * x / log(u) with u = e^x corrects
+/// the cancellation of u - 1 near zero.
+Value expm1Of(OpBuilder &b, Location loc, Value x) {
+  Type t = x.getType();
+  Value u = b.create<math::ExpOp>(loc, x);
+  Value one = cst(b, loc, t, 1.0), minusOne = cst(b, loc, t, -1.0);
+  Value um1 = b.create<arith::SubFOp>(loc, u, one);
+  Value log = b.create<math::LogOp>(loc, u);
+  // (u - 1) * (x / log(u)): x / log(u) is near 1, so no overflow for large x.
+  Value scaled = b.create<arith::MulFOp>(
+      loc, um1, b.create<arith::DivFOp>(loc, x, log));
+  Value inf = cst(b, loc, t, std::numeric_limits<double>::infinity());
+  Value r = select(b, loc, cmpf(b, loc, CmpFPredicate::OEQ, u, inf), u, scaled);
+  r = select(b, loc, cmpf(b, loc, CmpFPredicate::OEQ, um1, minusOne), minusOne,
+             r);
+  return select(b, loc, cmpf(b, loc, CmpFPredicate::OEQ, u, one), x, r);
+}
+
+/// log(1 + x) by Goldberg's method: log(u) * x / (u - 1) with u = 1 + x.
+Value log1pOf(OpBuilder &b, Location loc, Value x) {
+  Type t = x.getType();
+  Value one = cst(b, loc, t, 1.0);
+  Value u = b.create<arith::AddFOp>(loc, one, x);
+  Value log = b.create<math::LogOp>(loc, u);
+  Value scaled = b.create<arith::DivFOp>(
+      loc, b.create<arith::MulFOp>(loc, log, x),
+      b.create<arith::SubFOp>(loc, u, one));
+  Value inf = cst(b, loc, t, std::numeric_limits<double>::infinity());
+  Value r = select(b, loc, cmpf(b, loc, CmpFPredicate::OEQ, u, inf), u, scaled);
+  return select(b, loc, cmpf(b, loc, CmpFPredicate::OEQ, u, one), x, r);
+}
+
+/// tanh(x) = sign(x) * -expm1(-2|x|) / (2 + expm1(-2|x|)).
+Value tanhOf(OpBuilder &b, Location loc, Value x) {
+  Type t = x.getType();
+  Value ax = b.create<math::AbsFOp>(loc, x);
+  Value e = expm1Of(b, loc, b.create<arith::MulFOp>(loc, ax, cst(b, loc, t, -2.0)));
+  Value r = b.create<arith::DivFOp>(
+      loc, b.create<arith::NegFOp>(loc, e),
+      b.create<arith::AddFOp>(loc, cst(b, loc, t, 2.0), e));
+  return b.create<math::CopySignOp>(loc, r, x);
+}
+
+/// C atan2(y, x), computed in f64, with C's special cases for zeros and
+/// infinities.
+Value atan2Of(OpBuilder &b, Location loc, Value y, Value x) {
+  Type t = y.getType();
+  Type f64 = b.getF64Type();
+  if (t != f64) {
+    y = b.create<arith::ExtFOp>(loc, f64, y);
+    x = b.create<arith::ExtFOp>(loc, f64, x);
+  }
+  Value ax = b.create<math::AbsFOp>(loc, x), ay = b.create<math::AbsFOp>(loc, y);
+  Value inf = cst(b, loc, f64, std::numeric_limits<double>::infinity());
+  Value zero = cst(b, loc, f64, 0.0);
+  Value bothInf = b.create<arith::AndIOp>(
+      loc, cmpf(b, loc, CmpFPredicate::OEQ, ax, inf),
+      cmpf(b, loc, CmpFPredicate::OEQ, ay, inf));
+  Value bothZero = b.create<arith::AndIOp>(
+      loc, cmpf(b, loc, CmpFPredicate::OEQ, ax, zero),
+      cmpf(b, loc, CmpFPredicate::OEQ, ay, zero));
+  Value angle = atanNonNegative(b, loc, b.create<arith::DivFOp>(loc, ay, ax));
+  angle = select(b, loc, bothInf, cst(b, loc, f64, M_PI / 4), angle);
+  angle = select(b, loc, bothZero, zero, angle);
+  Value bits = b.create<arith::BitcastOp>(loc, b.getI64Type(), x);
+  Value xNegative = cmpi(b, loc, CmpIPredicate::slt, bits,
+                         cst(b, loc, b.getI64Type(), 0));
+  angle = select(b, loc, xNegative,
+                 b.create<arith::SubFOp>(loc, cst(b, loc, f64, M_PI), angle),
+                 angle);
+  Value r = b.create<math::CopySignOp>(loc, angle, y);
+  return t == f64 ? r : b.create<arith::TruncFOp>(loc, t, r).getResult();
+}
+
+/// XLA's integer division: x / 0 = -1, INT_MIN / -1 = INT_MIN (no trap).
+/// With `remainder`, x % 0 = x and INT_MIN % -1 = 0.
+Value integerDivide(OpBuilder &b, Location loc, Value x, Value y,
+                    bool remainder) {
+  Type t = x.getType();
+  unsigned w = t.getIntOrFloatBitWidth();
+  Value zero = cst(b, loc, t, 0), one = cst(b, loc, t, 1);
+  Value minusOne = intConstant(b, loc, t, APInt::getAllOnes(w));
+  Value yZero = cmpi(b, loc, CmpIPredicate::eq, y, zero);
+  Value overflow = b.create<arith::AndIOp>(
+      loc,
+      cmpi(b, loc, CmpIPredicate::eq, x,
+           intConstant(b, loc, t, APInt::getSignedMinValue(w))),
+      cmpi(b, loc, CmpIPredicate::eq, y, minusOne));
+  Value safeY = select(b, loc, b.create<arith::OrIOp>(loc, yZero, overflow),
+                       one, y);
+  if (remainder) {
+    Value r = b.create<arith::RemSIOp>(loc, x, safeY);
+    return select(b, loc, yZero, x, select(b, loc, overflow, zero, r));
+  }
+  Value q = b.create<arith::DivSIOp>(loc, x, safeY);
+  return select(b, loc, yZero, minusOne, select(b, loc, overflow, x, q));
+}
+
+/// Integer power by squaring (wrapping), XLA's rule for negative exponents.
+Value integerPower(OpBuilder &b, Location loc, Value x, Value y) {
+  Type t = x.getType();
+  unsigned w = t.getIntOrFloatBitWidth();
+  Value zero = cst(b, loc, t, 0), one = cst(b, loc, t, 1);
+  Value minusOne = intConstant(b, loc, t, APInt::getAllOnes(w));
+  auto loop = b.create<scf::ForOp>(
+      loc, indexConstant(b, loc, 0), indexConstant(b, loc, w),
+      indexConstant(b, loc, 1), ValueRange{one, x, y},
+      [&](OpBuilder &nb, Location nl, Value, ValueRange acc) {
+        Value bit = cmpi(nb, nl, CmpIPredicate::ne,
+                         nb.create<arith::AndIOp>(nl, acc[2], one), zero);
+        Value product = nb.create<arith::MulIOp>(nl, acc[0], acc[1]);
+        Value result = select(nb, nl, bit, product, acc[0]);
+        Value square = nb.create<arith::MulIOp>(nl, acc[1], acc[1]);
+        Value rest = nb.create<arith::ShRUIOp>(nl, acc[2], one);
+        nb.create<scf::YieldOp>(nl, ValueRange{result, square, rest});
+      });
+  Value odd = cmpi(b, loc, CmpIPredicate::ne,
+                   b.create<arith::AndIOp>(loc, y, one), zero);
+  Value negative =
+      select(b, loc, cmpi(b, loc, CmpIPredicate::eq, x, one), one,
+             select(b, loc, cmpi(b, loc, CmpIPredicate::eq, x, minusOne),
+                    select(b, loc, odd, minusOne, one), zero));
+  return select(b, loc, cmpi(b, loc, CmpIPredicate::slt, y, zero), negative,
+                loop.getResult(0));
+}
+
+
+Value convertScalar(OpBuilder &b, Location loc, Value v, Type to) {
+  Type from = v.getType();
+  if (from == to)
+    return v;
+  if (isBool(to)) { // HLO: convert to pred is `x != 0`.
+    if (isFloatType(from))
+      return cmpf(b, loc, CmpFPredicate::UNE, v, cst(b, loc, from, 0.0));
+    return cmpi(b, loc, CmpIPredicate::ne, v, cst(b, loc, from, 0));
+  }
+  if (isFloatType(from) && isFloatType(to)) {
+    if (from.isF64() && isHalfFloat(to))
+      return truncF64ToHalf(b, loc, v, to);
+    // f16/bf16 to anything wider goes through f32 (exact), so only the
+    // conversions LLVM lowers inline are used.
+    if (isHalfFloat(from))
+      v = b.create<arith::ExtFOp>(loc, b.getF32Type(), v);
+    if (v.getType() == to)
+      return v;
+    unsigned fromWidth = v.getType().getIntOrFloatBitWidth();
+    unsigned toWidth = to.getIntOrFloatBitWidth();
+    return fromWidth < toWidth
+               ? b.create<arith::ExtFOp>(loc, to, v).getResult()
+               : b.create<arith::TruncFOp>(loc, to, v).getResult();
+  }
+  if (isFloatType(to)) {
+    if (isBool(from))
+      return narrowTo(b, loc,
+                      b.create<arith::UIToFPOp>(
+                          loc, isHalfFloat(to) ? b.getF32Type() : to, v),
+                      to);
+    if (!isHalfFloat(to))
+      return b.create<arith::SIToFPOp>(loc, to, v);
+    // Integers to f16/bf16: exactly to f64 (for |x| < 2^53), then one
+    // rounding.
+    return truncF64ToHalf(
+        b, loc, b.create<arith::SIToFPOp>(loc, b.getF64Type(), v), to);
+  }
+  unsigned toWidth = to.getIntOrFloatBitWidth();
+  if (isFloatType(from)) {
+    // Saturating, NaN to 0 (XLA): fptosi alone is poison out of range.
+    v = widenHalf(b, loc, v);
+    Type ft = v.getType();
+    double limit = std::ldexp(1.0, toWidth - 1);
+    Value tooBig = cmpf(b, loc, CmpFPredicate::OGE, v, cst(b, loc, ft, limit));
+    Value tooSmall =
+        cmpf(b, loc, CmpFPredicate::OLT, v, cst(b, loc, ft, -limit));
+    Value isNaN = cmpf(b, loc, CmpFPredicate::UNO, v, v);
+    Value safe = select(b, loc,
+                        b.create<arith::OrIOp>(
+                            loc, b.create<arith::OrIOp>(loc, tooBig, tooSmall),
+                            isNaN),
+                        cst(b, loc, ft, 0.0), v);
+    Value r = b.create<arith::FPToSIOp>(loc, to, safe);
+    r = select(b, loc, tooBig,
+               intConstant(b, loc, to, APInt::getSignedMaxValue(toWidth)), r);
+    return select(b, loc, tooSmall,
+                  intConstant(b, loc, to, APInt::getSignedMinValue(toWidth)),
+                  r);
+  }
+  unsigned fromWidth = from.getIntOrFloatBitWidth();
+  if (fromWidth < toWidth)
+    return isBool(from) ? b.create<arith::ExtUIOp>(loc, to, v).getResult()
+                        : b.create<arith::ExtSIOp>(loc, to, v).getResult();
+  return b.create<arith::TruncIOp>(loc, to, v);
+}
+
+Value compareScalar(OpBuilder &b, Location loc, ComparisonDirection dir,
+                    Value x, Value y) {
+  Type t = x.getType();
+  if (isFloatType(t)) {
+    static constexpr CmpFPredicate preds[] = {
+        CmpFPredicate::OEQ, CmpFPredicate::UNE, CmpFPredicate::OLT,
+        CmpFPredicate::OLE, CmpFPredicate::OGT, CmpFPredicate::OGE};
+    return cmpf(b, loc, preds[static_cast<int>(dir)], x, y);
+  }
+  // i1 compares unsigned (false < true); other integers are signed.
+  bool u = isBool(t);
+  CmpIPredicate preds[] = {CmpIPredicate::eq,
+                           CmpIPredicate::ne,
+                           u ? CmpIPredicate::ult : CmpIPredicate::slt,
+                           u ? CmpIPredicate::ule : CmpIPredicate::sle,
+                           u ? CmpIPredicate::ugt : CmpIPredicate::sgt,
+                           u ? CmpIPredicate::uge : CmpIPredicate::sge};
+  return cmpi(b, loc, preds[static_cast<int>(dir)], x, y);
+}
+
+} // namespace mlir::torus

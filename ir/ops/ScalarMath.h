@@ -1,0 +1,72 @@
+//===- ScalarMath.h - HLO semantics on one element --------------*- C++ -*-===//
+//
+// Builders of the arith/math code that computes one element of an HLO op:
+// what the ops' ScalarBody definitions (ir/TorusOps.td) are written with,
+// and what code generation uses for reductions and contractions.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TORUS_IR_OPS_SCALARMATH_H
+#define TORUS_IR_OPS_SCALARMATH_H
+
+#include "ir/TorusOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Builders.h"
+
+namespace mlir::torus {
+
+inline bool isFloatType(Type t) { return isa<FloatType>(t); }
+inline bool isBool(Type t) { return t.isInteger(1); }
+/// f16 and bf16, which are computed in f32 (as XLA's CPU backend does).
+inline bool isHalfFloat(Type t) { return t.isF16() || t.isBF16(); }
+
+/// A scalar constant of type `t` (float or integer).
+Value scalarConstant(OpBuilder &b, Location loc, Type t, double value);
+Value indexConstant(OpBuilder &b, Location loc, int64_t value);
+
+/// `x` extended to f32 if it is f16/bf16, else `x`.
+Value widenHalf(OpBuilder &b, Location loc, Value x);
+/// `x` rounded to `t` if `t` is f16/bf16 and `x` is f32, else `x`.
+Value narrowTo(OpBuilder &b, Location loc, Value x, Type t);
+
+/// Scalar combiner of `kind` (HLO semantics: float max/min propagate NaN;
+/// for i1, sum is or and product is and).
+Value combine(OpBuilder &b, Location loc, ReduceKind kind, Value x, Value y);
+
+/// e^x - 1, accurate near zero (Kahan's method).
+Value expm1Of(OpBuilder &b, Location loc, Value x);
+/// log(1 + x), accurate near zero (Goldberg's method).
+Value log1pOf(OpBuilder &b, Location loc, Value x);
+/// tanh(x) from expm1, accurate near zero and saturating for large |x|.
+Value tanhOf(OpBuilder &b, Location loc, Value x);
+/// C atan2(y, x), computed in f64, with C's special cases for zeros and
+/// infinities.
+Value atan2Of(OpBuilder &b, Location loc, Value y, Value x);
+/// XLA's integer division: x / 0 = -1, INT_MIN / -1 = INT_MIN (no trap).
+/// With `remainder`, x % 0 = x and INT_MIN % -1 = 0.
+Value integerDivide(OpBuilder &b, Location loc, Value x, Value y,
+                    bool remainder);
+/// Integer power by squaring (wrapping), XLA's rule for negative exponents.
+Value integerPower(OpBuilder &b, Location loc, Value x, Value y);
+/// HLO `convert` of one element to `to`: floats to integers round toward
+/// zero and saturate (NaN to 0), anything to i1 is `x != 0`, f64 to
+/// f16/bf16 rounds once.
+Value convertScalar(OpBuilder &b, Location loc, Value v, Type to);
+/// HLO `compare`: floats ordered except NE, integers signed, i1 unsigned.
+Value compareScalar(OpBuilder &b, Location loc, ComparisonDirection dir,
+                    Value x, Value y);
+
+/// Short builders for ScalarBody code.
+namespace scalar {
+Value cst(OpBuilder &b, Location loc, Type t, double v);
+Value cmpf(OpBuilder &b, Location loc, arith::CmpFPredicate p, Value x,
+           Value y);
+Value cmpi(OpBuilder &b, Location loc, arith::CmpIPredicate p, Value x,
+           Value y);
+Value select(OpBuilder &b, Location loc, Value c, Value x, Value y);
+Value intConstant(OpBuilder &b, Location loc, Type t, const APInt &v);
+} // namespace scalar
+
+} // namespace mlir::torus
+
+#endif // TORUS_IR_OPS_SCALARMATH_H
