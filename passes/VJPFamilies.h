@@ -8,7 +8,7 @@
 #ifndef TORUS_PASSES_VJPFAMILIES_H
 #define TORUS_PASSES_VJPFAMILIES_H
 
-#include "passes/GradBuilder.h"
+#include "ir/GradBuilder.h"
 
 namespace mlir::torus {
 

@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/VJPRules.h"
-#include "passes/GradBuilder.h"
+#include "ir/GradBuilder.h"
 #include "passes/VJPFamilies.h"
 
 #include "llvm/ADT/STLExtras.h"
