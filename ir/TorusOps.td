@@ -9,6 +9,7 @@
 #define TORUS_OPS_TD
 
 include "ir/TorusDialect.td"
+include "ir/VJPOpInterface.td"
 include "mlir/Interfaces/CallInterfaces.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
