@@ -36,7 +36,7 @@ def Torus_I32Scalar : 0DTensorOf<[I32]> {
 // Constants
 //===----------------------------------------------------------------------===//
 
-def Torus_ConstantOp : Torus_Op<"constant", [ConstantLike, Pure,
+def Torus_ConstantOp : Torus_Op<"constant", [ConstantLike, Pure, Torus_NoGradient,
     AllTypesMatch<["value", "result"]>]> {
   let summary = "a constant tensor";
   let description = [{
@@ -52,7 +52,7 @@ def Torus_ConstantOp : Torus_Op<"constant", [ConstantLike, Pure,
   let hasFolder = 1;
 }
 
-def Torus_IotaOp : Torus_Op<"iota", [Pure]> {
+def Torus_IotaOp : Torus_Op<"iota", [Pure, Torus_NoGradient]> {
   let summary = "indices along one dimension";
   let description = [{
     Each element is its own index along `iota_dimension`, converted to the
@@ -75,7 +75,11 @@ def Torus_IotaOp : Torus_Op<"iota", [Pure]> {
 class Torus_UnaryOp<string mnemonic, Type type, string summaryText,
                     string details, string exampleType = "tensor<4xf32>",
                     string hloName = "">
-    : Torus_Op<mnemonic, [Pure, SameOperandsAndResultType, Elementwise]> {
+    : Torus_Op<mnemonic>, Torus_VJPInODS {
+  // Each def gives its gradient: `let vjp = [{...}]` or `let noGradient = 1`
+  // (Torus_VJPInODS in ir/VJPOpInterface.td).
+  let traits = [Pure, SameOperandsAndResultType, Elementwise] # vjpTraits;
+  let extraClassDefinition = vjpDefinition;
   let summary = summaryText;
   let description = "Elementwise " # summaryText # " (HLO `"
     # !if(!empty(hloName), mnemonic, hloName) # "`). " # details # "\n\n```mlir\n%r = torus." # mnemonic # " %x : "
@@ -87,49 +91,107 @@ class Torus_UnaryOp<string mnemonic, Type type, string summaryText,
 }
 
 def Torus_AbsOp : Torus_UnaryOp<"abs", Torus_NumericTensor, "absolute value",
-    "For integers the most negative value maps to itself (two's complement).">;
+    "For integers the most negative value maps to itself (two's complement)."> {
+  let vjp = [{ set(0, gb.mul(ct, gb.same<SignOp>(getOperand()))); }];
+}
 def Torus_NegateOp : Torus_UnaryOp<"negate", Torus_NumericTensor, "negation",
-    "Integers wrap around.">;
+    "Integers wrap around."> {
+  let vjp = [{ set(0, gb.neg(ct)); }];
+}
 def Torus_SignOp : Torus_UnaryOp<"sign", Torus_NumericTensor, "sign",
     "-1, 0 or 1 by the sign of the operand; for floats `±0` stays `±0` and "
-    "NaN stays NaN.">;
+    "NaN stays NaN."> {
+  // Piecewise constant: zero gradient almost everywhere (as in JAX).
+  let vjp = [{ set(0, gb.zerosLike(getOperand())); }];
+}
 def Torus_ExpOp : Torus_UnaryOp<"exp", Torus_FloatTensor, "exponential",
-    "`e^x`.", "tensor<4xf32>", "exponential">;
+    "`e^x`.", "tensor<4xf32>", "exponential"> {
+  let vjp = [{ set(0, gb.mul(ct, getResult())); }];
+}
 def Torus_Expm1Op : Torus_UnaryOp<"expm1", Torus_FloatTensor,
     "exponential minus one",
     "`e^x - 1`, accurate for `x` near zero.", "tensor<4xf32>",
-    "exponential-minus-one">;
+    "exponential-minus-one"> {
+  let vjp = [{
+    set(0, gb.mul(ct, gb.add(getResult(), gb.splat(gb.typeOf(ct), 1.0))));
+  }];
+}
 def Torus_LogOp : Torus_UnaryOp<"log", Torus_FloatTensor, "natural logarithm",
-    "NaN for negative operands, `-inf` for zero.">;
+    "NaN for negative operands, `-inf` for zero."> {
+  let vjp = [{ set(0, gb.div(ct, getOperand())); }];
+}
 def Torus_Log1pOp : Torus_UnaryOp<"log1p", Torus_FloatTensor,
     "logarithm of one plus the operand",
     "`log(1 + x)`, accurate for `x` near zero.", "tensor<4xf32>",
-    "log-plus-one">;
+    "log-plus-one"> {
+  let vjp = [{
+    set(0, gb.div(ct, gb.add(getOperand(), gb.splat(gb.typeOf(ct), 1.0))));
+  }];
+}
 def Torus_SqrtOp : Torus_UnaryOp<"sqrt", Torus_FloatTensor, "square root",
-    "NaN for negative operands.">;
+    "NaN for negative operands."> {
+  // d sqrt(x) = 1 / (2 sqrt(x))
+  let vjp = [{
+    set(0, gb.div(ct, gb.mul(getResult(), gb.splat(gb.typeOf(ct), 2.0))));
+  }];
+}
 def Torus_RsqrtOp : Torus_UnaryOp<"rsqrt", Torus_FloatTensor,
-    "reciprocal square root", "`1 / sqrt(x)`.">;
+    "reciprocal square root", "`1 / sqrt(x)`."> {
+  // d x^-1/2 = -1/2 x^-3/2 = -0.5 * y / x
+  let vjp = [{
+    Value half = gb.splat(gb.typeOf(ct), -0.5);
+    set(0, gb.mul(ct, gb.div(gb.mul(half, getResult()), getOperand())));
+  }];
+}
 def Torus_TanhOp : Torus_UnaryOp<"tanh", Torus_FloatTensor,
-    "hyperbolic tangent", "">;
+    "hyperbolic tangent", ""> {
+  let vjp = [{
+    Value one = gb.splat(gb.typeOf(ct), 1.0);
+    set(0, gb.mul(ct, gb.sub(one, gb.mul(getResult(), getResult()))));
+  }];
+}
 def Torus_LogisticOp : Torus_UnaryOp<"logistic", Torus_FloatTensor,
-    "logistic sigmoid", "`1 / (1 + e^-x)`.">;
+    "logistic sigmoid", "`1 / (1 + e^-x)`."> {
+  let vjp = [{
+    Value one = gb.splat(gb.typeOf(ct), 1.0);
+    set(0, gb.mul(ct, gb.mul(getResult(), gb.sub(one, getResult()))));
+  }];
+}
 def Torus_SinOp : Torus_UnaryOp<"sin", Torus_FloatTensor, "sine",
     "In radians.", "tensor<4xf32>",
-    "sine">;
+    "sine"> {
+  let vjp = [{ set(0, gb.mul(ct, gb.same<CosOp>(getOperand()))); }];
+}
 def Torus_CosOp : Torus_UnaryOp<"cos", Torus_FloatTensor, "cosine",
     "In radians.", "tensor<4xf32>",
-    "cosine">;
+    "cosine"> {
+  let vjp = [{
+    set(0, gb.neg(gb.mul(ct, gb.same<SinOp>(getOperand()))));
+  }];
+}
 def Torus_FloorOp : Torus_UnaryOp<"floor", Torus_FloatTensor,
-    "round toward negative infinity", "">;
+    "round toward negative infinity", ""> {
+  // Piecewise constant: zero gradient almost everywhere (as in JAX).
+  let vjp = [{ set(0, gb.zerosLike(getOperand())); }];
+}
 def Torus_CeilOp : Torus_UnaryOp<"ceil", Torus_FloatTensor,
-    "round toward positive infinity", "">;
+    "round toward positive infinity", ""> {
+  // Piecewise constant: zero gradient almost everywhere (as in JAX).
+  let vjp = [{ set(0, gb.zerosLike(getOperand())); }];
+}
 def Torus_RoundNearestEvenOp : Torus_UnaryOp<"round_nearest_even",
     Torus_FloatTensor, "round to the nearest integer, ties to even", "",
-    "tensor<4xf32>", "round-nearest-even">;
+    "tensor<4xf32>", "round-nearest-even"> {
+  // Piecewise constant: zero gradient almost everywhere (as in JAX).
+  let vjp = [{ set(0, gb.zerosLike(getOperand())); }];
+}
 def Torus_NotOp : Torus_UnaryOp<"not", Torus_IntOrPredTensor, "bitwise not",
-    "Logical not for `i1`.", "tensor<4xi1>">;
+    "Logical not for `i1`.", "tensor<4xi1>"> {
+  let noGradient = 1;
+}
 
-def Torus_IsFiniteOp : Torus_Op<"is_finite", [Pure, Elementwise]> {
+def Torus_IsFiniteOp : Torus_Op<"is_finite", [Pure, Elementwise,
+    Torus_NoGradient]> {
   let summary = "elementwise finiteness test";
   let description = [{
     True where the operand is neither infinite nor NaN (HLO `is-finite`).
@@ -153,7 +215,11 @@ def Torus_IsFiniteOp : Torus_Op<"is_finite", [Pure, Elementwise]> {
 
 class Torus_BinaryOp<string mnemonic, Type type, string summaryText,
                      string details>
-    : Torus_Op<mnemonic, [Pure, SameOperandsAndResultType, Elementwise]> {
+    : Torus_Op<mnemonic>, Torus_VJPInODS {
+  // Each def gives its gradient: `let vjp = [{...}]` or `let noGradient = 1`
+  // (Torus_VJPInODS in ir/VJPOpInterface.td).
+  let traits = [Pure, SameOperandsAndResultType, Elementwise] # vjpTraits;
+  let extraClassDefinition = vjpDefinition;
   let summary = summaryText;
   let description = "Elementwise " # summaryText # " of two tensors of one "
     # "type (HLO `" # mnemonic # "`). " # details # " Broadcasting is "
@@ -166,42 +232,121 @@ class Torus_BinaryOp<string mnemonic, Type type, string summaryText,
 }
 
 def Torus_AddOp : Torus_BinaryOp<"add", Torus_Tensor, "sum",
-    "Integers wrap around; for `i1` it is logical or.">;
+    "Integers wrap around; for `i1` it is logical or."> {
+  let vjp = [{ set(0, ct); set(1, ct); }];
+}
 def Torus_SubtractOp : Torus_BinaryOp<"subtract", Torus_NumericTensor,
-    "difference", "Integers wrap around.">;
+    "difference", "Integers wrap around."> {
+  let vjp = [{ set(0, ct); set(1, gb.neg(ct)); }];
+}
 def Torus_MultiplyOp : Torus_BinaryOp<"multiply", Torus_Tensor, "product",
-    "Integers wrap around; for `i1` it is logical and.">;
+    "Integers wrap around; for `i1` it is logical and."> {
+  let vjp = [{
+    set(0, gb.mul(ct, getRhs()));
+    set(1, gb.mul(ct, getLhs()));
+  }];
+}
 def Torus_DivideOp : Torus_BinaryOp<"divide", Torus_NumericTensor, "quotient",
     "Integer division rounds toward zero; as in XLA, `x / 0` is -1 and "
-    "`INT_MIN / -1` is `INT_MIN`.">;
+    "`INT_MIN / -1` is `INT_MIN`."> {
+  // d(a/b) = da/b - a/b * db/b
+  let vjp = [{
+    Value ctOverB = gb.div(ct, getRhs());
+    set(0, ctOverB);
+    set(1, gb.neg(gb.mul(ctOverB, getResult())));
+  }];
+}
 def Torus_RemainderOp : Torus_BinaryOp<"remainder", Torus_NumericTensor,
     "remainder",
     "The result has the sign of the dividend (C `fmod` and `%`); as in XLA, "
-    "`x % 0` is `x` and `INT_MIN % -1` is 0 for integers.">;
+    "`x % 0` is `x` and `INT_MIN % -1` is 0 for integers."> {
+  // a - b * trunc(a / b): d/da = 1, d/db = -trunc(a / b).
+  let vjp = [{
+    Value q = gb.div(getLhs(), getRhs());
+    Value trunc = gb.mul(gb.same<SignOp>(q),
+                         gb.same<FloorOp>(gb.same<AbsOp>(q)));
+    set(0, ct);
+    set(1, gb.neg(gb.mul(ct, trunc)));
+  }];
+}
 def Torus_PowerOp : Torus_BinaryOp<"power", Torus_NumericTensor, "power",
     "`lhs ^ rhs`. Integers are exact (repeated squaring, wrapping); a "
-    "negative integer exponent gives 0 unless the base is 1 or -1.">;
+    "negative integer exponent gives 0 unless the base is 1 or -1."> {
+  // d a^b / da = b a^(b-1); d a^b / db = log(a) a^b (log(1) at a = 0, as JAX
+  // does, so 0^b has a finite exponent gradient).
+  let vjp = [{
+    Value a = getLhs(), bb = getRhs(), y = getResult();
+    auto type = GradBuilder::typeOf(a);
+    Value bMinus1 = gb.sub(bb, gb.splat(type, 1.0));
+    set(0, gb.mul(ct, gb.mul(bb, gb.same<PowerOp>(a, bMinus1))));
+    Value isZero = gb.compare(ComparisonDirection::EQ, a, gb.splat(type, 0));
+    Value safeA = gb.select(isZero, gb.splat(type, 1.0), a);
+    set(1, gb.mul(ct, gb.mul(gb.same<LogOp>(safeA), y)));
+  }];
+}
 def Torus_MaximumOp : Torus_BinaryOp<"maximum", Torus_Tensor, "maximum",
-    "NaN if either operand is NaN; logical or for `i1`.">;
+    "NaN if either operand is NaN; logical or for `i1`."> {
+  // JAX: the larger operand gets the cotangent; ties split it in two.
+  let vjp = [{
+    auto type = GradBuilder::typeOf(getLhs());
+    Type et = type.getElementType();
+    Value gt = gb.convert(
+        gb.compare(ComparisonDirection::GT, getLhs(), getRhs()), et);
+    Value eq = gb.convert(
+        gb.compare(ComparisonDirection::EQ, getLhs(), getRhs()), et);
+    Value half = gb.mul(eq, gb.splat(type, 0.5));
+    Value lhsShare = gb.add(gt, half);
+    Value rhsShare = gb.sub(gb.splat(type, 1.0), lhsShare);
+    set(0, gb.mul(ct, lhsShare));
+    set(1, gb.mul(ct, rhsShare));
+  }];
+}
 def Torus_MinimumOp : Torus_BinaryOp<"minimum", Torus_Tensor, "minimum",
-    "NaN if either operand is NaN; logical and for `i1`.">;
+    "NaN if either operand is NaN; logical and for `i1`."> {
+  // As maximum, mirrored: the smaller operand gets the cotangent.
+  let vjp = [{
+    auto type = GradBuilder::typeOf(getLhs());
+    Type et = type.getElementType();
+    Value lt = gb.convert(
+        gb.compare(ComparisonDirection::LT, getLhs(), getRhs()), et);
+    Value eq = gb.convert(
+        gb.compare(ComparisonDirection::EQ, getLhs(), getRhs()), et);
+    Value lhsShare = gb.add(lt, gb.mul(eq, gb.splat(type, 0.5)));
+    set(0, gb.mul(ct, lhsShare));
+    set(1, gb.mul(ct, gb.sub(gb.splat(type, 1.0), lhsShare)));
+  }];
+}
 def Torus_Atan2Op : Torus_BinaryOp<"atan2", Torus_FloatTensor,
     "two-argument arctangent",
     "The angle of the point `(rhs, lhs)` in `[-π, π]`, as C `atan2(lhs, "
-    "rhs)`.">;
+    "rhs)`."> {
+  // atan2(a, b): d/da = b / (a^2 + b^2), d/db = -a / (a^2 + b^2).
+  let vjp = [{
+    Value a = getLhs(), bb = getRhs();
+    Value norm = gb.add(gb.mul(a, a), gb.mul(bb, bb));
+    set(0, gb.mul(ct, gb.div(bb, norm)));
+    set(1, gb.neg(gb.mul(ct, gb.div(a, norm))));
+  }];
+}
 def Torus_AndOp : Torus_BinaryOp<"and", Torus_IntOrPredTensor, "bitwise and",
-    "Logical and for `i1`.">;
+    "Logical and for `i1`."> {
+  let noGradient = 1;
+}
 def Torus_OrOp : Torus_BinaryOp<"or", Torus_IntOrPredTensor, "bitwise or",
-    "Logical or for `i1`.">;
+    "Logical or for `i1`."> {
+  let noGradient = 1;
+}
 def Torus_XorOp : Torus_BinaryOp<"xor", Torus_IntOrPredTensor,
-    "bitwise exclusive or", "Logical xor for `i1`.">;
+    "bitwise exclusive or", "Logical xor for `i1`."> {
+  let noGradient = 1;
+}
 
 //===----------------------------------------------------------------------===//
 // Comparison, selection, conversion
 //===----------------------------------------------------------------------===//
 
 def Torus_CompareOp : Torus_Op<"compare", [Pure, Elementwise,
-    SameTypeOperands]> {
+    SameTypeOperands, Torus_NoGradient]> {
   let summary = "elementwise comparison";
   let description = [{
     Compares `lhs` and `rhs` elementwise with `comparison_direction` and
@@ -225,7 +370,7 @@ def Torus_CompareOp : Torus_Op<"compare", [Pure, Elementwise,
   let hasFolder = 1;
 }
 
-def Torus_SelectOp : Torus_Op<"select", [Pure,
+def Torus_SelectOp : Torus_Op<"select", [Pure, Torus_HasVJP,
     AllTypesMatch<["on_true", "on_false", "result"]>]> {
   let summary = "elementwise choice";
   let description = [{
@@ -247,7 +392,7 @@ def Torus_SelectOp : Torus_Op<"select", [Pure,
   let hasFolder = 1;
 }
 
-def Torus_ClampOp : Torus_Op<"clamp", [Pure,
+def Torus_ClampOp : Torus_Op<"clamp", [Pure, Torus_HasVJP,
     AllTypesMatch<["operand", "result"]>]> {
   let summary = "elementwise clamp to a range";
   let description = [{
@@ -268,7 +413,8 @@ def Torus_ClampOp : Torus_Op<"clamp", [Pure,
   let hasVerifier = 1;
 }
 
-def Torus_ConvertOp : Torus_Op<"convert", [Pure, Elementwise]> {
+def Torus_ConvertOp : Torus_Op<"convert", [Pure, Elementwise,
+    Torus_HasVJP]> {
   let summary = "elementwise element-type conversion";
   let description = [{
     Converts each element to the result's element type (HLO `convert`).
@@ -290,7 +436,8 @@ def Torus_ConvertOp : Torus_Op<"convert", [Pure, Elementwise]> {
 // Shape ops
 //===----------------------------------------------------------------------===//
 
-def Torus_BroadcastInDimOp : Torus_Op<"broadcast_in_dim", [Pure]> {
+def Torus_BroadcastInDimOp : Torus_Op<"broadcast_in_dim",
+    [Pure, Torus_HasVJP]> {
   let summary = "broadcast to a larger shape along given dimensions";
   let description = [{
     Operand dimension `i` becomes result dimension `broadcast_dimensions[i]`
@@ -312,7 +459,7 @@ def Torus_BroadcastInDimOp : Torus_Op<"broadcast_in_dim", [Pure]> {
   let hasFolder = 1;
 }
 
-def Torus_ReshapeOp : Torus_Op<"reshape", [Pure]> {
+def Torus_ReshapeOp : Torus_Op<"reshape", [Pure, Torus_HasVJP]> {
   let summary = "row-major reshape";
   let description = [{
     Reinterprets the elements, in row-major order, with the result's shape,
@@ -329,7 +476,7 @@ def Torus_ReshapeOp : Torus_Op<"reshape", [Pure]> {
   let hasFolder = 1;
 }
 
-def Torus_TransposeOp : Torus_Op<"transpose", [Pure]> {
+def Torus_TransposeOp : Torus_Op<"transpose", [Pure, Torus_HasVJP]> {
   let summary = "permute dimensions";
   let description = [{
     Result dimension `i` is operand dimension `permutation[i]` (HLO
@@ -364,7 +511,7 @@ def Torus_TransposeOp : Torus_Op<"transpose", [Pure]> {
   let hasCanonicalizer = 1;
 }
 
-def Torus_SliceOp : Torus_Op<"slice", [Pure]> {
+def Torus_SliceOp : Torus_Op<"slice", [Pure, Torus_HasVJP]> {
   let summary = "static strided slice";
   let description = [{
     Takes, along each dimension `d`, the elements `start_indices[d]`,
@@ -394,7 +541,7 @@ def Torus_SliceOp : Torus_Op<"slice", [Pure]> {
   let hasFolder = 1;
 }
 
-def Torus_DynamicSliceOp : Torus_Op<"dynamic_slice", [Pure]> {
+def Torus_DynamicSliceOp : Torus_Op<"dynamic_slice", [Pure, Torus_HasVJP]> {
   let summary = "slice at run-time start indices";
   let description = [{
     A `slice_sizes` block of `operand` starting at `start_indices` (one
@@ -422,6 +569,7 @@ def Torus_DynamicSliceOp : Torus_Op<"dynamic_slice", [Pure]> {
 }
 
 def Torus_DynamicUpdateSliceOp : Torus_Op<"dynamic_update_slice", [Pure,
+    Torus_HasVJP,
     AllTypesMatch<["operand", "result"]>]> {
   let summary = "overwrite a block at run-time start indices";
   let description = [{
@@ -444,7 +592,7 @@ def Torus_DynamicUpdateSliceOp : Torus_Op<"dynamic_update_slice", [Pure,
   let hasVerifier = 1;
 }
 
-def Torus_ConcatenateOp : Torus_Op<"concatenate", [Pure]> {
+def Torus_ConcatenateOp : Torus_Op<"concatenate", [Pure, Torus_HasVJP]> {
   let summary = "join tensors along one dimension";
   let description = [{
     The inputs in order along `dimension`; all other dimensions and the
@@ -466,7 +614,7 @@ def Torus_ConcatenateOp : Torus_Op<"concatenate", [Pure]> {
   let hasFolder = 1;
 }
 
-def Torus_PadOp : Torus_Op<"pad", [Pure]> {
+def Torus_PadOp : Torus_Op<"pad", [Pure, Torus_HasVJP]> {
   let summary = "edge and interior padding";
   let description = [{
     HLO `pad`: along each dimension, `edge_padding_low` copies of
@@ -498,7 +646,8 @@ def Torus_PadOp : Torus_Op<"pad", [Pure]> {
   let hasFolder = 1;
 }
 
-def Torus_ReverseOp : Torus_Op<"reverse", [Pure, SameOperandsAndResultType]> {
+def Torus_ReverseOp : Torus_Op<"reverse", [Pure, SameOperandsAndResultType,
+    Torus_HasVJP]> {
   let summary = "reverse the order of elements along dimensions";
   let description = [{
     HLO `reverse`: element `i` along each of `dimensions` moves to
@@ -521,7 +670,7 @@ def Torus_ReverseOp : Torus_Op<"reverse", [Pure, SameOperandsAndResultType]> {
 // Reductions
 //===----------------------------------------------------------------------===//
 
-def Torus_ReduceOp : Torus_Op<"reduce", [Pure]> {
+def Torus_ReduceOp : Torus_Op<"reduce", [Pure, Torus_HasVJP]> {
   let summary = "reduce over dimensions";
   let description = [{
     Combines the elements along `dimensions` with `kind` and removes those
@@ -549,7 +698,7 @@ def Torus_ReduceOp : Torus_Op<"reduce", [Pure]> {
 }
 
 class Torus_ArgReduceOp<string mnemonic, string which, string order>
-    : Torus_Op<mnemonic, [Pure]> {
+    : Torus_Op<mnemonic, [Pure, Torus_NoGradient]> {
   let summary = "the " # which # " along one dimension and its index";
   let description = "Along `dimension`, the " # which # " element and its "
     # "index (the first one if several are equal), removing the dimension. "
@@ -575,7 +724,7 @@ def Torus_ArgMaxOp : Torus_ArgReduceOp<"argmax", "maximum",
 def Torus_ArgMinOp : Torus_ArgReduceOp<"argmin", "minimum",
     "LT, ties to the lower index">;
 
-def Torus_ReduceWindowOp : Torus_Op<"reduce_window", [Pure]> {
+def Torus_ReduceWindowOp : Torus_Op<"reduce_window", [Pure, Torus_HasVJP]> {
   let summary = "reduce sliding windows (pooling)";
   let description = [{
     HLO `reduce-window` with the reducer named by `kind` (`sum`, `product`,
@@ -627,7 +776,7 @@ def Torus_ReduceWindowOp : Torus_Op<"reduce_window", [Pure]> {
 // Linear algebra
 //===----------------------------------------------------------------------===//
 
-def Torus_DotGeneralOp : Torus_Op<"dot_general", [Pure]> {
+def Torus_DotGeneralOp : Torus_Op<"dot_general", [Pure, Torus_HasVJP]> {
   let summary = "generalized batched matrix product";
   let description = [{
     HLO `dot_general`: contracts `lhs_contracting_dimensions` with
@@ -662,7 +811,7 @@ def Torus_DotGeneralOp : Torus_Op<"dot_general", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Torus_ConvolutionOp : Torus_Op<"convolution", [Pure]> {
+def Torus_ConvolutionOp : Torus_Op<"convolution", [Pure, Torus_HasVJP]> {
   let summary = "N-d convolution with strides, padding, dilation and groups";
   let description = [{
     HLO `convolution` (a cross-correlation: the kernel is not flipped).
@@ -726,7 +875,7 @@ def Torus_ConvolutionOp : Torus_Op<"convolution", [Pure]> {
 // Indexing
 //===----------------------------------------------------------------------===//
 
-def Torus_GatherOp : Torus_Op<"gather", [Pure]> {
+def Torus_GatherOp : Torus_Op<"gather", [Pure, Torus_HasVJP]> {
   let summary = "gather slices at run-time indices";
   let description = [{
     HLO `gather`. `start_indices` holds a batch of start positions: its
@@ -769,7 +918,7 @@ def Torus_GatherOp : Torus_Op<"gather", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Torus_ScatterOp : Torus_Op<"scatter", [Pure,
+def Torus_ScatterOp : Torus_Op<"scatter", [Pure, Torus_HasVJP,
     AllTypesMatch<["operand", "result"]>]> {
   let summary = "combine updates into a tensor at run-time indices";
   let description = [{
@@ -834,7 +983,8 @@ def Torus_ReturnOp : Torus_Op<"return", [Pure, Terminator,
   let builders = [OpBuilder<(ins), [{ build($_builder, $_state, ValueRange{}); }]>];
 }
 
-def Torus_WhileOp : Torus_Op<"while", [RecursiveMemoryEffects]> {
+def Torus_WhileOp : Torus_Op<"while", [RecursiveMemoryEffects,
+    Torus_VJPNotImplemented]> {
   let summary = "loop while a condition holds";
   let description = [{
     HLO `while`: starting from `operand`, runs `body` while `cond` returns
@@ -863,7 +1013,8 @@ def Torus_WhileOp : Torus_Op<"while", [RecursiveMemoryEffects]> {
   let hasVerifier = 1;
 }
 
-def Torus_IfOp : Torus_Op<"if", [RecursiveMemoryEffects]> {
+def Torus_IfOp : Torus_Op<"if", [RecursiveMemoryEffects,
+    Torus_VJPNotImplemented]> {
   let summary = "two-way conditional";
   let description = [{
     Runs `true_branch` if `pred` is true, else `false_branch`; the results
@@ -891,7 +1042,8 @@ def Torus_IfOp : Torus_Op<"if", [RecursiveMemoryEffects]> {
   let hasVerifier = 1;
 }
 
-def Torus_CaseOp : Torus_Op<"case", [RecursiveMemoryEffects]> {
+def Torus_CaseOp : Torus_Op<"case", [RecursiveMemoryEffects,
+    Torus_VJPNotImplemented]> {
   let summary = "n-way conditional";
   let description = [{
     HLO `conditional` with an index selector (StableHLO `case`): runs branch
@@ -916,7 +1068,7 @@ def Torus_CaseOp : Torus_Op<"case", [RecursiveMemoryEffects]> {
   let hasVerifier = 1;
 }
 
-def Torus_CallOp : Torus_Op<"call", [CallOpInterface,
+def Torus_CallOp : Torus_Op<"call", [CallOpInterface, Torus_VJPNotImplemented,
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "call a function of the module";
   let description = [{
@@ -949,7 +1101,7 @@ def Torus_CallOp : Torus_Op<"call", [CallOpInterface,
 // Random numbers
 //===----------------------------------------------------------------------===//
 
-def Torus_RngBitGeneratorOp : Torus_Op<"rng_bit_generator", [Pure]> {
+def Torus_RngBitGeneratorOp : Torus_Op<"rng_bit_generator", [Pure, Torus_NoGradient]> {
   let summary = "counter-based random bits";
   let description = [{
     HLO `rng-bit-generator`: from `initial_state` (`tensor<2xi64>`, read as
@@ -985,7 +1137,7 @@ def Torus_RngBitGeneratorOp : Torus_Op<"rng_bit_generator", [Pure]> {
 // Replicas, partitions and collectives
 //===----------------------------------------------------------------------===//
 
-def Torus_ReplicaIdOp : Torus_Op<"replica_id", []> {
+def Torus_ReplicaIdOp : Torus_Op<"replica_id", [Torus_NoGradient]> {
   let summary = "the executing replica's index";
   let description = [{
     The index of the replica running this program, in `[0, replica_count)`
@@ -999,7 +1151,7 @@ def Torus_ReplicaIdOp : Torus_Op<"replica_id", []> {
   let assemblyFormat = "attr-dict `:` type($result)";
 }
 
-def Torus_PartitionIdOp : Torus_Op<"partition_id", []> {
+def Torus_PartitionIdOp : Torus_Op<"partition_id", [Torus_NoGradient]> {
   let summary = "the executing partition's index";
   let description = [{
     The index of the partition (logical device within a replica) running
@@ -1016,7 +1168,7 @@ def Torus_PartitionIdOp : Torus_Op<"partition_id", []> {
 }
 
 class Torus_CollectiveOp<string mnemonic, list<Trait> traits = []>
-    : Torus_Op<mnemonic, traits> {
+    : Torus_Op<mnemonic, traits # [Torus_HasVJP]> {
   let hasVerifier = 1;
 }
 
