@@ -124,7 +124,7 @@ def Torus_ShardingAttr : AttrDef<Torus_Dialect, "Sharding"> {
 }
 
 def Torus_ShardingConstraintOp : Torus_Op<"sharding_constraint", [Pure,
-    SameOperandsAndResultType]> {
+    SameOperandsAndResultType, Torus_VJPNotImplemented]> {
   let summary = "annotate a value with a sharding";
   let description = [{
     The identity on `operand`, whose result must be laid out as `sharding`

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ir/TorusOps.h"
+#include "ir/GradBuilder.h"
 #include "ir/ShapeRules.h"
 #include "ir/ops/OpUtils.h"
 #include "ir/ops/ScalarMath.h"

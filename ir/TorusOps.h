@@ -4,6 +4,7 @@
 
 #include "ir/ShapeRules.h"
 #include "ir/TorusDialect.h"
+#include "ir/VJPOpInterface.h"
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinAttributes.h"

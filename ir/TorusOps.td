@@ -11,6 +11,7 @@
 include "ir/TorusDialect.td"
 include "ir/HloOpInterface.td"
 include "ir/ScalarOpInterface.td"
+include "ir/VJPOpInterface.td"
 include "mlir/Interfaces/CallInterfaces.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
@@ -37,7 +38,7 @@ def Torus_I32Scalar : 0DTensorOf<[I32]> {
 // Constants
 //===----------------------------------------------------------------------===//
 
-def Torus_ConstantOp : Torus_Op<"constant", [HloOpcode<"constant">, ConstantLike, Pure,
+def Torus_ConstantOp : Torus_Op<"constant", [HloOpcode<"constant">, ConstantLike, Pure, Torus_NoGradient,
     AllTypesMatch<["value", "result"]>]> {
   let summary = "a constant tensor";
   let description = [{
@@ -53,7 +54,7 @@ def Torus_ConstantOp : Torus_Op<"constant", [HloOpcode<"constant">, ConstantLike
   let hasFolder = 1;
 }
 
-def Torus_IotaOp : Torus_Op<"iota", [HloOpcode<"iota">, Pure]> {
+def Torus_IotaOp : Torus_Op<"iota", [HloOpcode<"iota">, Pure, Torus_NoGradient]> {
   let summary = "indices along one dimension";
   let description = [{
     Each element is its own index along `iota_dimension`, converted to the
@@ -74,15 +75,17 @@ def Torus_IotaOp : Torus_Op<"iota", [HloOpcode<"iota">, Pure]> {
 //===----------------------------------------------------------------------===//
 
 // An elementwise op of one operand. Each def says what it computes
-// (`let scalarBody`) and may say how it folds (`let foldsViaDouble`); see
-// Torus_ScalarInODS in ir/ScalarOpInterface.td.
+// (`let scalarBody`, Torus_ScalarInODS in ir/ScalarOpInterface.td), may say
+// how it folds (`let foldsViaDouble`), and gives its gradient (`let vjp` or
+// `let noGradient = 1`, Torus_VJPInODS in ir/VJPOpInterface.td).
 class Torus_UnaryOp<string mnemonic, Type type, string summaryText,
                     string details, string exampleType = "tensor<4xf32>",
                     string hloName = "">
-    : Torus_Op<mnemonic>, Torus_ScalarInODS {
+    : Torus_Op<mnemonic>, Torus_ScalarInODS, Torus_VJPInODS {
   let traits = [Pure, SameOperandsAndResultType, Elementwise,
                 HloOpcode<!if(!empty(hloName), mnemonic, hloName)>]
-               # scalarTraits;
+               # scalarTraits # vjpTraits;
+  let extraClassDefinition = vjpDefinition;
   let summary = summaryText;
   let description = "Elementwise " # summaryText # " (HLO `"
     # !if(!empty(hloName), mnemonic, hloName) # "`). " # details # "\n\n```mlir\n%r = torus." # mnemonic # " %x : "
@@ -95,6 +98,7 @@ class Torus_UnaryOp<string mnemonic, Type type, string summaryText,
 
 def Torus_AbsOp : Torus_UnaryOp<"abs", Torus_NumericTensor, "absolute value",
     "For integers the most negative value maps to itself (two's complement)."> {
+  let vjp = [{ set(0, gb.mul(ct, gb.same<SignOp>(getOperand()))); }];
   let scalarBody = [{
     if (isFloatType(x[0].getType()))
       return b.create<math::AbsFOp>(loc, x[0]);
@@ -103,6 +107,7 @@ def Torus_AbsOp : Torus_UnaryOp<"abs", Torus_NumericTensor, "absolute value",
 }
 def Torus_NegateOp : Torus_UnaryOp<"negate", Torus_NumericTensor, "negation",
     "Integers wrap around."> {
+  let vjp = [{ set(0, gb.neg(ct)); }];
   let scalarBody = [{
     if (isFloatType(x[0].getType()))
       return b.create<arith::NegFOp>(loc, x[0]);
@@ -112,6 +117,8 @@ def Torus_NegateOp : Torus_UnaryOp<"negate", Torus_NumericTensor, "negation",
 def Torus_SignOp : Torus_UnaryOp<"sign", Torus_NumericTensor, "sign",
     "-1, 0 or 1 by the sign of the operand; for floats `±0` stays `±0` and "
     "NaN stays NaN."> {
+  // Piecewise constant: zero gradient almost everywhere (as in JAX).
+  let vjp = [{ set(0, gb.zerosLike(getOperand())); }];
   let scalarBody = [{
     Type t = x[0].getType();
     if (isFloatType(t)) {
@@ -135,6 +142,7 @@ def Torus_SignOp : Torus_UnaryOp<"sign", Torus_NumericTensor, "sign",
 }
 def Torus_ExpOp : Torus_UnaryOp<"exp", Torus_FloatTensor, "exponential",
     "`e^x`.", "tensor<4xf32>", "exponential"> {
+  let vjp = [{ set(0, gb.mul(ct, getResult())); }];
   let scalarBody = [{ return b.create<math::ExpOp>(loc, x[0]); }];
   let foldsViaDouble = "std::exp";
 }
@@ -142,11 +150,15 @@ def Torus_Expm1Op : Torus_UnaryOp<"expm1", Torus_FloatTensor,
     "exponential minus one",
     "`e^x - 1`, accurate for `x` near zero.", "tensor<4xf32>",
     "exponential-minus-one"> {
+  let vjp = [{
+    set(0, gb.mul(ct, gb.add(getResult(), gb.splat(gb.typeOf(ct), 1.0))));
+  }];
   let scalarBody = [{ return expm1Of(b, loc, x[0]); }];
   let foldsViaDouble = "std::expm1";
 }
 def Torus_LogOp : Torus_UnaryOp<"log", Torus_FloatTensor, "natural logarithm",
     "NaN for negative operands, `-inf` for zero."> {
+  let vjp = [{ set(0, gb.div(ct, getOperand())); }];
   let scalarBody = [{ return b.create<math::LogOp>(loc, x[0]); }];
   let foldsViaDouble = "std::log";
 }
@@ -154,16 +166,28 @@ def Torus_Log1pOp : Torus_UnaryOp<"log1p", Torus_FloatTensor,
     "logarithm of one plus the operand",
     "`log(1 + x)`, accurate for `x` near zero.", "tensor<4xf32>",
     "log-plus-one"> {
+  let vjp = [{
+    set(0, gb.div(ct, gb.add(getOperand(), gb.splat(gb.typeOf(ct), 1.0))));
+  }];
   let scalarBody = [{ return log1pOf(b, loc, x[0]); }];
   let foldsViaDouble = "std::log1p";
 }
 def Torus_SqrtOp : Torus_UnaryOp<"sqrt", Torus_FloatTensor, "square root",
     "NaN for negative operands."> {
+  // d sqrt(x) = 1 / (2 sqrt(x))
+  let vjp = [{
+    set(0, gb.div(ct, gb.mul(getResult(), gb.splat(gb.typeOf(ct), 2.0))));
+  }];
   let scalarBody = [{ return b.create<math::SqrtOp>(loc, x[0]); }];
   let foldsViaDouble = "std::sqrt";
 }
 def Torus_RsqrtOp : Torus_UnaryOp<"rsqrt", Torus_FloatTensor,
     "reciprocal square root", "`1 / sqrt(x)`."> {
+  // d x^-1/2 = -1/2 x^-3/2 = -0.5 * y / x
+  let vjp = [{
+    Value half = gb.splat(gb.typeOf(ct), -0.5);
+    set(0, gb.mul(ct, gb.div(gb.mul(half, getResult()), getOperand())));
+  }];
   let scalarBody = [{
     return b.create<arith::DivFOp>(loc, cst(b, loc, x[0].getType(), 1.0),
                                    b.create<math::SqrtOp>(loc, x[0]));
@@ -172,11 +196,19 @@ def Torus_RsqrtOp : Torus_UnaryOp<"rsqrt", Torus_FloatTensor,
 }
 def Torus_TanhOp : Torus_UnaryOp<"tanh", Torus_FloatTensor,
     "hyperbolic tangent", ""> {
+  let vjp = [{
+    Value one = gb.splat(gb.typeOf(ct), 1.0);
+    set(0, gb.mul(ct, gb.sub(one, gb.mul(getResult(), getResult()))));
+  }];
   let scalarBody = [{ return tanhOf(b, loc, x[0]); }];
   let foldsViaDouble = "std::tanh";
 }
 def Torus_LogisticOp : Torus_UnaryOp<"logistic", Torus_FloatTensor,
     "logistic sigmoid", "`1 / (1 + e^-x)`."> {
+  let vjp = [{
+    Value one = gb.splat(gb.typeOf(ct), 1.0);
+    set(0, gb.mul(ct, gb.mul(getResult(), gb.sub(one, getResult()))));
+  }];
   let scalarBody = [{
     Value one = cst(b, loc, x[0].getType(), 1.0);
     Value e = b.create<math::ExpOp>(loc, b.create<arith::NegFOp>(loc, x[0]));
@@ -187,30 +219,41 @@ def Torus_LogisticOp : Torus_UnaryOp<"logistic", Torus_FloatTensor,
 def Torus_SinOp : Torus_UnaryOp<"sin", Torus_FloatTensor, "sine",
     "In radians.", "tensor<4xf32>",
     "sine"> {
+  let vjp = [{ set(0, gb.mul(ct, gb.same<CosOp>(getOperand()))); }];
   let scalarBody = [{ return b.create<math::SinOp>(loc, x[0]); }];
   let foldsViaDouble = "std::sin";
 }
 def Torus_CosOp : Torus_UnaryOp<"cos", Torus_FloatTensor, "cosine",
     "In radians.", "tensor<4xf32>",
     "cosine"> {
+  let vjp = [{
+    set(0, gb.neg(gb.mul(ct, gb.same<SinOp>(getOperand()))));
+  }];
   let scalarBody = [{ return b.create<math::CosOp>(loc, x[0]); }];
   let foldsViaDouble = "std::cos";
 }
 def Torus_FloorOp : Torus_UnaryOp<"floor", Torus_FloatTensor,
     "round toward negative infinity", ""> {
+  // Piecewise constant: zero gradient almost everywhere (as in JAX).
+  let vjp = [{ set(0, gb.zerosLike(getOperand())); }];
   let scalarBody = [{ return b.create<math::FloorOp>(loc, x[0]); }];
 }
 def Torus_CeilOp : Torus_UnaryOp<"ceil", Torus_FloatTensor,
     "round toward positive infinity", ""> {
+  // Piecewise constant: zero gradient almost everywhere (as in JAX).
+  let vjp = [{ set(0, gb.zerosLike(getOperand())); }];
   let scalarBody = [{ return b.create<math::CeilOp>(loc, x[0]); }];
 }
 def Torus_RoundNearestEvenOp : Torus_UnaryOp<"round_nearest_even",
     Torus_FloatTensor, "round to the nearest integer, ties to even", "",
     "tensor<4xf32>", "round-nearest-even"> {
+  // Piecewise constant: zero gradient almost everywhere (as in JAX).
+  let vjp = [{ set(0, gb.zerosLike(getOperand())); }];
   let scalarBody = [{ return b.create<math::RoundEvenOp>(loc, x[0]); }];
 }
 def Torus_NotOp : Torus_UnaryOp<"not", Torus_IntOrPredTensor, "bitwise not",
     "Logical not for `i1`.", "tensor<4xi1>"> {
+  let noGradient = 1;
   let scalarBody = [{
     Type t = x[0].getType();
     return b.create<arith::XOrIOp>(
@@ -218,12 +261,13 @@ def Torus_NotOp : Torus_UnaryOp<"not", Torus_IntOrPredTensor, "bitwise not",
   }];
 }
 
-def Torus_IsFiniteOp : Torus_Op<"is_finite", [ScalarBody<[{
+def Torus_IsFiniteOp : Torus_Op<"is_finite", [HloOpcode<"is-finite">, ScalarBody<[{
       return cmpf(b, loc, arith::CmpFPredicate::OLT,
                   b.create<math::AbsFOp>(loc, x[0]),
                   cst(b, loc, x[0].getType(), std::numeric_limits<double>::infinity()));
     }]>,
-    HloOpcode<"is-finite">, Pure, Elementwise]> {
+    Pure, Elementwise,
+    Torus_NoGradient]> {
   let summary = "elementwise finiteness test";
   let description = [{
     True where the operand is neither infinite nor NaN (HLO `is-finite`).
@@ -245,11 +289,14 @@ def Torus_IsFiniteOp : Torus_Op<"is_finite", [ScalarBody<[{
 // Elementwise binary ops
 //===----------------------------------------------------------------------===//
 
+// An elementwise op of two operands of one type; its defs say what the
+// unary ones say (above).
 class Torus_BinaryOp<string mnemonic, Type type, string summaryText,
                      string details>
-    : Torus_Op<mnemonic>, Torus_ScalarInODS {
+    : Torus_Op<mnemonic>, Torus_ScalarInODS, Torus_VJPInODS {
   let traits = [Pure, SameOperandsAndResultType, Elementwise,
-                HloOpcode<mnemonic>] # scalarTraits;
+                HloOpcode<mnemonic>] # scalarTraits # vjpTraits;
+  let extraClassDefinition = vjpDefinition;
   let summary = summaryText;
   let description = "Elementwise " # summaryText # " of two tensors of one "
     # "type (HLO `" # mnemonic # "`). " # details # " Broadcasting is "
@@ -263,10 +310,12 @@ class Torus_BinaryOp<string mnemonic, Type type, string summaryText,
 
 def Torus_AddOp : Torus_BinaryOp<"add", Torus_Tensor, "sum",
     "Integers wrap around; for `i1` it is logical or."> {
+  let vjp = [{ set(0, ct); set(1, ct); }];
   let scalarBody = [{ return combine(b, loc, ReduceKind::sum, x[0], x[1]); }];
 }
 def Torus_SubtractOp : Torus_BinaryOp<"subtract", Torus_NumericTensor,
     "difference", "Integers wrap around."> {
+  let vjp = [{ set(0, ct); set(1, gb.neg(ct)); }];
   let scalarBody = [{
     if (isFloatType(x[0].getType()))
       return b.create<arith::SubFOp>(loc, x[0], x[1]);
@@ -275,11 +324,21 @@ def Torus_SubtractOp : Torus_BinaryOp<"subtract", Torus_NumericTensor,
 }
 def Torus_MultiplyOp : Torus_BinaryOp<"multiply", Torus_Tensor, "product",
     "Integers wrap around; for `i1` it is logical and."> {
+  let vjp = [{
+    set(0, gb.mul(ct, getRhs()));
+    set(1, gb.mul(ct, getLhs()));
+  }];
   let scalarBody = [{ return combine(b, loc, ReduceKind::product, x[0], x[1]); }];
 }
 def Torus_DivideOp : Torus_BinaryOp<"divide", Torus_NumericTensor, "quotient",
     "Integer division rounds toward zero; as in XLA, `x / 0` is -1 and "
     "`INT_MIN / -1` is `INT_MIN`."> {
+  // d(a/b) = da/b - a/b * db/b
+  let vjp = [{
+    Value ctOverB = gb.div(ct, getRhs());
+    set(0, ctOverB);
+    set(1, gb.neg(gb.mul(ctOverB, getResult())));
+  }];
   let scalarBody = [{
     if (isFloatType(x[0].getType()))
       return b.create<arith::DivFOp>(loc, x[0], x[1]);
@@ -290,6 +349,14 @@ def Torus_RemainderOp : Torus_BinaryOp<"remainder", Torus_NumericTensor,
     "remainder",
     "The result has the sign of the dividend (C `fmod` and `%`); as in XLA, "
     "`x % 0` is `x` and `INT_MIN % -1` is 0 for integers."> {
+  // a - b * trunc(a / b): d/da = 1, d/db = -trunc(a / b).
+  let vjp = [{
+    Value q = gb.div(getLhs(), getRhs());
+    Value trunc = gb.mul(gb.same<SignOp>(q),
+                         gb.same<FloorOp>(gb.same<AbsOp>(q)));
+    set(0, ct);
+    set(1, gb.neg(gb.mul(ct, trunc)));
+  }];
   let scalarBody = [{
     if (isFloatType(x[0].getType()))
       return b.create<arith::RemFOp>(loc, x[0], x[1]);
@@ -299,6 +366,17 @@ def Torus_RemainderOp : Torus_BinaryOp<"remainder", Torus_NumericTensor,
 def Torus_PowerOp : Torus_BinaryOp<"power", Torus_NumericTensor, "power",
     "`lhs ^ rhs`. Integers are exact (repeated squaring, wrapping); a "
     "negative integer exponent gives 0 unless the base is 1 or -1."> {
+  // d a^b / da = b a^(b-1); d a^b / db = log(a) a^b (log(1) at a = 0, as JAX
+  // does, so 0^b has a finite exponent gradient).
+  let vjp = [{
+    Value a = getLhs(), bb = getRhs(), y = getResult();
+    auto type = GradBuilder::typeOf(a);
+    Value bMinus1 = gb.sub(bb, gb.splat(type, 1.0));
+    set(0, gb.mul(ct, gb.mul(bb, gb.same<PowerOp>(a, bMinus1))));
+    Value isZero = gb.compare(ComparisonDirection::EQ, a, gb.splat(type, 0));
+    Value safeA = gb.select(isZero, gb.splat(type, 1.0), a);
+    set(1, gb.mul(ct, gb.mul(gb.same<LogOp>(safeA), y)));
+  }];
   let scalarBody = [{
     if (isFloatType(x[0].getType()))
       return b.create<math::PowFOp>(loc, x[0], x[1]);
@@ -307,28 +385,64 @@ def Torus_PowerOp : Torus_BinaryOp<"power", Torus_NumericTensor, "power",
 }
 def Torus_MaximumOp : Torus_BinaryOp<"maximum", Torus_Tensor, "maximum",
     "NaN if either operand is NaN; logical or for `i1`."> {
+  // JAX: the larger operand gets the cotangent; ties split it in two.
+  let vjp = [{
+    auto type = GradBuilder::typeOf(getLhs());
+    Type et = type.getElementType();
+    Value gt = gb.convert(
+        gb.compare(ComparisonDirection::GT, getLhs(), getRhs()), et);
+    Value eq = gb.convert(
+        gb.compare(ComparisonDirection::EQ, getLhs(), getRhs()), et);
+    Value half = gb.mul(eq, gb.splat(type, 0.5));
+    Value lhsShare = gb.add(gt, half);
+    Value rhsShare = gb.sub(gb.splat(type, 1.0), lhsShare);
+    set(0, gb.mul(ct, lhsShare));
+    set(1, gb.mul(ct, rhsShare));
+  }];
   let scalarBody = [{ return combine(b, loc, ReduceKind::max, x[0], x[1]); }];
 }
 def Torus_MinimumOp : Torus_BinaryOp<"minimum", Torus_Tensor, "minimum",
     "NaN if either operand is NaN; logical and for `i1`."> {
+  // As maximum, mirrored: the smaller operand gets the cotangent.
+  let vjp = [{
+    auto type = GradBuilder::typeOf(getLhs());
+    Type et = type.getElementType();
+    Value lt = gb.convert(
+        gb.compare(ComparisonDirection::LT, getLhs(), getRhs()), et);
+    Value eq = gb.convert(
+        gb.compare(ComparisonDirection::EQ, getLhs(), getRhs()), et);
+    Value lhsShare = gb.add(lt, gb.mul(eq, gb.splat(type, 0.5)));
+    set(0, gb.mul(ct, lhsShare));
+    set(1, gb.mul(ct, gb.sub(gb.splat(type, 1.0), lhsShare)));
+  }];
   let scalarBody = [{ return combine(b, loc, ReduceKind::min, x[0], x[1]); }];
 }
 def Torus_Atan2Op : Torus_BinaryOp<"atan2", Torus_FloatTensor,
     "two-argument arctangent",
     "The angle of the point `(rhs, lhs)` in `[-π, π]`, as C `atan2(lhs, "
     "rhs)`."> {
+  // atan2(a, b): d/da = b / (a^2 + b^2), d/db = -a / (a^2 + b^2).
+  let vjp = [{
+    Value a = getLhs(), bb = getRhs();
+    Value norm = gb.add(gb.mul(a, a), gb.mul(bb, bb));
+    set(0, gb.mul(ct, gb.div(bb, norm)));
+    set(1, gb.neg(gb.mul(ct, gb.div(a, norm))));
+  }];
   let scalarBody = [{ return atan2Of(b, loc, x[0], x[1]); }];
 }
 def Torus_AndOp : Torus_BinaryOp<"and", Torus_IntOrPredTensor, "bitwise and",
     "Logical and for `i1`."> {
+  let noGradient = 1;
   let scalarBody = [{ return b.create<arith::AndIOp>(loc, x[0], x[1]); }];
 }
 def Torus_OrOp : Torus_BinaryOp<"or", Torus_IntOrPredTensor, "bitwise or",
     "Logical or for `i1`."> {
+  let noGradient = 1;
   let scalarBody = [{ return b.create<arith::OrIOp>(loc, x[0], x[1]); }];
 }
 def Torus_XorOp : Torus_BinaryOp<"xor", Torus_IntOrPredTensor,
     "bitwise exclusive or", "Logical xor for `i1`."> {
+  let noGradient = 1;
   let scalarBody = [{ return b.create<arith::XOrIOp>(loc, x[0], x[1]); }];
 }
 
@@ -336,11 +450,11 @@ def Torus_XorOp : Torus_BinaryOp<"xor", Torus_IntOrPredTensor,
 // Comparison, selection, conversion
 //===----------------------------------------------------------------------===//
 
-def Torus_CompareOp : Torus_Op<"compare", [ScalarBody<[{
+def Torus_CompareOp : Torus_Op<"compare", [HloOpcode<"compare">, ScalarBody<[{
       return compareScalar(b, loc, getComparisonDirection(), x[0], x[1]);
     }]>,
-    HloOpcode<"compare">, Pure, Elementwise,
-    SameTypeOperands]> {
+    Pure, Elementwise,
+    SameTypeOperands, Torus_NoGradient]> {
   let summary = "elementwise comparison";
   let description = [{
     Compares `lhs` and `rhs` elementwise with `comparison_direction` and
@@ -364,10 +478,10 @@ def Torus_CompareOp : Torus_Op<"compare", [ScalarBody<[{
   let hasFolder = 1;
 }
 
-def Torus_SelectOp : Torus_Op<"select", [ScalarBody<[{
+def Torus_SelectOp : Torus_Op<"select", [HloOpcode<"select">, ScalarBody<[{
       return select(b, loc, x[0], x[1], x[2]);
     }]>,
-    HloOpcode<"select">, Pure,
+    Pure, Torus_HasVJP,
     AllTypesMatch<["on_true", "on_false", "result"]>]> {
   let summary = "elementwise choice";
   let description = [{
@@ -389,11 +503,11 @@ def Torus_SelectOp : Torus_Op<"select", [ScalarBody<[{
   let hasFolder = 1;
 }
 
-def Torus_ClampOp : Torus_Op<"clamp", [ScalarBody<[{
+def Torus_ClampOp : Torus_Op<"clamp", [HloOpcode<"clamp">, ScalarBody<[{
       Value lo = combine(b, loc, ReduceKind::max, x[1], x[0]);
       return combine(b, loc, ReduceKind::min, lo, x[2]);
     }]>,
-    HloOpcode<"clamp">, Pure,
+    Pure, Torus_HasVJP,
     AllTypesMatch<["operand", "result"]>]> {
   let summary = "elementwise clamp to a range";
   let description = [{
@@ -414,10 +528,11 @@ def Torus_ClampOp : Torus_Op<"clamp", [ScalarBody<[{
   let hasVerifier = 1;
 }
 
-def Torus_ConvertOp : Torus_Op<"convert", [ScalarBody<[{
+def Torus_ConvertOp : Torus_Op<"convert", [HloOpcode<"convert">, ScalarBody<[{
       return convertScalar(b, loc, x[0], getType().getElementType());
     }], 0>,
-    HloOpcode<"convert">, Pure, Elementwise]> {
+    Pure, Elementwise,
+    Torus_HasVJP]> {
   let summary = "elementwise element-type conversion";
   let description = [{
     Converts each element to the result's element type (HLO `convert`).
@@ -439,7 +554,8 @@ def Torus_ConvertOp : Torus_Op<"convert", [ScalarBody<[{
 // Shape ops
 //===----------------------------------------------------------------------===//
 
-def Torus_BroadcastInDimOp : Torus_Op<"broadcast_in_dim", [HloOpcode<"broadcast">, Pure]> {
+def Torus_BroadcastInDimOp : Torus_Op<"broadcast_in_dim",
+    [HloOpcode<"broadcast">, Pure, Torus_HasVJP]> {
   let summary = "broadcast to a larger shape along given dimensions";
   let description = [{
     Operand dimension `i` becomes result dimension `broadcast_dimensions[i]`
@@ -461,7 +577,7 @@ def Torus_BroadcastInDimOp : Torus_Op<"broadcast_in_dim", [HloOpcode<"broadcast"
   let hasFolder = 1;
 }
 
-def Torus_ReshapeOp : Torus_Op<"reshape", [HloOpcode<"reshape">, Pure]> {
+def Torus_ReshapeOp : Torus_Op<"reshape", [HloOpcode<"reshape">, Pure, Torus_HasVJP]> {
   let summary = "row-major reshape";
   let description = [{
     Reinterprets the elements, in row-major order, with the result's shape,
@@ -478,7 +594,7 @@ def Torus_ReshapeOp : Torus_Op<"reshape", [HloOpcode<"reshape">, Pure]> {
   let hasFolder = 1;
 }
 
-def Torus_TransposeOp : Torus_Op<"transpose", [HloOpcode<"transpose">, Pure]> {
+def Torus_TransposeOp : Torus_Op<"transpose", [HloOpcode<"transpose">, Pure, Torus_HasVJP]> {
   let summary = "permute dimensions";
   let description = [{
     Result dimension `i` is operand dimension `permutation[i]` (HLO
@@ -513,7 +629,7 @@ def Torus_TransposeOp : Torus_Op<"transpose", [HloOpcode<"transpose">, Pure]> {
   let hasCanonicalizer = 1;
 }
 
-def Torus_SliceOp : Torus_Op<"slice", [HloOpcode<"slice">, Pure]> {
+def Torus_SliceOp : Torus_Op<"slice", [HloOpcode<"slice">, Pure, Torus_HasVJP]> {
   let summary = "static strided slice";
   let description = [{
     Takes, along each dimension `d`, the elements `start_indices[d]`,
@@ -543,7 +659,7 @@ def Torus_SliceOp : Torus_Op<"slice", [HloOpcode<"slice">, Pure]> {
   let hasFolder = 1;
 }
 
-def Torus_DynamicSliceOp : Torus_Op<"dynamic_slice", [HloOpcode<"dynamic-slice">, Pure]> {
+def Torus_DynamicSliceOp : Torus_Op<"dynamic_slice", [HloOpcode<"dynamic-slice">, Pure, Torus_HasVJP]> {
   let summary = "slice at run-time start indices";
   let description = [{
     A `slice_sizes` block of `operand` starting at `start_indices` (one
@@ -571,6 +687,7 @@ def Torus_DynamicSliceOp : Torus_Op<"dynamic_slice", [HloOpcode<"dynamic-slice">
 }
 
 def Torus_DynamicUpdateSliceOp : Torus_Op<"dynamic_update_slice", [HloOpcode<"dynamic-update-slice">, Pure,
+    Torus_HasVJP,
     AllTypesMatch<["operand", "result"]>]> {
   let summary = "overwrite a block at run-time start indices";
   let description = [{
@@ -593,7 +710,7 @@ def Torus_DynamicUpdateSliceOp : Torus_Op<"dynamic_update_slice", [HloOpcode<"dy
   let hasVerifier = 1;
 }
 
-def Torus_ConcatenateOp : Torus_Op<"concatenate", [HloOpcode<"concatenate">, Pure]> {
+def Torus_ConcatenateOp : Torus_Op<"concatenate", [HloOpcode<"concatenate">, Pure, Torus_HasVJP]> {
   let summary = "join tensors along one dimension";
   let description = [{
     The inputs in order along `dimension`; all other dimensions and the
@@ -615,7 +732,7 @@ def Torus_ConcatenateOp : Torus_Op<"concatenate", [HloOpcode<"concatenate">, Pur
   let hasFolder = 1;
 }
 
-def Torus_PadOp : Torus_Op<"pad", [HloOpcode<"pad">, Pure]> {
+def Torus_PadOp : Torus_Op<"pad", [HloOpcode<"pad">, Pure, Torus_HasVJP]> {
   let summary = "edge and interior padding";
   let description = [{
     HLO `pad`: along each dimension, `edge_padding_low` copies of
@@ -647,7 +764,8 @@ def Torus_PadOp : Torus_Op<"pad", [HloOpcode<"pad">, Pure]> {
   let hasFolder = 1;
 }
 
-def Torus_ReverseOp : Torus_Op<"reverse", [HloOpcode<"reverse">, Pure, SameOperandsAndResultType]> {
+def Torus_ReverseOp : Torus_Op<"reverse", [HloOpcode<"reverse">, Pure, SameOperandsAndResultType,
+    Torus_HasVJP]> {
   let summary = "reverse the order of elements along dimensions";
   let description = [{
     HLO `reverse`: element `i` along each of `dimensions` moves to
@@ -670,7 +788,7 @@ def Torus_ReverseOp : Torus_Op<"reverse", [HloOpcode<"reverse">, Pure, SameOpera
 // Reductions
 //===----------------------------------------------------------------------===//
 
-def Torus_ReduceOp : Torus_Op<"reduce", [HloOpcode<"reduce">, Pure]> {
+def Torus_ReduceOp : Torus_Op<"reduce", [HloOpcode<"reduce">, Pure, Torus_HasVJP]> {
   let summary = "reduce over dimensions";
   let description = [{
     Combines the elements along `dimensions` with `kind` and removes those
@@ -698,7 +816,7 @@ def Torus_ReduceOp : Torus_Op<"reduce", [HloOpcode<"reduce">, Pure]> {
 }
 
 class Torus_ArgReduceOp<string mnemonic, string which, string order>
-    : Torus_Op<mnemonic, [Pure]> {
+    : Torus_Op<mnemonic, [Pure, Torus_NoGradient]> {
   let summary = "the " # which # " along one dimension and its index";
   let description = "Along `dimension`, the " # which # " element and its "
     # "index (the first one if several are equal), removing the dimension. "
@@ -724,7 +842,7 @@ def Torus_ArgMaxOp : Torus_ArgReduceOp<"argmax", "maximum",
 def Torus_ArgMinOp : Torus_ArgReduceOp<"argmin", "minimum",
     "LT, ties to the lower index">;
 
-def Torus_ReduceWindowOp : Torus_Op<"reduce_window", [HloOpcode<"reduce-window">, Pure]> {
+def Torus_ReduceWindowOp : Torus_Op<"reduce_window", [HloOpcode<"reduce-window">, Pure, Torus_HasVJP]> {
   let summary = "reduce sliding windows (pooling)";
   let description = [{
     HLO `reduce-window` with the reducer named by `kind` (`sum`, `product`,
@@ -776,7 +894,7 @@ def Torus_ReduceWindowOp : Torus_Op<"reduce_window", [HloOpcode<"reduce-window">
 // Linear algebra
 //===----------------------------------------------------------------------===//
 
-def Torus_DotGeneralOp : Torus_Op<"dot_general", [HloOpcode<"dot">, Pure]> {
+def Torus_DotGeneralOp : Torus_Op<"dot_general", [HloOpcode<"dot">, Pure, Torus_HasVJP]> {
   let summary = "generalized batched matrix product";
   let description = [{
     HLO `dot_general`: contracts `lhs_contracting_dimensions` with
@@ -811,7 +929,7 @@ def Torus_DotGeneralOp : Torus_Op<"dot_general", [HloOpcode<"dot">, Pure]> {
   let hasVerifier = 1;
 }
 
-def Torus_ConvolutionOp : Torus_Op<"convolution", [HloOpcode<"convolution">, Pure]> {
+def Torus_ConvolutionOp : Torus_Op<"convolution", [HloOpcode<"convolution">, Pure, Torus_HasVJP]> {
   let summary = "N-d convolution with strides, padding, dilation and groups";
   let description = [{
     HLO `convolution` (a cross-correlation: the kernel is not flipped).
@@ -875,7 +993,7 @@ def Torus_ConvolutionOp : Torus_Op<"convolution", [HloOpcode<"convolution">, Pur
 // Indexing
 //===----------------------------------------------------------------------===//
 
-def Torus_GatherOp : Torus_Op<"gather", [HloOpcode<"gather">, Pure]> {
+def Torus_GatherOp : Torus_Op<"gather", [HloOpcode<"gather">, Pure, Torus_HasVJP]> {
   let summary = "gather slices at run-time indices";
   let description = [{
     HLO `gather`. `start_indices` holds a batch of start positions: its
@@ -918,7 +1036,7 @@ def Torus_GatherOp : Torus_Op<"gather", [HloOpcode<"gather">, Pure]> {
   let hasVerifier = 1;
 }
 
-def Torus_ScatterOp : Torus_Op<"scatter", [HloOpcode<"scatter">, Pure,
+def Torus_ScatterOp : Torus_Op<"scatter", [HloOpcode<"scatter">, Pure, Torus_HasVJP,
     AllTypesMatch<["operand", "result"]>]> {
   let summary = "combine updates into a tensor at run-time indices";
   let description = [{
@@ -983,7 +1101,8 @@ def Torus_ReturnOp : Torus_Op<"return", [Pure, Terminator,
   let builders = [OpBuilder<(ins), [{ build($_builder, $_state, ValueRange{}); }]>];
 }
 
-def Torus_WhileOp : Torus_Op<"while", [HloOpcode<"while">, RecursiveMemoryEffects]> {
+def Torus_WhileOp : Torus_Op<"while", [HloOpcode<"while">, RecursiveMemoryEffects,
+    Torus_VJPNotImplemented]> {
   let summary = "loop while a condition holds";
   let description = [{
     HLO `while`: starting from `operand`, runs `body` while `cond` returns
@@ -1012,7 +1131,8 @@ def Torus_WhileOp : Torus_Op<"while", [HloOpcode<"while">, RecursiveMemoryEffect
   let hasVerifier = 1;
 }
 
-def Torus_IfOp : Torus_Op<"if", [HloOpcode<"conditional">, RecursiveMemoryEffects]> {
+def Torus_IfOp : Torus_Op<"if", [HloOpcode<"conditional">, RecursiveMemoryEffects,
+    Torus_VJPNotImplemented]> {
   let summary = "two-way conditional";
   let description = [{
     Runs `true_branch` if `pred` is true, else `false_branch`; the results
@@ -1040,7 +1160,8 @@ def Torus_IfOp : Torus_Op<"if", [HloOpcode<"conditional">, RecursiveMemoryEffect
   let hasVerifier = 1;
 }
 
-def Torus_CaseOp : Torus_Op<"case", [HloOpcode<"conditional">, RecursiveMemoryEffects]> {
+def Torus_CaseOp : Torus_Op<"case", [HloOpcode<"conditional">, RecursiveMemoryEffects,
+    Torus_VJPNotImplemented]> {
   let summary = "n-way conditional";
   let description = [{
     HLO `conditional` with an index selector (StableHLO `case`): runs branch
@@ -1065,7 +1186,7 @@ def Torus_CaseOp : Torus_Op<"case", [HloOpcode<"conditional">, RecursiveMemoryEf
   let hasVerifier = 1;
 }
 
-def Torus_CallOp : Torus_Op<"call", [HloOpcode<"call">, CallOpInterface,
+def Torus_CallOp : Torus_Op<"call", [HloOpcode<"call">, CallOpInterface, Torus_VJPNotImplemented,
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "call a function of the module";
   let description = [{
@@ -1098,7 +1219,7 @@ def Torus_CallOp : Torus_Op<"call", [HloOpcode<"call">, CallOpInterface,
 // Random numbers
 //===----------------------------------------------------------------------===//
 
-def Torus_RngBitGeneratorOp : Torus_Op<"rng_bit_generator", [HloOpcode<"rng-bit-generator">, Pure]> {
+def Torus_RngBitGeneratorOp : Torus_Op<"rng_bit_generator", [HloOpcode<"rng-bit-generator">, Pure, Torus_NoGradient]> {
   let summary = "counter-based random bits";
   let description = [{
     HLO `rng-bit-generator`: from `initial_state` (`tensor<2xi64>`, read as
@@ -1134,7 +1255,7 @@ def Torus_RngBitGeneratorOp : Torus_Op<"rng_bit_generator", [HloOpcode<"rng-bit-
 // Replicas, partitions and collectives
 //===----------------------------------------------------------------------===//
 
-def Torus_ReplicaIdOp : Torus_Op<"replica_id", [HloOpcode<"replica-id">]> {
+def Torus_ReplicaIdOp : Torus_Op<"replica_id", [HloOpcode<"replica-id">, Torus_NoGradient]> {
   let summary = "the executing replica's index";
   let description = [{
     The index of the replica running this program, in `[0, replica_count)`
@@ -1148,7 +1269,7 @@ def Torus_ReplicaIdOp : Torus_Op<"replica_id", [HloOpcode<"replica-id">]> {
   let assemblyFormat = "attr-dict `:` type($result)";
 }
 
-def Torus_PartitionIdOp : Torus_Op<"partition_id", [HloOpcode<"partition-id">]> {
+def Torus_PartitionIdOp : Torus_Op<"partition_id", [HloOpcode<"partition-id">, Torus_NoGradient]> {
   let summary = "the executing partition's index";
   let description = [{
     The index of the partition (logical device within a replica) running
@@ -1165,7 +1286,8 @@ def Torus_PartitionIdOp : Torus_Op<"partition_id", [HloOpcode<"partition-id">]> 
 }
 
 class Torus_CollectiveOp<string mnemonic, list<Trait> traits = []>
-    : Torus_Op<mnemonic, traits # [HloOpcode<!subst("_", "-", mnemonic)>]> {
+    : Torus_Op<mnemonic, traits # [Torus_HasVJP,
+                                   HloOpcode<!subst("_", "-", mnemonic)>]> {
   let hasVerifier = 1;
 }
 

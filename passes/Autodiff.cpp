@@ -1,7 +1,7 @@
 //===- Autodiff.cpp - Reverse-mode differentiation of torus IR ------------===//
 
 #include "passes/Autodiff.h"
-#include "passes/GradBuilder.h"
+#include "ir/GradBuilder.h"
 #include "passes/VJPRules.h"
 
 #include "llvm/ADT/DenseMap.h"

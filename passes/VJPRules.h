@@ -13,7 +13,8 @@ class GradBuilder;
 /// results (`resultCotangents[i]` is null for a result nothing depends on).
 /// `operandCotangents` gets one entry per operand, null where the operand
 /// has no gradient (integers, predicates, indices). Fails, with a diagnostic
-/// on `op`, for an op that has no rule.
+/// on `op`, for an op that has no rule (neither VJPOpInterface nor the
+/// NoGradient trait).
 LogicalResult buildVJP(GradBuilder &gb, Operation *op,
                        ArrayRef<Value> resultCotangents,
                        SmallVectorImpl<Value> &operandCotangents);

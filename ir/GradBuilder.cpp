@@ -1,6 +1,6 @@
 //===- GradBuilder.cpp - Typed emission of torus ops for VJPs -------------===//
 
-#include "passes/GradBuilder.h"
+#include "ir/GradBuilder.h"
 #include "ir/ShapeRules.h"
 
 namespace mlir::torus {

@@ -2,11 +2,12 @@
 //
 // The vector-Jacobian products emit many small torus ops whose result types
 // follow from their operands; GradBuilder computes those types so each VJP
-// rule reads like the math it implements.
+// rule reads like the math it implements. Part of the IR library so that
+// ops can implement their VJPOpInterface next to their definitions.
 //
 //===----------------------------------------------------------------------===//
-#ifndef TORUS_PASSES_GRADBUILDER_H
-#define TORUS_PASSES_GRADBUILDER_H
+#ifndef TORUS_IR_GRADBUILDER_H
+#define TORUS_IR_GRADBUILDER_H
 
 #include "ir/TorusOps.h"
 
@@ -82,4 +83,4 @@ private:
 
 } // namespace mlir::torus
 
-#endif // TORUS_PASSES_GRADBUILDER_H
+#endif // TORUS_IR_GRADBUILDER_H

@@ -10,9 +10,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "passes/VJPFamilies.h"
+#include "ir/GradBuilder.h"
+#include "ir/TorusOps.h"
 
-#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/ADT/STLExtras.h"
 
 namespace mlir::torus {
 
@@ -255,13 +256,16 @@ LogicalResult convolutionVJP(GradBuilder &gb, ConvolutionOp op, Value ct,
 
 } // namespace
 
-LogicalResult windowVJP(GradBuilder &gb, Operation *op, Value ct,
-                        SmallVectorImpl<Value> &cts) {
-  if (auto rw = dyn_cast<ReduceWindowOp>(op))
-    return reduceWindowVJP(gb, rw, ct, cts);
-  if (auto conv = dyn_cast<ConvolutionOp>(op))
-    return convolutionVJP(gb, conv, ct, cts);
-  return op->emitOpError("cannot be differentiated: no gradient rule");
+LogicalResult ReduceWindowOp::buildVJP(GradBuilder &gb,
+                                       ArrayRef<Value> resultCotangents,
+                                       SmallVectorImpl<Value> &cts) {
+  return reduceWindowVJP(gb, *this, resultCotangents.front(), cts);
+}
+
+LogicalResult ConvolutionOp::buildVJP(GradBuilder &gb,
+                                      ArrayRef<Value> resultCotangents,
+                                      SmallVectorImpl<Value> &cts) {
+  return convolutionVJP(gb, *this, resultCotangents.front(), cts);
 }
 
 } // namespace mlir::torus
