@@ -233,7 +233,8 @@ absl::StatusOr<rt::CollectiveSpec> readCollective(DictionaryAttr entry,
 absl::StatusOr<std::vector<rt::CollectiveSpec>>
 readCollectives(ModuleOp module, int64_t numReplicas) {
   std::vector<rt::CollectiveSpec> specs;
-  auto table = module->getAttrOfType<ArrayAttr>(kCollectivesAttrName);
+  ArrayAttr table =
+      TorusDialect::CollectivesAttrHelper(module.getContext()).getAttr(module);
   if (!table)
     return specs;
   for (Attribute a : table) {
@@ -477,7 +478,8 @@ absl::StatusOr<CompiledModule> compileToLLVMIR(ModuleOp module,
   // The buffer plan's workspace, the entry's last argument when there is
   // one (torus-plan-buffers).
   if (auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(spec.name))
-    if (auto bytes = fn->getAttrOfType<IntegerAttr>(kWorkspaceBytesAttrName))
+    if (IntegerAttr bytes =
+            TorusDialect::WorkspaceBytesAttrHelper(fn.getContext()).getAttr(fn))
       spec.workspaceBytes = std::max<int64_t>(0, bytes.getInt());
 
   result.llvmContext = std::make_unique<llvm::LLVMContext>();

@@ -2,6 +2,7 @@
 
 #include "codegen/MemoryReport.h"
 #include "ir/DiagnosticCollector.h"
+#include "ir/TorusDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -50,7 +51,7 @@ std::optional<int64_t> byteSize(MemRefType type) {
 /// pointer generated code passes to runtime calls.
 Value rootBuffer(Value value) {
   while (Operation *def = value.getDefiningOp()) {
-    if (def->hasAttr("torus.offset"))
+    if (TorusDialect::OffsetAttrHelper(def->getContext()).isAttrPresent(def))
       break; // A temporary of the buffer plan: a buffer of its own.
     if (auto view = dyn_cast<ViewLikeOpInterface>(def))
       value = view.getViewSource();
@@ -181,8 +182,9 @@ public:
 private:
   /// The buffer plan's workspace, the last argument (torus-plan-buffers).
   void findWorkspace() {
-    if (auto bytes =
-            entry->getAttrOfType<IntegerAttr>("torus.workspace_bytes");
+    if (IntegerAttr bytes =
+            TorusDialect::WorkspaceBytesAttrHelper(entry.getContext())
+                .getAttr(entry);
         bytes && bytes.getInt() > 0 && entry.getNumArguments() > 0) {
       report.workspaceBytes = bytes.getInt();
       workspace = entry.getArgument(entry.getNumArguments() - 1);
@@ -243,6 +245,8 @@ private:
   /// views of the workspace.
   void addTemporaries() {
     int64_t count = 0;
+    TorusDialect::BufferAttrHelper bufferAttr(entry.getContext());
+    TorusDialect::OffsetAttrHelper offsetAttr(entry.getContext());
     entry.walk<WalkOrder::PreOrder>([&](Operation *op) {
       auto view = dyn_cast<memref::ViewOp>(op);
       const bool planned = view && workspace && view.getSource() == workspace;
@@ -253,9 +257,9 @@ private:
       info.index = count++;
       if (planned) {
         info.planned = true;
-        if (auto index = op->getAttrOfType<IntegerAttr>("torus.buffer"))
+        if (IntegerAttr index = bufferAttr.getAttr(op))
           info.index = index.getInt();
-        if (auto offset = op->getAttrOfType<IntegerAttr>("torus.offset"))
+        if (IntegerAttr offset = offsetAttr.getAttr(op))
           info.offset = offset.getInt();
         ++report.numPlanned;
       } else {

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/Passes.h"
+#include "ir/TorusDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -158,11 +159,14 @@ collectBuffers(Block &body,
                const llvm::DenseMap<Operation *, int64_t> &position,
                Value ws) {
   std::vector<Planned> buffers;
+  MLIRContext *ctx = body.getParentOp()->getContext();
+  TorusDialect::BufferAttrHelper bufferAttr(ctx);
+  TorusDialect::OffsetAttrHelper offsetAttr(ctx);
   int64_t end = body.getOperations().size();
   int64_t order = 0;
   for (Operation &op : body) {
     if (auto view = dyn_cast<memref::ViewOp>(&op)) {
-      auto offset = view->getAttrOfType<IntegerAttr>("torus.offset");
+      IntegerAttr offset = offsetAttr.getAttr(view);
       if (!ws || view.getSource() != ws || !offset)
         continue;
       Planned p;
@@ -173,7 +177,7 @@ collectBuffers(Block &body,
       p.from = position.lookup(view);
       SmallVector<Operation *> ignored;
       p.to = lastUse(view.getResult(), body, position, ignored).value_or(end);
-      if (auto o = view->getAttrOfType<IntegerAttr>("torus.buffer"))
+      if (IntegerAttr o = bufferAttr.getAttr(view))
         order = std::max(order, o.getInt() + 1);
       buffers.push_back(p);
       continue;
@@ -268,6 +272,8 @@ Value sizeWorkspace(func::FuncOp entry, Value ws, int64_t existing,
 /// offsets, and re-derives the aligned pointers taken from every planned
 /// buffer (see rewritePointers).
 void rewriteAsViews(ArrayRef<Planned> buffers, Value ws) {
+  TorusDialect::BufferAttrHelper bufferAttr(ws.getContext());
+  TorusDialect::OffsetAttrHelper offsetAttr(ws.getContext());
   for (const Planned &p : buffers) {
     if (p.fixed) {
       // Pointers a kernel stage took since the first plan.
@@ -280,8 +286,8 @@ void rewriteAsViews(ArrayRef<Planned> buffers, Value ws) {
     Value offset = builder.create<arith::ConstantIndexOp>(loc, p.offset);
     auto view = builder.create<memref::ViewOp>(loc, alloc.getType(), ws,
                                                offset, ValueRange{});
-    view->setAttr("torus.buffer", builder.getI64IntegerAttr(p.order));
-    view->setAttr("torus.offset", builder.getI64IntegerAttr(p.offset));
+    bufferAttr.setAttr(view, builder.getI64IntegerAttr(p.order));
+    offsetAttr.setAttr(view, builder.getI64IntegerAttr(p.offset));
     for (Operation *dealloc : p.deallocs)
       dealloc->erase();
     alloc.getResult().replaceAllUsesWith(view.getResult());
@@ -307,7 +313,8 @@ struct PlanBuffersPass : impl::TorusPlanBuffersBase<PlanBuffersPass> {
     // plan and grows its workspace.
     Value ws;
     int64_t existing = 0;
-    auto planned = entry->getAttrOfType<IntegerAttr>(kWorkspaceBytesAttrName);
+    TorusDialect::WorkspaceBytesAttrHelper workspaceBytes(&getContext());
+    IntegerAttr planned = workspaceBytes.getAttr(entry);
     if (onlyGrow && !planned)
       return; // The naive lowering: no plan to extend.
     if (planned && planned.getInt() > 0 && entry.getNumArguments() > 0) {
@@ -317,7 +324,7 @@ struct PlanBuffersPass : impl::TorusPlanBuffersBase<PlanBuffersPass> {
     Builder b(&getContext());
     // Planned, even if nothing is: a later run may extend the plan.
     if (!planned)
-      entry->setAttr(kWorkspaceBytesAttrName, b.getI64IntegerAttr(0));
+      workspaceBytes.setAttr(entry, b.getI64IntegerAttr(0));
 
     std::vector<Planned> buffers = collectBuffers(body, position, ws);
     if (llvm::all_of(buffers, [](const Planned &p) { return p.fixed; }))
@@ -326,7 +333,7 @@ struct PlanBuffersPass : impl::TorusPlanBuffersBase<PlanBuffersPass> {
     if (workspace == 0)
       return;
     ws = sizeWorkspace(entry, ws, existing, workspace);
-    entry->setAttr(kWorkspaceBytesAttrName, b.getI64IntegerAttr(workspace));
+    workspaceBytes.setAttr(entry, b.getI64IntegerAttr(workspace));
     rewriteAsViews(buffers, ws);
   }
 };

@@ -35,6 +35,7 @@
 #include "codegen/KernelParts.h"
 #include "codegen/Passes.h"
 #include "codegen/HoistAccumulators.h"
+#include "codegen/Markers.h"
 #include "codegen/Pipelines.h"
 
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
@@ -71,9 +72,12 @@ namespace mlir::torus {
 
 namespace {
 
-constexpr llvm::StringLiteral kTileLoop = "torus.kernel_loop";
-constexpr llvm::StringLiteral kRegisterTile = "torus.register_tile";
-constexpr llvm::StringLiteral kParallelTile = "torus.parallel_tile";
+// The kernel stage's markers (ir/TorusDialect.td).
+using KernelLoop = TorusDialect::KernelLoopAttrHelper;
+using ParallelTile = TorusDialect::ParallelTileAttrHelper;
+using CachePanel = TorusDialect::CachePanelAttrHelper;
+using CacheTile = TorusDialect::CacheTileAttrHelper;
+using RegisterTile = TorusDialect::RegisterTileAttrHelper;
 constexpr llvm::StringLiteral kParallelForFn = "__torus_parallel_for";
 /// Kernels with fewer multiply-adds stay on one thread.
 constexpr int64_t kMinParallelWork = int64_t(1) << 24;
@@ -382,10 +386,11 @@ Value coreView(OpBuilder &b, Location l, const Contraction &c, int x,
 }
 
 /// One iteration of the outer loops `outer` (induction variables `ivs`):
-/// a matmul (or matmul_transpose_a) on the core views of A, B and C,
-/// marked as a kernel.
+/// a matmul (or matmul_transpose_a) on the core views of A, B and C, named
+/// as the contraction's kernel `kernel` (torus-fusion's name, if any).
 void emitMatmul(OpBuilder &b, Location l, const Contraction &c,
-                ArrayRef<unsigned> outer, ValueRange ivs, bool transposedB) {
+                ArrayRef<unsigned> outer, ValueRange ivs, bool transposedB,
+                StringAttr kernel) {
   SmallVector<OpFoldResult> at(c.numLoops(), b.getIndexAttr(0));
   for (auto [i, loop] : llvm::enumerate(outer))
     at[loop] = ivs[i];
@@ -407,7 +412,8 @@ void emitMatmul(OpBuilder &b, Location l, const Contraction &c,
                                               ValueRange{cv});
   else
     mm = b.create<linalg::MatmulOp>(l, ValueRange{a, bv}, ValueRange{cv});
-  mm->setAttr("torus.kernel", b.getUnitAttr());
+  if (kernel)
+    TorusDialect::KernelAttrHelper(b.getContext()).setAttr(mm, kernel);
 }
 
 /// Rewrites one contraction generic (see the file comment); false when it
@@ -429,8 +435,9 @@ bool rewriteContraction(RewriterBase &rw, linalg::GenericOp op,
   for (unsigned l = 0; l < c->numLoops(); ++l)
     if (l != c->mLoop && l != c->nLoop && l != c->kLoop)
       outer.push_back(l);
+  StringAttr kernel = TorusDialect::KernelAttrHelper(rw.getContext()).getAttr(op);
   auto body = [&](OpBuilder &b, Location l, ValueRange ivs) {
-    emitMatmul(b, l, *c, outer, ivs, rhs->transposed);
+    emitMatmul(b, l, *c, outer, ivs, rhs->transposed, kernel);
   };
   if (outer.empty()) {
     body(rw, loc, {});
@@ -492,29 +499,26 @@ bool isKernelCandidate(linalg::LinalgOp op, bool stridedB = false) {
          innermostStrideIsOne(c);
 }
 
-void markLoops(ArrayRef<Operation *> loops, Builder &b) {
+void markLoops(ArrayRef<Operation *> loops) {
   for (Operation *loop : loops)
-    loop->setAttr(kTileLoop, b.getUnitAttr());
+    setMarker<KernelLoop>(loop);
 }
 
-constexpr llvm::StringLiteral kCacheTile = "torus.cache_tile";
-constexpr llvm::StringLiteral kPanel = "torus.cache_panel";
-
 /// Tiles `op` with `sizes`, marks the new loops for peeling and the tiled op
-/// with `tileAttr`, and erases `op`.
+/// with the marker `Tile` (CachePanel or RegisterTile), and erases `op`.
+template <typename Tile>
 FailureOr<linalg::TiledLinalgOp> tile(RewriterBase &rw, linalg::LinalgOp op,
-                                      ArrayRef<int64_t> sizes,
-                                      StringRef tileAttr) {
+                                      ArrayRef<int64_t> sizes) {
   rw.setInsertionPoint(op);
   linalg::LinalgTilingOptions options;
   options.setTileSizes(sizes);
   FailureOr<linalg::TiledLinalgOp> tiled = linalg::tileLinalgOp(rw, op, options);
   if (failed(tiled))
     return failure();
-  markLoops(tiled->loops, rw);
-  tiled->op->removeAttr(kCacheTile);
-  tiled->op->removeAttr(kPanel);
-  tiled->op->setAttr(tileAttr, rw.getUnitAttr());
+  markLoops(tiled->loops);
+  clearMarker<CacheTile>(tiled->op);
+  clearMarker<CachePanel>(tiled->op);
+  setMarker<Tile>(tiled->op);
   rw.eraseOp(op);
   return tiled;
 }
@@ -530,17 +534,17 @@ FailureOr<linalg::TiledLinalgOp> tile(RewriterBase &rw, linalg::LinalgOp op,
 LogicalResult tileForPanels(RewriterBase &rw, linalg::LinalgOp op,
                             const KernelShape &shape) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  FailureOr<linalg::TiledLinalgOp> panels = tile(
-      rw, op, {shape.cache[0], shape.cache[1], shape.cache[2]}, kPanel);
+  FailureOr<linalg::TiledLinalgOp> panels = tile<CachePanel>(
+      rw, op, {shape.cache[0], shape.cache[1], shape.cache[2]});
   if (failed(panels))
     return failure();
   int64_t work = ranges[0] * ranges[1] * ranges[2];
   if (panels->loops.size() != 3 || work < kMinParallelWork)
     return success();
   if (ranges[0] >= 2 * shape.cache[0])
-    panels->loops[0]->setAttr(kParallelTile, rw.getUnitAttr());
+    setMarker<ParallelTile>(panels->loops[0]);
   else if (ranges[1] >= 2 * shape.cache[1])
-    panels->loops[1]->setAttr(kParallelTile, rw.getUnitAttr());
+    setMarker<ParallelTile>(panels->loops[1]);
   return success();
 }
 
@@ -551,19 +555,19 @@ void peelTileLoops(RewriterBase &rw, func::FuncOp fn) {
   while (true) {
     scf::ForOp next;
     fn.walk<WalkOrder::PreOrder>([&](scf::ForOp loop) {
-      if (!loop->hasAttr(kTileLoop))
+      if (!hasMarker<KernelLoop>(loop))
         return WalkResult::advance();
       next = loop;
       return WalkResult::interrupt();
     });
     if (!next)
       return;
-    next->removeAttr(kTileLoop);
+    clearMarker<KernelLoop>(next);
     scf::ForOp partial;
     rw.setInsertionPoint(next);
     if (succeeded(scf::peelForLoopAndSimplifyBounds(rw, next, partial))) {
-      partial->removeAttr(kTileLoop);
-      partial->removeAttr(kParallelTile);
+      clearMarker<KernelLoop>(partial);
+      clearMarker<ParallelTile>(partial);
     }
   }
 }
@@ -884,12 +888,12 @@ struct VectorizeKernelsPass
       return failure();
     SmallVector<linalg::LinalgOp> panels;
     fn.walk([&](linalg::LinalgOp op) {
-      if (op->hasAttr(kPanel))
+      if (hasMarker<CachePanel>(op))
         panels.push_back(op);
     });
     PackBuffers packBuffers;
     for (linalg::LinalgOp op : panels) {
-      op->removeAttr(kPanel);
+      clearMarker<CachePanel>(op);
       if (!isKernelCandidate(op, pack))
         continue;
       SmallVector<int64_t> panelRanges = op.getStaticLoopRanges();
@@ -903,7 +907,7 @@ struct VectorizeKernelsPass
           !innermostStrideIsOne(bType))
         packRhsTile(rw, fn, op, shape.cache[2], shape.cache[1], bits,
                     packBuffers);
-      op->setAttr(kCacheTile, rw.getUnitAttr());
+      setMarker<CacheTile>(op);
     }
     if (failed(canonicalize(fn)))
       return failure();
@@ -911,7 +915,7 @@ struct VectorizeKernelsPass
     // at a time where it pays (see shouldPackLhs).
     SmallVector<linalg::LinalgOp> cacheTiles;
     fn.walk([&](linalg::LinalgOp op) {
-      if (op->hasAttr(kCacheTile))
+      if (hasMarker<CacheTile>(op))
         cacheTiles.push_back(op);
     });
     if (pack) {
@@ -925,8 +929,8 @@ struct VectorizeKernelsPass
         KernelShape shape = shapeOf(op);
         llvm::append_range(unpacked,
                            packLhsStrips(rw, fn, op, shape.cache[2],
-                                         shape.registers[0], bits, packBuffers,
-                                         kCacheTile));
+                                         shape.registers[0], bits,
+                                         packBuffers));
         packed = true;
       }
       cacheTiles = std::move(unpacked);
@@ -936,12 +940,12 @@ struct VectorizeKernelsPass
     // Then tile them for registers: M and N (the uneven N remainders
     // split), then K innermost.
     for (linalg::LinalgOp op : cacheTiles) {
-      op->removeAttr(kCacheTile);
+      clearMarker<CacheTile>(op);
       if (!isKernelCandidate(op))
         continue;
       KernelShape shape = shapeOf(op);
-      if (failed(tile(rw, op, {shape.registers[0], shape.registers[1], 0},
-                      kRegisterTile)))
+      if (failed(tile<RegisterTile>(
+              rw, op, {shape.registers[0], shape.registers[1], 0})))
         return failure();
     }
     peelTileLoops(rw, fn);
@@ -953,14 +957,13 @@ struct VectorizeKernelsPass
     auto collectTiles = [&] {
       tiles.clear();
       fn.walk([&](linalg::LinalgOp op) {
-        if (op->hasAttr(kRegisterTile) && isKernelCandidate(op))
+        if (hasMarker<RegisterTile>(op) && isKernelCandidate(op))
           tiles.push_back(op);
       });
     };
     collectTiles();
     for (linalg::LinalgOp op : tiles)
-      if (failed(tile(rw, op, {0, 0, shapeOf(op).registers[2]},
-                      kRegisterTile)))
+      if (failed(tile<RegisterTile>(rw, op, {0, 0, shapeOf(op).registers[2]})))
         return failure();
     peelTileLoops(rw, fn);
     if (failed(canonicalize(fn)))
@@ -988,7 +991,7 @@ struct VectorizeKernelsPass
     while (true) {
       SmallVector<std::pair<linalg::LinalgOp, int64_t>> uneven;
       fn.walk([&](linalg::LinalgOp op) {
-        if (!op->hasAttr(kRegisterTile) || !isKernelCandidate(op))
+        if (!hasMarker<RegisterTile>(op) || !isKernelCandidate(op))
           return;
         uint64_t n = op.getStaticLoopRanges()[1];
         if (!llvm::isPowerOf2_64(n))
@@ -997,7 +1000,7 @@ struct VectorizeKernelsPass
       if (uneven.empty())
         return success();
       for (auto [op, piece] : uneven)
-        if (failed(tile(rw, op, {0, piece, 0}, kRegisterTile)))
+        if (failed(tile<RegisterTile>(rw, op, {0, piece, 0})))
           return failure();
       peelTileLoops(rw, fn);
       if (failed(canonicalize(fn)))
@@ -1063,18 +1066,18 @@ struct VectorizeKernelsPass
     // 4. Large kernels' outer tile loops over host threads.
     SmallVector<scf::ForOp> parallel;
     fn.walk([&](scf::ForOp loop) {
-      if (loop->hasAttr(kParallelTile))
+      if (hasMarker<ParallelTile>(loop))
         parallel.push_back(loop);
     });
     for (scf::ForOp loop : parallel) {
-      loop->removeAttr(kParallelTile);
+      clearMarker<ParallelTile>(loop);
       if (threads)
         (void)outlineParallelLoop(rw, loop, counter++);
     }
     // Attributes of the kernels are not needed past this point.
     fn.walk([&](Operation *op) {
-      op->removeAttr(kRegisterTile);
-      op->removeAttr("torus.kernel");
+      clearMarker<RegisterTile>(op);
+      clearMarker<TorusDialect::KernelAttrHelper>(op);
     });
     return success();
   }
