@@ -100,7 +100,7 @@ std::unique_ptr<Pass> withOptions(std::unique_ptr<Pass> pass,
 
 int64_t defaultVectorBits() {
   // A bad TORUS_TARGET is reported where code is compiled (compile(),
-  // torusc); here, in a pass, the host's width stands in.
+  // torusc); here, building a pipeline, the host's width stands in.
   static std::once_flag warned;
   auto target = ::torus::rt::defaultCpuTarget();
   if (target.ok())
@@ -109,8 +109,16 @@ int64_t defaultVectorBits() {
     llvm::errs() << "torus: " << std::string(target.status().message())
                  << "; using this host's vector width\n";
   });
+  return hostVectorBits();
+}
+
+int64_t hostVectorBits() {
   auto host = ::torus::rt::hostCpuTarget();
   return host.ok() ? host->vectorBits() : 128;
+}
+
+int64_t targetVectorBits(const CodegenOptions &options) {
+  return options.vectorBits > 0 ? options.vectorBits : defaultVectorBits();
 }
 
 void buildBufferizePipeline(OpPassManager &pm, const CodegenOptions &options) {
@@ -136,7 +144,8 @@ void buildBuffersToLLVMPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createTorusFuseEpilogues());
   pm.addPass(createCanonicalizerPass()); // static panel shapes
   buildKernelPipeline(pm, options);
-  std::string bits = "vector-bits=" + std::to_string(options.vectorBits);
+  std::string bits =
+      "vector-bits=" + std::to_string(targetVectorBits(options));
   pm.addNestedPass<func::FuncOp>(
       withOptions(createTorusVectorizeReductions(), bits));
   // The kernels' own temporaries join the buffer plan (torus-plan-buffers).
@@ -191,6 +200,10 @@ void registerTorusPipelines() {
     PassPipelineRegistration<>(
         "torus-buffers-to-llvm", "Lower linalg on buffers to the LLVM dialect",
         [](OpPassManager &pm) { buildBuffersToLLVMPipeline(pm); });
+    PassPipelineRegistration<>(
+        "torus-kernels",
+        "The kernel stage for the default target (TORUS_TARGET or the host)",
+        [](OpPassManager &pm) { buildKernelPipeline(pm); });
     PassPipelineRegistration<>("torus-compile",
                                "Lower torus all the way to the LLVM dialect",
                                [](OpPassManager &pm) {

@@ -844,7 +844,7 @@ struct VectorizeKernelsPass
   LogicalResult runOnFunction(func::FuncOp fn, int &counter) {
     MLIRContext *ctx = &getContext();
     IRRewriter rw(ctx);
-    int64_t bits = vectorBits > 0 ? vectorBits : defaultVectorBits();
+    int64_t bits = vectorBits > 0 ? vectorBits : hostVectorBits();
 
     // 1. Contractions to matmuls on views.
     SmallVector<linalg::GenericOp> generics;
@@ -1087,7 +1087,7 @@ struct VectorizeKernelsPass
 
 void buildKernelPipeline(OpPassManager &pm, const CodegenOptions &options) {
   TorusVectorizeKernelsOptions kernels;
-  kernels.vectorBits = options.vectorBits;
+  kernels.vectorBits = targetVectorBits(options);
   pm.addPass(createTorusVectorizeKernels(kernels));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
