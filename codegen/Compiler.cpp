@@ -6,8 +6,8 @@
 #include "codegen/Pipelines.h"
 #include "ir/DiagnosticCollector.h"
 #include "ir/Sharding.h"
+#include "ir/TensorTypes.h"
 #include "ir/TorusOps.h"
-#include "ir/trace/TracedFunctionImpl.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
