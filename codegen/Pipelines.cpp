@@ -66,12 +66,11 @@ void buildLowerToLinalgPipeline(OpPassManager &pm,
   pm.addPass(createCSEPass());
 }
 
-bool buildShardingPipeline(OpPassManager &pm) {
+void buildShardingPipeline(OpPassManager &pm) {
   pm.addPass(createTorusShardingPropagation());
-  return true;
 }
 
-bool buildSpmdPipeline(OpPassManager &pm) {
+void buildSpmdPipeline(OpPassManager &pm) {
   // The partitioner shares offset computations itself and the collective
   // passes clean up after themselves; the linalg stage canonicalizes.
   pm.addPass(createTorusSpmdPartition());
@@ -79,7 +78,6 @@ bool buildSpmdPipeline(OpPassManager &pm) {
   pm.addPass(createTorusReduceScatterCreator());
   pm.addPass(createTorusAllReduceSimplifier());
   pm.addPass(createTorusAllReduceCombiner());
-  return true;
 }
 
 namespace {

@@ -18,9 +18,7 @@ namespace mlir::torus {
 
 /// Sharding propagation: every op gets a sharding from the user's
 /// annotations (torus-sharding-propagation; calls are inlined first).
-/// Returns true (a stage whose passes are not built returns false, and the
-/// compiler then skips it).
-bool buildShardingPipeline(OpPassManager &pm);
+void buildShardingPipeline(OpPassManager &pm);
 
 /// SPMD partitioning: one program for every partition, parameterized by
 /// partition_id, with the collectives resharding needs, then the collective
@@ -28,8 +26,8 @@ bool buildShardingPipeline(OpPassManager &pm);
 /// simplification and combining; canonicalization is left to the linalg
 /// stage). The passes read the partition and
 /// replica counts from the module's torus.num_partitions and
-/// torus.num_replicas, which the compiler sets. Returns true.
-bool buildSpmdPipeline(OpPassManager &pm);
+/// torus.num_replicas, which the compiler sets.
+void buildSpmdPipeline(OpPassManager &pm);
 
 /// Switches of the naive lowering, for comparisons (CompilerOptions).
 struct CodegenOptions {
