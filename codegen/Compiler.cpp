@@ -330,9 +330,10 @@ absl::Status lowerToStage(ModuleOp module, Stage stage,
                          resolvePartitionCount(module, options));
   if (numPartitions > 1) {
     Builder b(ctx);
-    module->setAttr(kNumPartitionsAttrName, b.getI64IntegerAttr(numPartitions));
-    module->setAttr(kNumReplicasAttrName,
-                    b.getI64IntegerAttr(options.numReplicas));
+    TorusDialect::NumPartitionsAttrHelper(ctx).setAttr(
+        module, b.getI64IntegerAttr(numPartitions));
+    TorusDialect::NumReplicasAttrHelper(ctx).setAttr(
+        module, b.getI64IntegerAttr(options.numReplicas));
   }
   if (options.afterStage)
     options.afterStage(Stage::Torus, module);
@@ -377,14 +378,16 @@ absl::Status lowerToStage(ModuleOp module, Stage stage,
 absl::StatusOr<std::vector<rt::CollectiveSpec>>
 readCollectiveTable(ModuleOp module, int64_t numReplicas) {
   int64_t numPartitions = 1;
-  if (auto p = module->getAttrOfType<IntegerAttr>(kNumPartitionsAttrName))
+  if (IntegerAttr p = TorusDialect::NumPartitionsAttrHelper(module.getContext())
+                          .getAttr(module))
     numPartitions = std::max<int64_t>(1, p.getInt());
   return readCollectives(module, numReplicas * numPartitions);
 }
 
 absl::StatusOr<int64_t> resolvePartitionCount(ModuleOp module,
                                               const CompilerOptions &options) {
-  auto attr = module->getAttrOfType<IntegerAttr>(kNumPartitionsAttrName);
+  IntegerAttr attr =
+      TorusDialect::NumPartitionsAttrHelper(module.getContext()).getAttr(module);
   if (options.numPartitions < 0)
     return absl::InvalidArgumentError(fmt::format(
         "the partition count must be at least 1, got {}",

@@ -54,6 +54,11 @@ def Torus_Dialect : Dialect {
     "::mlir::IntegerAttr":$offset,
     // torus-lower-collectives: the module's table of lowered collectives.
     "::mlir::ArrayAttr":$collectives,
+    // The module's device counts: replicas and partitions per replica (set
+    // by the compiler, the HLO importer and torus-spmd-partition; read by
+    // the sharding, SPMD and collective passes).
+    "::mlir::IntegerAttr":$num_replicas,
+    "::mlir::IntegerAttr":$num_partitions,
     // The kernel stage: a loop host threads may share (set by
     // torus-fuse-epilogues and torus-vectorize-kernels, read by the
     // latter); within torus-vectorize-kernels, a tile loop to peel and the
