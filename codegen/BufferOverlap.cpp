@@ -1,6 +1,7 @@
 //===- BufferOverlap.cpp - Whether two buffers may share bytes ------------===//
 
 #include "codegen/BufferOverlap.h"
+#include "ir/TorusDialect.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -11,12 +12,16 @@ namespace {
 /// The planned view `v` is, or null.
 memref::ViewOp plannedView(Value v) {
   auto view = v.getDefiningOp<memref::ViewOp>();
-  return view && view->hasAttr("torus.buffer") ? view : nullptr;
+  return view && TorusDialect::BufferAttrHelper(view.getContext())
+                             .isAttrPresent(view)
+             ? view
+             : nullptr;
 }
 
 /// [first, last) bytes of a planned view in its workspace, when known.
 std::optional<std::pair<int64_t, int64_t>> byteRange(memref::ViewOp view) {
-  auto offset = view->getAttrOfType<IntegerAttr>("torus.offset");
+  IntegerAttr offset =
+      TorusDialect::OffsetAttrHelper(view.getContext()).getAttr(view);
   MemRefType type = view.getType();
   if (!offset || !type.hasStaticShape())
     return std::nullopt;

@@ -6,8 +6,8 @@
 #include "codegen/Pipelines.h"
 #include "ir/DiagnosticCollector.h"
 #include "ir/Sharding.h"
+#include "ir/TensorTypes.h"
 #include "ir/TorusOps.h"
-#include "ir/trace/TracedFunctionImpl.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -60,9 +60,11 @@ bool buildStagePipeline(OpPassManager &pm, Stage stage,
                         const CodegenOptions &codegen = {}) {
   switch (stage) {
   case Stage::Sharded:
-    return buildShardingPipeline(pm);
+    buildShardingPipeline(pm);
+    return true;
   case Stage::Spmd:
-    return buildSpmdPipeline(pm);
+    buildSpmdPipeline(pm);
+    return true;
   case Stage::Linalg:
     buildLowerToLinalgPipeline(pm, codegen);
     return true;
@@ -233,7 +235,8 @@ absl::StatusOr<rt::CollectiveSpec> readCollective(DictionaryAttr entry,
 absl::StatusOr<std::vector<rt::CollectiveSpec>>
 readCollectives(ModuleOp module, int64_t numReplicas) {
   std::vector<rt::CollectiveSpec> specs;
-  auto table = module->getAttrOfType<ArrayAttr>(kCollectivesAttrName);
+  ArrayAttr table =
+      TorusDialect::CollectivesAttrHelper(module.getContext()).getAttr(module);
   if (!table)
     return specs;
   for (Attribute a : table) {
@@ -297,18 +300,6 @@ std::string_view stageDescription(Stage stage) {
   return "?";
 }
 
-absl::Status checkStageAvailable(Stage stage) {
-  OpPassManager probe("builtin.module");
-  if (stage == Stage::Sharded && !buildShardingPipeline(probe))
-    return absl::UnimplementedError(
-        "the 'sharded' stage needs the sharding passes, which are not built "
-        "yet");
-  if (stage == Stage::Spmd && !buildSpmdPipeline(probe))
-    return absl::UnimplementedError(
-        "the 'spmd' stage needs the SPMD partitioner, which is not built yet");
-  return absl::OkStatus();
-}
-
 std::string defaultPipelineText(Stage stage) {
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -327,7 +318,6 @@ std::string defaultPipelineText(Stage stage) {
 
 absl::Status lowerToStage(ModuleOp module, Stage stage,
                           const CompilerOptions &options) {
-  TORUS_RETURN_IF_ERROR(checkStageAvailable(stage));
   MLIRContext *ctx = module->getContext();
   DialectRegistry registry;
   registerCodegenDialects(registry);
@@ -340,9 +330,10 @@ absl::Status lowerToStage(ModuleOp module, Stage stage,
                          resolvePartitionCount(module, options));
   if (numPartitions > 1) {
     Builder b(ctx);
-    module->setAttr(kNumPartitionsAttrName, b.getI64IntegerAttr(numPartitions));
-    module->setAttr(kNumReplicasAttrName,
-                    b.getI64IntegerAttr(options.numReplicas));
+    TorusDialect::NumPartitionsAttrHelper(ctx).setAttr(
+        module, b.getI64IntegerAttr(numPartitions));
+    TorusDialect::NumReplicasAttrHelper(ctx).setAttr(
+        module, b.getI64IntegerAttr(options.numReplicas));
   }
   if (options.afterStage)
     options.afterStage(Stage::Torus, module);
@@ -387,14 +378,16 @@ absl::Status lowerToStage(ModuleOp module, Stage stage,
 absl::StatusOr<std::vector<rt::CollectiveSpec>>
 readCollectiveTable(ModuleOp module, int64_t numReplicas) {
   int64_t numPartitions = 1;
-  if (auto p = module->getAttrOfType<IntegerAttr>(kNumPartitionsAttrName))
+  if (IntegerAttr p = TorusDialect::NumPartitionsAttrHelper(module.getContext())
+                          .getAttr(module))
     numPartitions = std::max<int64_t>(1, p.getInt());
   return readCollectives(module, numReplicas * numPartitions);
 }
 
 absl::StatusOr<int64_t> resolvePartitionCount(ModuleOp module,
                                               const CompilerOptions &options) {
-  auto attr = module->getAttrOfType<IntegerAttr>(kNumPartitionsAttrName);
+  IntegerAttr attr =
+      TorusDialect::NumPartitionsAttrHelper(module.getContext()).getAttr(module);
   if (options.numPartitions < 0)
     return absl::InvalidArgumentError(fmt::format(
         "the partition count must be at least 1, got {}",
@@ -477,7 +470,8 @@ absl::StatusOr<CompiledModule> compileToLLVMIR(ModuleOp module,
   // The buffer plan's workspace, the entry's last argument when there is
   // one (torus-plan-buffers).
   if (auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(spec.name))
-    if (auto bytes = fn->getAttrOfType<IntegerAttr>(kWorkspaceBytesAttrName))
+    if (IntegerAttr bytes =
+            TorusDialect::WorkspaceBytesAttrHelper(fn.getContext()).getAttr(fn))
       spec.workspaceBytes = std::max<int64_t>(0, bytes.getInt());
 
   result.llvmContext = std::make_unique<llvm::LLVMContext>();

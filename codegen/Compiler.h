@@ -57,9 +57,6 @@ inline constexpr Stage kAllStages[] = {
 std::string_view stageName(Stage stage);
 /// One line saying what the stage's output is.
 std::string_view stageDescription(Stage stage);
-/// OK, or Unimplemented naming the missing passes for a stage whose passes
-/// are not built yet (sharded, spmd).
-absl::Status checkStageAvailable(Stage stage);
 
 struct CompilerOptions {
   /// Replicas the program runs on (HLO replica_count).

@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/BufferOverlap.h"
+#include "codegen/Markers.h"
 #include "codegen/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -39,9 +40,8 @@ namespace {
 /// Columns per panel: the kernel stage's N cache tile, so each panel is one
 /// of its N tiles.
 constexpr int64_t kPanel = 128;
-/// The kernel stage's attribute for a loop host threads may share, and its
-/// threshold (multiply-adds) for using them.
-constexpr llvm::StringLiteral kParallelTile = "torus.parallel_tile";
+/// The kernel stage's threshold (multiply-adds) for sharing a loop between
+/// host threads (marking it TorusDialect::ParallelTileAttrHelper).
 constexpr int64_t kMinParallelWork = int64_t(1) << 24;
 
 bool isStaticBuffer(Value v) {
@@ -63,7 +63,8 @@ struct Pair {
 /// the identity map and writes buffers `op` does not read; only ops
 /// without memory effects lie between them.
 std::optional<Pair> matchPair(linalg::GenericOp op) {
-  auto kernel = op->getAttrOfType<StringAttr>("torus.kernel");
+  TorusDialect::KernelAttrHelper kernelAttr(op.getContext());
+  StringAttr kernel = kernelAttr.getAttr(op);
   if (!kernel || op.getNumReductionLoops() == 0 ||
       !op.hasPureBufferSemantics() || op.getNumDpsInits() != 1)
     return std::nullopt;
@@ -84,7 +85,7 @@ std::optional<Pair> matchPair(linalg::GenericOp op) {
   Pair pair{fill, op, nullptr, nLoop, {}};
   for (Operation *next = op->getNextNode(); next; next = next->getNextNode()) {
     auto generic = dyn_cast<linalg::GenericOp>(next);
-    if (generic && generic->getAttr("torus.kernel") == kernel) {
+    if (generic && kernelAttr.getAttr(generic) == kernel) {
       pair.epilogue = generic;
       break;
     }
@@ -173,7 +174,7 @@ bool fusePair(RewriterBase &rw, const Pair &pair) {
   rw.setInsertionPoint(fused);
   (void)scf::peelForLoopAndSimplifyBounds(rw, fused, partial);
   if (work >= kMinParallelWork)
-    fused->setAttr(kParallelTile, rw.getUnitAttr());
+    setMarker<TorusDialect::ParallelTileAttrHelper>(fused);
   return true;
 }
 

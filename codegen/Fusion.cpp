@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/Passes.h"
+#include "ir/TorusDialect.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -83,15 +84,18 @@ bool isContraction(linalg::LinalgOp op) {
 void annotate(func::FuncOp fn) {
   MLIRContext *ctx = fn.getContext();
   Builder b(ctx);
+  TorusDialect::FusionAttrHelper fusion(ctx);
+  TorusDialect::KernelAttrHelper kernel(ctx);
+  TorusDialect::FusedOpsAttrHelper fusedOps(ctx);
   int64_t next = 0;
   auto mark = [&](Operation *op, StringRef kind, StringAttr name) {
-    op->setAttr("torus.fusion", b.getStringAttr(kind));
-    op->setAttr("torus.kernel", name);
-    op->setAttr("torus.fused_ops",
-                b.getI64IntegerAttr(countBodyOps(cast<linalg::LinalgOp>(op))));
+    fusion.setAttr(op, b.getStringAttr(kind));
+    kernel.setAttr(op, name);
+    fusedOps.setAttr(
+        op, b.getI64IntegerAttr(countBodyOps(cast<linalg::LinalgOp>(op))));
   };
   fn.walk([&](linalg::LinalgOp op) {
-    if (op->hasAttr("torus.kernel"))
+    if (kernel.isAttrPresent(op))
       return; // An epilogue named with its contraction.
     StringAttr name = b.getStringAttr("fusion." + std::to_string(next++));
     if (op.getNumReductionLoops() == 0) {

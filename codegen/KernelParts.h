@@ -69,12 +69,12 @@ void packRhsTile(RewriterBase &rw, func::FuncOp fn, linalg::LinalgOp op,
 /// the Goto layout [cacheM/regM][cacheK][regM]: the strip's regM values of
 /// one k are consecutive) and runs `matmul_transpose_a` of that buffer with
 /// the strip's rows of C (a matmul on the buffer's transposed view). A row-major A is packed by a blocked transpose, a
-/// transposed one by row copies. Returns the strip matmuls (marked with
-/// `tileAttr`); `op` is erased.
+/// transposed one by row copies. Returns the strip matmuls (marked as
+/// cache tiles, TorusDialect::CacheTileAttrHelper); `op` is erased.
 SmallVector<linalg::LinalgOp>
 packLhsStrips(RewriterBase &rw, func::FuncOp fn, linalg::LinalgOp op,
               int64_t cacheK, int64_t regM, int64_t vectorBits,
-              PackBuffers &buffers, StringRef tileAttr);
+              PackBuffers &buffers);
 
 } // namespace mlir::torus
 

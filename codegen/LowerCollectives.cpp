@@ -90,8 +90,9 @@ struct LowerCollectivesPass
     Builder b(ctx);
     auto ptr = LLVM::LLVMPointerType::get(ctx);
 
+    TorusDialect::CollectivesAttrHelper collectives(ctx);
     SmallVector<Attribute> table;
-    if (auto existing = module->getAttrOfType<ArrayAttr>(kCollectivesAttrName))
+    if (ArrayAttr existing = collectives.getAttr(module))
       table.assign(existing.begin(), existing.end());
 
     SmallVector<Operation *> ops;
@@ -143,7 +144,7 @@ struct LowerCollectivesPass
       op->getResult(0).replaceAllUsesWith(result);
       op->erase();
     }
-    module->setAttr(kCollectivesAttrName, b.getArrayAttr(table));
+    collectives.setAttr(module, b.getArrayAttr(table));
   }
 };
 

@@ -2,6 +2,7 @@
 
 #include "codegen/MemoryReport.h"
 #include "ir/DiagnosticCollector.h"
+#include "ir/TorusDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -50,7 +51,7 @@ std::optional<int64_t> byteSize(MemRefType type) {
 /// pointer generated code passes to runtime calls.
 Value rootBuffer(Value value) {
   while (Operation *def = value.getDefiningOp()) {
-    if (def->hasAttr("torus.offset"))
+    if (TorusDialect::OffsetAttrHelper(def->getContext()).isAttrPresent(def))
       break; // A temporary of the buffer plan: a buffer of its own.
     if (auto view = dyn_cast<ViewLikeOpInterface>(def))
       value = view.getViewSource();
@@ -156,102 +157,121 @@ TemporaryPeak sweep(const std::vector<BufferInfo> &buffers,
 
 } // namespace
 
-absl::StatusOr<MemoryReport> analyzeMemory(ModuleOp module,
-                                           int64_t numInputs) {
-  func::FuncOp entry;
-  for (auto fn : module.getOps<func::FuncOp>())
-    if (fn.isPublic() && !fn.isExternal()) {
-      entry = fn;
-      break;
+namespace {
+
+/// The steps of analyzeMemory over one entry function, in order: its
+/// arguments, program positions, temporaries, their frees and uses, the
+/// peaks, and the buffers sorted largest first.
+class MemoryAnalysis {
+public:
+  MemoryAnalysis(ModuleOp module, func::FuncOp entry, int64_t numInputs)
+      : module(module), entry(entry), numInputs(numInputs) {}
+
+  MemoryReport run() {
+    report.function = entry.getName().str();
+    findWorkspace();
+    addArguments();
+    numberOps();
+    addTemporaries();
+    recordFreesAndUses();
+    computePeaks();
+    sortLargestFirst();
+    return std::move(report);
+  }
+
+private:
+  /// The buffer plan's workspace, the last argument (torus-plan-buffers).
+  void findWorkspace() {
+    if (IntegerAttr bytes =
+            TorusDialect::WorkspaceBytesAttrHelper(entry.getContext())
+                .getAttr(entry);
+        bytes && bytes.getInt() > 0 && entry.getNumArguments() > 0) {
+      report.workspaceBytes = bytes.getInt();
+      workspace = entry.getArgument(entry.getNumArguments() - 1);
     }
-  if (!entry)
-    return absl::InvalidArgumentError(
-        "memory report: the module has no public function with a body");
-
-  MemoryReport report;
-  report.function = entry.getName().str();
-  std::string functionLocation = formatLocation(entry.getLoc());
-
-  // The buffer plan's workspace, the last argument (torus-plan-buffers).
-  Value workspace;
-  if (auto bytes = entry->getAttrOfType<IntegerAttr>("torus.workspace_bytes");
-      bytes && bytes.getInt() > 0 && entry.getNumArguments() > 0) {
-    report.workspaceBytes = bytes.getInt();
-    workspace = entry.getArgument(entry.getNumArguments() - 1);
   }
 
-  // Arguments: inputs, then the outputs buffer-results-to-out-params added.
-  for (BlockArgument arg : entry.getArguments()) {
-    auto type = dyn_cast<MemRefType>(arg.getType());
-    if (!type || arg == workspace)
-      continue;
-    BufferInfo info;
-    bool isInput = numInputs < 0 || arg.getArgNumber() < numInputs;
-    info.kind = isInput ? BufferInfo::Kind::Input : BufferInfo::Kind::Output;
-    info.index = isInput ? arg.getArgNumber() : arg.getArgNumber() - numInputs;
-    info.type = typeString(type);
-    auto bytes = byteSize(type);
-    if (!bytes) {
-      report.exact = false;
-      report.notes.push_back(fmt::format(
-          "argument {} has a dynamic shape ({}) and is not counted",
-          arg.getArgNumber(), info.type));
+  /// Arguments: inputs, then the outputs buffer-results-to-out-params added.
+  void addArguments() {
+    std::string functionLocation = formatLocation(entry.getLoc());
+    for (BlockArgument arg : entry.getArguments()) {
+      auto type = dyn_cast<MemRefType>(arg.getType());
+      if (!type || arg == workspace)
+        continue;
+      BufferInfo info;
+      bool isInput = numInputs < 0 || arg.getArgNumber() < numInputs;
+      info.kind = isInput ? BufferInfo::Kind::Input : BufferInfo::Kind::Output;
+      info.index =
+          isInput ? arg.getArgNumber() : arg.getArgNumber() - numInputs;
+      info.type = typeString(type);
+      auto bytes = byteSize(type);
+      if (!bytes) {
+        report.exact = false;
+        report.notes.push_back(fmt::format(
+            "argument {} has a dynamic shape ({}) and is not counted",
+            arg.getArgNumber(), info.type));
+      }
+      info.bytes = bytes.value_or(0);
+      info.location = functionLocation;
+      info.producer = "(argument)";
+      (isInput ? report.inputBytes : report.outputBytes) += info.bytes;
+      report.buffers.push_back(std::move(info));
     }
-    info.bytes = bytes.value_or(0);
-    info.location = functionLocation;
-    info.producer = "(argument)";
-    (isInput ? report.inputBytes : report.outputBytes) += info.bytes;
-    report.buffers.push_back(std::move(info));
   }
 
-  // Program order. A use inside a nested region counts at the end of the
-  // top-level op holding it (a loop uses its buffers until it ends).
-  llvm::DenseMap<Operation *, int64_t> position;
-  int64_t last = 0;
-  entry.walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (op != entry.getOperation())
-      position[op] = ++last;
-  });
-  llvm::DenseMap<Operation *, int64_t> topLevelEnd;
-  for (Operation &top : entry.getBody().front()) {
-    int64_t end = position[&top];
-    top.walk([&](Operation *inner) { end = std::max(end, position[inner]); });
-    topLevelEnd[&top] = end;
+  /// Program order. A use inside a nested region counts at the end of the
+  /// top-level op holding it (a loop uses its buffers until it ends).
+  void numberOps() {
+    entry.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (op != entry.getOperation())
+        position[op] = ++last;
+    });
+    for (Operation &top : entry.getBody().front()) {
+      int64_t end = position[&top];
+      top.walk(
+          [&](Operation *inner) { end = std::max(end, position[inner]); });
+      topLevelEnd[&top] = end;
+    }
   }
-  auto useEnd = [&](Operation *op) {
+
+  int64_t useEnd(Operation *op) {
     Operation *top = op;
     while (top->getParentOp() != entry.getOperation())
       top = top->getParentOp();
     return topLevelEnd[top];
-  };
+  }
 
-  // Temporaries, in program order.
-  llvm::DenseMap<Value, size_t> temporaryOf; // alloc result -> buffers index
-  std::vector<size_t> temporaries;
-  int64_t count = 0;
-  llvm::SmallPtrSet<Operation *, 4> notedCallees;
-  std::vector<size_t> unplanned;
-  entry.walk<WalkOrder::PreOrder>([&](Operation *op) {
-    auto view = dyn_cast<memref::ViewOp>(op);
-    const bool planned =
-        view && workspace && view.getSource() == workspace;
-    if (!planned && !isa<memref::AllocOp, memref::AllocaOp>(op))
-      return;
+  /// Temporaries, in program order: allocations and the buffer plan's
+  /// views of the workspace.
+  void addTemporaries() {
+    int64_t count = 0;
+    TorusDialect::BufferAttrHelper bufferAttr(entry.getContext());
+    TorusDialect::OffsetAttrHelper offsetAttr(entry.getContext());
+    entry.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      auto view = dyn_cast<memref::ViewOp>(op);
+      const bool planned = view && workspace && view.getSource() == workspace;
+      if (!planned && !isa<memref::AllocOp, memref::AllocaOp>(op))
+        return;
+      BufferInfo info;
+      info.kind = BufferInfo::Kind::Temporary;
+      info.index = count++;
+      if (planned) {
+        info.planned = true;
+        if (IntegerAttr index = bufferAttr.getAttr(op))
+          info.index = index.getInt();
+        if (IntegerAttr offset = offsetAttr.getAttr(op))
+          info.offset = offset.getInt();
+        ++report.numPlanned;
+      } else {
+        unplanned.push_back(report.buffers.size());
+      }
+      addTemporary(op, std::move(info));
+    });
+  }
+
+  void addTemporary(Operation *op, BufferInfo info) {
     Value buffer = op->getResult(0);
     auto type = cast<MemRefType>(buffer.getType());
-    BufferInfo info;
-    info.kind = BufferInfo::Kind::Temporary;
-    info.index = count++;
-    if (planned) {
-      info.planned = true;
-      if (auto index = op->getAttrOfType<IntegerAttr>("torus.buffer"))
-        info.index = index.getInt();
-      if (auto offset = op->getAttrOfType<IntegerAttr>("torus.offset"))
-        info.offset = offset.getInt();
-      ++report.numPlanned;
-    } else {
-      unplanned.push_back(report.buffers.size());
-    }
     info.type = typeString(type);
     info.location = formatLocation(op->getLoc());
     info.producer = producerOf(buffer);
@@ -279,75 +299,116 @@ absl::StatusOr<MemoryReport> analyzeMemory(ModuleOp module,
       info.producer += fmt::format(" @{}", info.offset);
     temporaries.push_back(report.buffers.size());
     report.buffers.push_back(std::move(info));
-  });
+  }
 
-  // Frees and uses.
-  entry.walk([&](Operation *op) {
-    if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
-      auto it = temporaryOf.find(rootBuffer(dealloc.getMemref()));
-      if (it == temporaryOf.end())
+  /// Frees end a temporary's life; uses extend its last use.
+  void recordFreesAndUses() {
+    llvm::SmallPtrSet<Operation *, 4> notedCallees;
+    entry.walk([&](Operation *op) {
+      if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
+        recordFree(dealloc);
         return;
-      report.buffers[it->second].liveUntil =
-          std::min(report.buffers[it->second].liveUntil, position[op] - 1);
-      if (op->getParentOp() != entry.getOperation() && report.exact) {
-        report.exact = false;
-        report.notes.push_back(fmt::format(
-            "{}: a conditional free is taken as always happening",
-            formatLocation(dealloc.getLoc())));
       }
+      if (auto call = dyn_cast<func::CallOp>(op)) {
+        auto callee = module.lookupSymbol<func::FuncOp>(call.getCallee());
+        if (callee && !callee.isExternal() &&
+            notedCallees.insert(callee).second) {
+          report.exact = false;
+          report.notes.push_back(
+              fmt::format("buffers allocated inside @{} are not counted",
+                          callee.getName().str()));
+        }
+      }
+      for (Value operand : op->getOperands()) {
+        auto it = temporaryOf.find(rootBuffer(operand));
+        if (it == temporaryOf.end())
+          continue;
+        BufferInfo &info = report.buffers[it->second];
+        info.lastUse = std::max(info.lastUse, useEnd(op));
+      }
+    });
+  }
+
+  void recordFree(memref::DeallocOp dealloc) {
+    auto it = temporaryOf.find(rootBuffer(dealloc.getMemref()));
+    if (it == temporaryOf.end())
       return;
+    Operation *op = dealloc.getOperation();
+    report.buffers[it->second].liveUntil =
+        std::min(report.buffers[it->second].liveUntil, position[op] - 1);
+    if (op->getParentOp() != entry.getOperation() && report.exact) {
+      report.exact = false;
+      report.notes.push_back(
+          fmt::format("{}: a conditional free is taken as always happening",
+                      formatLocation(dealloc.getLoc())));
     }
-    if (auto call = dyn_cast<func::CallOp>(op)) {
-      auto callee = module.lookupSymbol<func::FuncOp>(call.getCallee());
-      if (callee && !callee.isExternal() &&
-          notedCallees.insert(callee).second) {
-        report.exact = false;
-        report.notes.push_back(
-            fmt::format("buffers allocated inside @{} are not counted",
-                        callee.getName().str()));
-      }
-    }
-    for (Value operand : op->getOperands()) {
-      auto it = temporaryOf.find(rootBuffer(operand));
-      if (it == temporaryOf.end())
-        continue;
-      BufferInfo &info = report.buffers[it->second];
-      info.lastUse = std::max(info.lastUse, useEnd(op));
-    }
-  });
+  }
 
-  std::vector<int64_t> freedAt, deadAt;
-  for (size_t t : temporaries) {
-    BufferInfo &b = report.buffers[t];
-    if (b.planned) // Its bytes are reused after its last use.
-      b.liveUntil = b.lastUse;
-    deadAt.push_back(b.lastUse);
+  /// The peaks as generated (unplanned buffers live until freed) and by
+  /// liveness (every temporary dead after its last use).
+  void computePeaks() {
+    std::vector<int64_t> freedAt, deadAt;
+    for (size_t t : temporaries) {
+      BufferInfo &b = report.buffers[t];
+      if (b.planned) // Its bytes are reused after its last use.
+        b.liveUntil = b.lastUse;
+      deadAt.push_back(b.lastUse);
+    }
+    for (size_t t : unplanned)
+      freedAt.push_back(report.buffers[t].liveUntil);
+    report.asGenerated = sweep(report.buffers, unplanned, freedAt, last);
+    report.byLiveness = sweep(report.buffers, temporaries, deadAt, last);
   }
-  for (size_t t : unplanned)
-    freedAt.push_back(report.buffers[t].liveUntil);
-  report.asGenerated = sweep(report.buffers, unplanned, freedAt, last);
-  report.byLiveness = sweep(report.buffers, temporaries, deadAt, last);
 
-  // Largest first; keep program order among equals. Peaks follow.
-  std::vector<size_t> order(report.buffers.size());
-  for (size_t i = 0; i < order.size(); ++i)
-    order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return report.buffers[a].bytes > report.buffers[b].bytes;
-  });
-  std::vector<size_t> newIndex(order.size());
-  std::vector<BufferInfo> sorted;
-  for (size_t i = 0; i < order.size(); ++i) {
-    newIndex[order[i]] = i;
-    sorted.push_back(std::move(report.buffers[order[i]]));
+  /// Largest first; keep program order among equals. Peaks follow.
+  void sortLargestFirst() {
+    std::vector<size_t> order(report.buffers.size());
+    for (size_t i = 0; i < order.size(); ++i)
+      order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      return report.buffers[a].bytes > report.buffers[b].bytes;
+    });
+    std::vector<size_t> newIndex(order.size());
+    std::vector<BufferInfo> sorted;
+    for (size_t i = 0; i < order.size(); ++i) {
+      newIndex[order[i]] = i;
+      sorted.push_back(std::move(report.buffers[order[i]]));
+    }
+    report.buffers = std::move(sorted);
+    for (TemporaryPeak *peak : {&report.asGenerated, &report.byLiveness}) {
+      for (size_t &i : peak->alive)
+        i = newIndex[i];
+      std::sort(peak->alive.begin(), peak->alive.end());
+    }
   }
-  report.buffers = std::move(sorted);
-  for (TemporaryPeak *peak : {&report.asGenerated, &report.byLiveness}) {
-    for (size_t &i : peak->alive)
-      i = newIndex[i];
-    std::sort(peak->alive.begin(), peak->alive.end());
-  }
-  return report;
+
+  ModuleOp module;
+  func::FuncOp entry;
+  int64_t numInputs;
+  MemoryReport report;
+  Value workspace;
+  llvm::DenseMap<Operation *, int64_t> position;
+  llvm::DenseMap<Operation *, int64_t> topLevelEnd;
+  int64_t last = 0;
+  llvm::DenseMap<Value, size_t> temporaryOf; // alloc result -> buffers index
+  std::vector<size_t> temporaries;
+  std::vector<size_t> unplanned;
+};
+
+} // namespace
+
+absl::StatusOr<MemoryReport> analyzeMemory(ModuleOp module,
+                                           int64_t numInputs) {
+  func::FuncOp entry;
+  for (auto fn : module.getOps<func::FuncOp>())
+    if (fn.isPublic() && !fn.isExternal()) {
+      entry = fn;
+      break;
+    }
+  if (!entry)
+    return absl::InvalidArgumentError(
+        "memory report: the module has no public function with a body");
+  return MemoryAnalysis(module, entry, numInputs).run();
 }
 
 std::string formatMemoryReport(const MemoryReport &r, int64_t numCores,

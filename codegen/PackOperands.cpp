@@ -23,6 +23,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/KernelParts.h"
+#include "codegen/Markers.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -104,7 +105,7 @@ void packRhsTile(RewriterBase &rw, func::FuncOp fn, linalg::LinalgOp op,
 SmallVector<linalg::LinalgOp>
 packLhsStrips(RewriterBase &rw, func::FuncOp fn, linalg::LinalgOp op,
               int64_t cacheK, int64_t regM, int64_t vectorBits,
-              PackBuffers &buffers, StringRef tileAttr) {
+              PackBuffers &buffers) {
   bool transposed = isa<linalg::MatmulTransposeAOp>(op);
   Value a = op.getDpsInputOperand(0)->get(), b = op.getDpsInputOperand(1)->get(),
         c = op.getDpsInitOperand(0)->get();
@@ -131,7 +132,7 @@ packLhsStrips(RewriterBase &rw, func::FuncOp fn, linalg::LinalgOp op,
     // matmul_transpose_a would load an h-vector and shuffle each lane out.
     auto mm = bld.create<linalg::MatmulOp>(
         loc, ValueRange{swapDims(bld, loc, packed), b}, ValueRange{cStrip});
-    mm->setAttr(tileAttr, bld.getUnitAttr());
+    setMarker<TorusDialect::CacheTileAttrHelper>(mm);
     strips.push_back(cast<linalg::LinalgOp>(mm.getOperation()));
   };
   int64_t full = rows / regM * regM;

@@ -376,8 +376,9 @@ def TorusVectorizeReductions
     elementwise ops run on vectors. Floating-point results are reassociated
     (within the bound docs/codegen.md states; the tests check it).
 
-    `vector-bits` is the vector width; 0 takes the default target's (the
-    host CPU, or TORUS_TARGET's).
+    `vector-bits` is the vector width; 0 takes this host CPU's. The
+    pipelines (codegen/Pipelines.h) pass the target's: TORUS_TARGET's when
+    it is set; the pass reads no environment variable.
 
     Before:
     ```mlir
@@ -417,7 +418,7 @@ def TorusVectorizeReductions
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",
-           "Vector register width in bits (0: the default target's)">
+           "Vector register width in bits (0: this host's)">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
@@ -479,9 +480,10 @@ def TorusVectorizeKernels : Pass<"torus-vectorize-kernels", "ModuleOp"> {
     the body needs; the packing buffers are re-created in the body, so each
     thread has its own.
 
-    `vector-bits` is the vector width; 0 takes the default target's (the
-    host CPU, or TORUS_TARGET's: 512 with AVX-512F, 256 with AVX2 and FMA,
-    else 128).
+    `vector-bits` is the vector width (512 with AVX-512F, 256 with AVX2
+    and FMA, else 128); 0 takes this host CPU's. The pipelines
+    (codegen/Pipelines.h, `--torus-kernels`) pass the target's:
+    TORUS_TARGET's when it is set; the pass reads no environment variable.
 
     Before:
     ```mlir
@@ -519,7 +521,7 @@ def TorusVectorizeKernels : Pass<"torus-vectorize-kernels", "ModuleOp"> {
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",
-           "Vector register width in bits (0: the default target's)">,
+           "Vector register width in bits (0: this host's)">,
     Option<"threads", "threads", "bool", /*default=*/"true",
            "Outline large kernels' outer tile loops for host threads">,
     Option<"pack", "pack", "bool", /*default=*/"true",

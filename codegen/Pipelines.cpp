@@ -66,12 +66,11 @@ void buildLowerToLinalgPipeline(OpPassManager &pm,
   pm.addPass(createCSEPass());
 }
 
-bool buildShardingPipeline(OpPassManager &pm) {
+void buildShardingPipeline(OpPassManager &pm) {
   pm.addPass(createTorusShardingPropagation());
-  return true;
 }
 
-bool buildSpmdPipeline(OpPassManager &pm) {
+void buildSpmdPipeline(OpPassManager &pm) {
   // The partitioner shares offset computations itself and the collective
   // passes clean up after themselves; the linalg stage canonicalizes.
   pm.addPass(createTorusSpmdPartition());
@@ -79,7 +78,6 @@ bool buildSpmdPipeline(OpPassManager &pm) {
   pm.addPass(createTorusReduceScatterCreator());
   pm.addPass(createTorusAllReduceSimplifier());
   pm.addPass(createTorusAllReduceCombiner());
-  return true;
 }
 
 namespace {
@@ -100,7 +98,7 @@ std::unique_ptr<Pass> withOptions(std::unique_ptr<Pass> pass,
 
 int64_t defaultVectorBits() {
   // A bad TORUS_TARGET is reported where code is compiled (compile(),
-  // torusc); here, in a pass, the host's width stands in.
+  // torusc); here, building a pipeline, the host's width stands in.
   static std::once_flag warned;
   auto target = ::torus::rt::defaultCpuTarget();
   if (target.ok())
@@ -109,8 +107,16 @@ int64_t defaultVectorBits() {
     llvm::errs() << "torus: " << std::string(target.status().message())
                  << "; using this host's vector width\n";
   });
+  return hostVectorBits();
+}
+
+int64_t hostVectorBits() {
   auto host = ::torus::rt::hostCpuTarget();
   return host.ok() ? host->vectorBits() : 128;
+}
+
+int64_t targetVectorBits(const CodegenOptions &options) {
+  return options.vectorBits > 0 ? options.vectorBits : defaultVectorBits();
 }
 
 void buildBufferizePipeline(OpPassManager &pm, const CodegenOptions &options) {
@@ -136,7 +142,8 @@ void buildBuffersToLLVMPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createTorusFuseEpilogues());
   pm.addPass(createCanonicalizerPass()); // static panel shapes
   buildKernelPipeline(pm, options);
-  std::string bits = "vector-bits=" + std::to_string(options.vectorBits);
+  std::string bits =
+      "vector-bits=" + std::to_string(targetVectorBits(options));
   pm.addNestedPass<func::FuncOp>(
       withOptions(createTorusVectorizeReductions(), bits));
   // The kernels' own temporaries join the buffer plan (torus-plan-buffers).
@@ -191,6 +198,10 @@ void registerTorusPipelines() {
     PassPipelineRegistration<>(
         "torus-buffers-to-llvm", "Lower linalg on buffers to the LLVM dialect",
         [](OpPassManager &pm) { buildBuffersToLLVMPipeline(pm); });
+    PassPipelineRegistration<>(
+        "torus-kernels",
+        "The kernel stage for the default target (TORUS_TARGET or the host)",
+        [](OpPassManager &pm) { buildKernelPipeline(pm); });
     PassPipelineRegistration<>("torus-compile",
                                "Lower torus all the way to the LLVM dialect",
                                [](OpPassManager &pm) {

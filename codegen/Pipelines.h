@@ -18,9 +18,7 @@ namespace mlir::torus {
 
 /// Sharding propagation: every op gets a sharding from the user's
 /// annotations (torus-sharding-propagation; calls are inlined first).
-/// Returns true (a stage whose passes are not built returns false, and the
-/// compiler then skips it).
-bool buildShardingPipeline(OpPassManager &pm);
+void buildShardingPipeline(OpPassManager &pm);
 
 /// SPMD partitioning: one program for every partition, parameterized by
 /// partition_id, with the collectives resharding needs, then the collective
@@ -28,8 +26,8 @@ bool buildShardingPipeline(OpPassManager &pm);
 /// simplification and combining; canonicalization is left to the linalg
 /// stage). The passes read the partition and
 /// replica counts from the module's torus.num_partitions and
-/// torus.num_replicas, which the compiler sets. Returns true.
-bool buildSpmdPipeline(OpPassManager &pm);
+/// torus.num_replicas, which the compiler sets.
+void buildSpmdPipeline(OpPassManager &pm);
 
 /// Switches of the naive lowering, for comparisons (CompilerOptions).
 struct CodegenOptions {
@@ -39,7 +37,7 @@ struct CodegenOptions {
   /// (else they are allocated and freed per call).
   bool planBuffers = true;
   /// The target CPU's vector width, for the kernel stage's
-  /// `vector-bits` options; 0: defaultVectorBits().
+  /// `vector-bits` options; 0: the builders pass defaultVectorBits().
   int64_t vectorBits = 0;
 };
 
@@ -70,16 +68,26 @@ void buildKernelPipeline(OpPassManager &pm,
 
 /// The default target's vector register width in bits (512 with AVX-512F,
 /// 256 with AVX2 and FMA, else 128): this host's, or TORUS_TARGET's when it
-/// is set (runtime/jit/CpuTarget.h). The kernel passes use it when their
-/// `vector-bits` option is 0, as in torus-opt; compilers pass the option.
+/// is set (runtime/jit/CpuTarget.h). The pipeline builders pass it as the
+/// kernel passes' `vector-bits` option when CodegenOptions::vectorBits is 0;
+/// a bad TORUS_TARGET is named on stderr and this host's width used.
 int64_t defaultVectorBits();
+
+/// This host's vector register width in bits (as defaultVectorBits, without
+/// TORUS_TARGET): the kernel passes' width when their `vector-bits` option
+/// is 0 (a pass reads no environment variable).
+int64_t hostVectorBits();
+
+/// `options.vectorBits`, or defaultVectorBits() when it is 0: the width the
+/// builders give the kernel passes.
+int64_t targetVectorBits(const CodegenOptions &options);
 
 /// buildBufferizePipeline then buildBuffersToLLVMPipeline.
 /// (`--torus-lower-to-llvm` in torus-opt.)
 void buildLowerToLLVMPipeline(OpPassManager &pm);
 
-/// Registers the pipelines above, and torus → LLVM as `--torus-compile`,
-/// for `mlir-opt`-style tools.
+/// Registers the pipelines above (buildKernelPipeline as `--torus-kernels`),
+/// and torus → LLVM as `--torus-compile`, for `mlir-opt`-style tools.
 void registerTorusPipelines();
 
 /// Registers every pass the pipelines above use (torus's, and upstream's

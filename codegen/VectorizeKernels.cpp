@@ -35,6 +35,7 @@
 #include "codegen/KernelParts.h"
 #include "codegen/Passes.h"
 #include "codegen/HoistAccumulators.h"
+#include "codegen/Markers.h"
 #include "codegen/Pipelines.h"
 
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
@@ -71,9 +72,12 @@ namespace mlir::torus {
 
 namespace {
 
-constexpr llvm::StringLiteral kTileLoop = "torus.kernel_loop";
-constexpr llvm::StringLiteral kRegisterTile = "torus.register_tile";
-constexpr llvm::StringLiteral kParallelTile = "torus.parallel_tile";
+// The kernel stage's markers (ir/TorusDialect.td).
+using KernelLoop = TorusDialect::KernelLoopAttrHelper;
+using ParallelTile = TorusDialect::ParallelTileAttrHelper;
+using CachePanel = TorusDialect::CachePanelAttrHelper;
+using CacheTile = TorusDialect::CacheTileAttrHelper;
+using RegisterTile = TorusDialect::RegisterTileAttrHelper;
 constexpr llvm::StringLiteral kParallelForFn = "__torus_parallel_for";
 /// Kernels with fewer multiply-adds stay on one thread.
 constexpr int64_t kMinParallelWork = int64_t(1) << 24;
@@ -153,6 +157,265 @@ bool innermostStrideIsOne(MemRefType type) {
   return strides.back() == 1;
 }
 
+/// A contraction generic in the form the kernels take: its operands
+/// (A, B, C), their maps as linear forms, and the loops that become the
+/// matmul's M, N and K; every other loop is an outer loop.
+struct Contraction {
+  Value mems[3];
+  Type elementType;
+  SmallVector<int64_t> ranges;
+  SmallVector<AffineMap> maps;
+  SmallVector<SmallVector<Linear>> forms;
+  unsigned mLoop = 0, nLoop = 0, kLoop = 0;
+
+  unsigned numLoops() const { return ranges.size(); }
+
+  /// The dim of operand x that loop l is in (it is in exactly one), or -1.
+  int64_t dimOf(int x, unsigned l) const {
+    for (auto [j, f] : llvm::enumerate(forms[x]))
+      if (f.coeffs[l] != 0)
+        return j;
+    return -1;
+  }
+};
+
+/// Whether `op` is a static f32/f64 multiply-accumulate on buffers with
+/// linear operand maps; fills `c` but its loops.
+bool matchOperands(linalg::GenericOp op, Contraction &c) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
+      op.getNumDpsInits() != 1 || !isMultiplyAccumulate(op))
+    return false;
+  c.mems[0] = op.getDpsInputOperand(0)->get();
+  c.mems[1] = op.getDpsInputOperand(1)->get();
+  c.mems[2] = op.getDpsInitOperand(0)->get();
+  Type et = cast<MemRefType>(c.mems[2].getType()).getElementType();
+  if (!et.isF32() && !et.isF64())
+    return false;
+  c.elementType = et;
+  for (Value v : c.mems) {
+    auto t = dyn_cast<MemRefType>(v.getType());
+    if (!t || t.getElementType() != et || !t.hasStaticShape() ||
+        t.getRank() == 0)
+      return false;
+  }
+  c.ranges = op.getStaticLoopRanges();
+  if (llvm::any_of(c.ranges, ShapedType::isDynamic))
+    return false;
+  c.maps = op.getIndexingMapsArray();
+  if (!c.maps[2].isProjectedPermutation())
+    return false;
+  for (AffineMap m : c.maps) {
+    auto f = linearizeMap(m);
+    if (!f)
+      return false;
+    c.forms.push_back(std::move(*f));
+  }
+  return true;
+}
+
+enum class LoopKind { Batch, M, N, K };
+
+/// Each loop's role from the operands it indexes (A and B and C: batch; A
+/// and C: M; B and C: N; A and B: K), or nullopt when a loop has none of
+/// these or C's loops are not exactly the parallel ones. uses[x][l]: how
+/// many dims of operand x loop l appears in.
+std::optional<SmallVector<LoopKind>>
+classifyLoops(linalg::GenericOp op, ArrayRef<SmallVector<int>> uses) {
+  auto iterators = op.getIteratorTypesArray();
+  SmallVector<LoopKind> kind;
+  for (unsigned l = 0; l < op.getNumLoops(); ++l) {
+    bool a = uses[0][l], b = uses[1][l], c = uses[2][l];
+    if (c != (iterators[l] == utils::IteratorType::parallel))
+      return std::nullopt;
+    if (a && b && c)
+      kind.push_back(LoopKind::Batch);
+    else if (a && c && !b)
+      kind.push_back(LoopKind::M);
+    else if (b && c && !a)
+      kind.push_back(LoopKind::N);
+    else if (a && b && !c)
+      kind.push_back(LoopKind::K);
+    else
+      return std::nullopt;
+  }
+  return kind;
+}
+
+/// Picks the core loops: N, the loop of C's innermost (unit-stride) dim;
+/// M, the loop of C's innermost other M dim; K, a contracted loop alone in
+/// its dims of A and B (not in M's dim of A), preferring the innermost in
+/// A. False when there are none such, or a dim holds two core loops.
+bool chooseCoreLoops(Contraction &c, ArrayRef<LoopKind> kind,
+                     ArrayRef<SmallVector<int>> uses) {
+  AffineMap cMap = c.maps[2];
+  c.nLoop = cMap.getDimPosition(cMap.getNumResults() - 1);
+  if (kind[c.nLoop] != LoopKind::N ||
+      !innermostStrideIsOne(cast<MemRefType>(c.mems[2].getType())))
+    return false;
+  std::optional<unsigned> mLoop;
+  for (int j = cMap.getNumResults() - 2; j >= 0 && !mLoop; --j)
+    if (kind[cMap.getDimPosition(j)] == LoopKind::M)
+      mLoop = cMap.getDimPosition(j);
+  if (!mLoop || uses[0][*mLoop] != 1)
+    return false;
+  c.mLoop = *mLoop;
+  std::optional<unsigned> kLoop;
+  int64_t kDimA = -1;
+  for (unsigned l = 0; l < c.numLoops(); ++l) {
+    if (kind[l] != LoopKind::K || uses[0][l] != 1 || uses[1][l] != 1)
+      continue;
+    int64_t j = c.dimOf(0, l);
+    if (j == c.dimOf(0, c.mLoop))
+      continue;
+    if (!kLoop || j > kDimA) {
+      kLoop = l;
+      kDimA = j;
+    }
+  }
+  if (!kLoop || uses[1][c.nLoop] != 1)
+    return false;
+  c.kLoop = *kLoop;
+  // Each dim of each operand holds at most one core loop.
+  unsigned core[3] = {c.mLoop, c.nLoop, c.kLoop};
+  for (int x = 0; x < 3; ++x)
+    for (const Linear &f : c.forms[x])
+      if (llvm::count_if(core, [&](unsigned l) { return f.coeffs[l] != 0; }) >
+          1)
+        return false;
+  return true;
+}
+
+/// `op` as a Contraction, or nullopt when it does not have the form the
+/// kernels need (it then stays a naive loop).
+std::optional<Contraction> matchContraction(linalg::GenericOp op) {
+  Contraction c;
+  if (!matchOperands(op, c))
+    return std::nullopt;
+  SmallVector<SmallVector<int>> uses(3, SmallVector<int>(c.numLoops(), 0));
+  for (int x = 0; x < 3; ++x)
+    for (const Linear &l : c.forms[x])
+      for (unsigned d = 0; d < c.numLoops(); ++d)
+        if (l.coeffs[d] != 0)
+          ++uses[x][d];
+  std::optional<SmallVector<LoopKind>> kind = classifyLoops(op, uses);
+  if (!kind || !chooseCoreLoops(c, *kind, uses))
+    return std::nullopt;
+  return c;
+}
+
+/// How the matmul reads B: N innermost with unit stride in place; with
+/// `transposedViews`, a B whose K dim is the unit-stride one through a
+/// transposed view (`transposed`); else a transposed copy that has N
+/// innermost (`copy`, freed after the loops), which replaces B in `c`.
+/// False when B cannot be copied so (nothing created).
+struct RhsAccess {
+  bool transposed = false;
+  Value copy;
+};
+std::optional<RhsAccess> prepareRhs(RewriterBase &rw, Location loc,
+                                    Contraction &c, bool transposedViews) {
+  auto bType = cast<MemRefType>(c.mems[1].getType());
+  int64_t jnB = c.dimOf(1, c.nLoop), jkB = c.dimOf(1, c.kLoop);
+  bool nInnermost = jnB == bType.getRank() - 1 &&
+                    c.forms[1][jnB].coeffs[c.nLoop] == 1 &&
+                    innermostStrideIsOne(bType);
+  bool kInnermost = jkB == bType.getRank() - 1 &&
+                    c.forms[1][jkB].coeffs[c.kLoop] == 1 &&
+                    innermostStrideIsOne(bType);
+  RhsAccess access;
+  access.transposed = !nInnermost && kInnermost && transposedViews;
+  if (nInnermost || access.transposed)
+    return access;
+  AffineMap bMap = c.maps[1];
+  if (!bMap.isProjectedPermutation())
+    return std::nullopt;
+  SmallVector<int64_t> perm, shape;
+  SmallVector<AffineExpr> exprs;
+  for (int64_t j = 0; j < bType.getRank(); ++j)
+    if (j != jnB)
+      perm.push_back(j);
+  perm.push_back(jnB);
+  for (int64_t j : perm) {
+    shape.push_back(bType.getDimSize(j));
+    exprs.push_back(bMap.getResult(j));
+  }
+  auto copyType = MemRefType::get(shape, c.elementType);
+  access.copy =
+      rw.create<memref::AllocOp>(loc, copyType, rw.getI64IntegerAttr(64));
+  rw.create<linalg::TransposeOp>(loc, c.mems[1], access.copy, perm);
+  c.mems[1] = access.copy;
+  c.maps[1] = AffineMap::get(c.numLoops(), 0, exprs, rw.getContext());
+  c.forms[1] = *linearizeMap(c.maps[1]);
+  return access;
+}
+
+/// The rank-reducing 2-D view of operand x of `c` over its core loops
+/// `first` and `second`, at loop indices `at`; `swapped` when `second`'s
+/// dim comes first.
+Value coreView(OpBuilder &b, Location l, const Contraction &c, int x,
+               ArrayRef<OpFoldResult> at, unsigned first, unsigned second,
+               bool &swapped) {
+  auto type = cast<MemRefType>(c.mems[x].getType());
+  SmallVector<OpFoldResult> offsets, sizes, strides;
+  SmallVector<int64_t> kept;
+  int64_t jFirst = -1, jSecond = -1;
+  for (int64_t j = 0; j < type.getRank(); ++j) {
+    offsets.push_back(affine::makeComposedFoldedAffineApply(
+        b, l, AffineMap::get(c.numLoops(), 0, c.maps[x].getResult(j)), at));
+    const Linear &f = c.forms[x][j];
+    std::optional<unsigned> core;
+    for (unsigned loop : {first, second})
+      if (f.coeffs[loop] != 0)
+        core = loop;
+    if (core) {
+      sizes.push_back(b.getIndexAttr(c.ranges[*core]));
+      strides.push_back(b.getIndexAttr(f.coeffs[*core]));
+      kept.push_back(c.ranges[*core]);
+      (*core == first ? jFirst : jSecond) = j;
+    } else {
+      sizes.push_back(b.getIndexAttr(1));
+      strides.push_back(b.getIndexAttr(1));
+    }
+  }
+  swapped = jFirst > jSecond;
+  auto viewType =
+      cast<MemRefType>(memref::SubViewOp::inferRankReducedResultType(
+          kept, type, offsets, sizes, strides));
+  return b.create<memref::SubViewOp>(l, viewType, c.mems[x], offsets, sizes,
+                                     strides);
+}
+
+/// One iteration of the outer loops `outer` (induction variables `ivs`):
+/// a matmul (or matmul_transpose_a) on the core views of A, B and C, named
+/// as the contraction's kernel `kernel` (torus-fusion's name, if any).
+void emitMatmul(OpBuilder &b, Location l, const Contraction &c,
+                ArrayRef<unsigned> outer, ValueRange ivs, bool transposedB,
+                StringAttr kernel) {
+  SmallVector<OpFoldResult> at(c.numLoops(), b.getIndexAttr(0));
+  for (auto [i, loop] : llvm::enumerate(outer))
+    at[loop] = ivs[i];
+  bool swapA, swapB, swapC;
+  Value a = coreView(b, l, c, 0, at, c.mLoop, c.kLoop, swapA);
+  Value bv = coreView(b, l, c, 1, at, c.kLoop, c.nLoop, swapB);
+  Value cv = coreView(b, l, c, 2, at, c.mLoop, c.nLoop, swapC);
+  assert(!swapC && "N is innermost in C");
+  assert(swapB == transposedB && "B is [K, N] or a transposed [N, K]");
+  (void)swapC;
+  if (swapB) // [N, K] with K contiguous, as a [K, N] view
+    bv = b.create<memref::TransposeOp>(
+        l, bv,
+        AffineMapAttr::get(AffineMap::getPermutationMap(
+            ArrayRef<unsigned>{1, 0}, b.getContext())));
+  Operation *mm;
+  if (swapA)
+    mm = b.create<linalg::MatmulTransposeAOp>(l, ValueRange{a, bv},
+                                              ValueRange{cv});
+  else
+    mm = b.create<linalg::MatmulOp>(l, ValueRange{a, bv}, ValueRange{cv});
+  if (kernel)
+    TorusDialect::KernelAttrHelper(b.getContext()).setAttr(mm, kernel);
+}
+
 /// Rewrites one contraction generic (see the file comment); false when it
 /// does not have the form the kernels need (it then stays a naive loop).
 /// With `transposedViews` a B whose K dim is the unit-stride one is read
@@ -160,201 +423,21 @@ bool innermostStrideIsOne(MemRefType type) {
 /// is first transposed into a fresh buffer.
 bool rewriteContraction(RewriterBase &rw, linalg::GenericOp op,
                         bool transposedViews) {
-  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
-      op.getNumDpsInits() != 1 || !isMultiplyAccumulate(op))
+  std::optional<Contraction> c = matchContraction(op);
+  if (!c)
     return false;
-  Value mems[3] = {op.getDpsInputOperand(0)->get(),
-                   op.getDpsInputOperand(1)->get(),
-                   op.getDpsInitOperand(0)->get()};
-  Type et = cast<MemRefType>(mems[2].getType()).getElementType();
-  if (!et.isF32() && !et.isF64())
-    return false;
-  for (Value v : mems) {
-    auto t = dyn_cast<MemRefType>(v.getType());
-    if (!t || t.getElementType() != et || !t.hasStaticShape() ||
-        t.getRank() == 0)
-      return false;
-  }
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  if (llvm::any_of(ranges, ShapedType::isDynamic))
-    return false;
-  unsigned numLoops = op.getNumLoops();
-  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  if (!maps[2].isProjectedPermutation())
-    return false;
-  SmallVector<SmallVector<Linear>> forms;
-  for (AffineMap m : maps) {
-    auto f = linearizeMap(m);
-    if (!f)
-      return false;
-    forms.push_back(std::move(*f));
-  }
-  // uses[x][l]: how many dims of operand x loop l appears in.
-  SmallVector<SmallVector<int>> uses(3, SmallVector<int>(numLoops, 0));
-  for (int x = 0; x < 3; ++x)
-    for (const Linear &l : forms[x])
-      for (unsigned d = 0; d < numLoops; ++d)
-        if (l.coeffs[d] != 0)
-          ++uses[x][d];
-  auto iterators = op.getIteratorTypesArray();
-  enum Kind { Batch, M, N, K, Other };
-  SmallVector<Kind> kind(numLoops, Other);
-  for (unsigned l = 0; l < numLoops; ++l) {
-    bool a = uses[0][l], b = uses[1][l], c = uses[2][l];
-    if (c != (iterators[l] == utils::IteratorType::parallel))
-      return false;
-    kind[l] = a && b && c    ? Batch
-              : a && c && !b ? M
-              : b && c && !a ? N
-              : a && b && !c ? K
-                             : Other;
-    if (kind[l] == Other)
-      return false;
-  }
-  AffineMap cMap = maps[2];
-  unsigned nLoop = cMap.getDimPosition(cMap.getNumResults() - 1);
-  if (kind[nLoop] != N || !innermostStrideIsOne(
-                              cast<MemRefType>(mems[2].getType())))
-    return false;
-  std::optional<unsigned> mLoop;
-  for (int j = cMap.getNumResults() - 2; j >= 0 && !mLoop; --j)
-    if (kind[cMap.getDimPosition(j)] == M)
-      mLoop = cMap.getDimPosition(j);
-  if (!mLoop || uses[0][*mLoop] != 1)
-    return false;
-  // The dim of operand x that loop l is in (it is in exactly one).
-  auto dimOf = [&](int x, unsigned l) -> int64_t {
-    for (auto [j, f] : llvm::enumerate(forms[x]))
-      if (f.coeffs[l] != 0)
-        return j;
-    return -1;
-  };
-  // K: a contracted loop alone in its dims of A and B (not in M's dim of A),
-  // preferring the innermost in A.
-  std::optional<unsigned> kLoop;
-  int64_t kDimA = -1;
-  for (unsigned l = 0; l < numLoops; ++l) {
-    if (kind[l] != K || uses[0][l] != 1 || uses[1][l] != 1)
-      continue;
-    int64_t j = dimOf(0, l);
-    if (j == dimOf(0, *mLoop))
-      continue;
-    if (!kLoop || j > kDimA) {
-      kLoop = l;
-      kDimA = j;
-    }
-  }
-  if (!kLoop || uses[1][nLoop] != 1)
-    return false;
-  unsigned core[3] = {*mLoop, nLoop, *kLoop};
-  // Each dim of each operand holds at most one core loop, with coefficient
-  // 1 for B's and C's N dims.
-  for (int x = 0; x < 3; ++x)
-    for (const Linear &f : forms[x]) {
-      int n = 0;
-      for (unsigned c : core)
-        n += f.coeffs[c] != 0;
-      if (n > 1)
-        return false;
-    }
-
   Location loc = op.getLoc();
   rw.setInsertionPoint(op);
-  // B with N innermost and unit stride, or a transposed copy that has it.
-  Value bufferB = mems[1];
-  AffineMap bMap = maps[1];
-  Value copyB;
-  int64_t jnB = dimOf(1, nLoop), jkB = dimOf(1, *kLoop);
-  auto bType = cast<MemRefType>(bufferB.getType());
-  bool nInnermost = jnB == bType.getRank() - 1 &&
-                    forms[1][jnB].coeffs[nLoop] == 1 &&
-                    innermostStrideIsOne(bType);
-  bool kInnermost = jkB == bType.getRank() - 1 &&
-                    forms[1][jkB].coeffs[*kLoop] == 1 &&
-                    innermostStrideIsOne(bType);
-  bool viewB = !nInnermost && kInnermost && transposedViews;
-  if (!nInnermost && !viewB) {
-    if (!bMap.isProjectedPermutation())
-      return false;
-    SmallVector<int64_t> perm, shape;
-    SmallVector<AffineExpr> exprs;
-    for (int64_t j = 0; j < bType.getRank(); ++j)
-      if (j != jnB)
-        perm.push_back(j);
-    perm.push_back(jnB);
-    for (int64_t j : perm) {
-      shape.push_back(bType.getDimSize(j));
-      exprs.push_back(bMap.getResult(j));
-    }
-    auto copyType = MemRefType::get(shape, et);
-    copyB = rw.create<memref::AllocOp>(loc, copyType, rw.getI64IntegerAttr(64));
-    rw.create<linalg::TransposeOp>(loc, bufferB, copyB, perm);
-    bufferB = copyB;
-    bMap = AffineMap::get(numLoops, 0, exprs, op.getContext());
-    forms[1] = *linearizeMap(bMap);
-  }
-  Value buffers[3] = {mems[0], bufferB, mems[2]};
-
+  std::optional<RhsAccess> rhs = prepareRhs(rw, loc, *c, transposedViews);
+  if (!rhs)
+    return false;
   SmallVector<unsigned> outer;
-  for (unsigned l = 0; l < numLoops; ++l)
-    if (!llvm::is_contained(core, l))
+  for (unsigned l = 0; l < c->numLoops(); ++l)
+    if (l != c->mLoop && l != c->nLoop && l != c->kLoop)
       outer.push_back(l);
-
+  StringAttr kernel = TorusDialect::KernelAttrHelper(rw.getContext()).getAttr(op);
   auto body = [&](OpBuilder &b, Location l, ValueRange ivs) {
-    SmallVector<OpFoldResult> at(numLoops, b.getIndexAttr(0));
-    for (auto [i, loop] : llvm::enumerate(outer))
-      at[loop] = ivs[i];
-    // The 2-D view of operand x over its two core loops.
-    auto view = [&](int x, unsigned first, unsigned second,
-                    bool &swapped) -> Value {
-      auto type = cast<MemRefType>(buffers[x].getType());
-      AffineMap map = x == 1 ? bMap : maps[x];
-      SmallVector<OpFoldResult> offsets, sizes, strides;
-      SmallVector<int64_t> kept;
-      int64_t jFirst = -1, jSecond = -1;
-      for (int64_t j = 0; j < type.getRank(); ++j) {
-        offsets.push_back(affine::makeComposedFoldedAffineApply(
-            b, l, AffineMap::get(numLoops, 0, map.getResult(j)), at));
-        const Linear &f = forms[x][j];
-        std::optional<unsigned> c;
-        for (unsigned loop : {first, second})
-          if (f.coeffs[loop] != 0)
-            c = loop;
-        if (c) {
-          sizes.push_back(b.getIndexAttr(ranges[*c]));
-          strides.push_back(b.getIndexAttr(f.coeffs[*c]));
-          kept.push_back(ranges[*c]);
-          (*c == first ? jFirst : jSecond) = j;
-        } else {
-          sizes.push_back(b.getIndexAttr(1));
-          strides.push_back(b.getIndexAttr(1));
-        }
-      }
-      swapped = jFirst > jSecond;
-      auto viewType = cast<MemRefType>(
-          memref::SubViewOp::inferRankReducedResultType(kept, type, offsets,
-                                                        sizes, strides));
-      return b.create<memref::SubViewOp>(l, viewType, buffers[x], offsets,
-                                         sizes, strides);
-    };
-    bool swapA, swapB, swapC;
-    Value a = view(0, *mLoop, *kLoop, swapA);
-    Value bv = view(1, *kLoop, nLoop, swapB);
-    Value c = view(2, *mLoop, nLoop, swapC);
-    assert(!swapC && "N is innermost in C");
-    assert(swapB == viewB && "B is [K, N] or a transposed [N, K]");
-    if (swapB) // [N, K] with K contiguous, as a [K, N] view
-      bv = b.create<memref::TransposeOp>(
-          l, bv,
-          AffineMapAttr::get(AffineMap::getPermutationMap(
-              ArrayRef<unsigned>{1, 0}, b.getContext())));
-    Operation *mm;
-    if (swapA)
-      mm = b.create<linalg::MatmulTransposeAOp>(l, ValueRange{a, bv},
-                                                ValueRange{c});
-    else
-      mm = b.create<linalg::MatmulOp>(l, ValueRange{a, bv}, ValueRange{c});
-    mm->setAttr("torus.kernel", b.getUnitAttr());
+    emitMatmul(b, l, *c, outer, ivs, rhs->transposed, kernel);
   };
   if (outer.empty()) {
     body(rw, loc, {});
@@ -364,13 +447,13 @@ bool rewriteContraction(RewriterBase &rw, linalg::GenericOp op,
     Value one = rw.create<arith::ConstantIndexOp>(loc, 1);
     for (unsigned l : outer) {
       lbs.push_back(zero);
-      ubs.push_back(rw.create<arith::ConstantIndexOp>(loc, ranges[l]));
+      ubs.push_back(rw.create<arith::ConstantIndexOp>(loc, c->ranges[l]));
       steps.push_back(one);
     }
     scf::buildLoopNest(rw, loc, lbs, ubs, steps, body);
   }
-  if (copyB)
-    rw.create<memref::DeallocOp>(loc, copyB);
+  if (rhs->copy)
+    rw.create<memref::DeallocOp>(loc, rhs->copy);
   rw.eraseOp(op);
   return true;
 }
@@ -416,29 +499,26 @@ bool isKernelCandidate(linalg::LinalgOp op, bool stridedB = false) {
          innermostStrideIsOne(c);
 }
 
-void markLoops(ArrayRef<Operation *> loops, Builder &b) {
+void markLoops(ArrayRef<Operation *> loops) {
   for (Operation *loop : loops)
-    loop->setAttr(kTileLoop, b.getUnitAttr());
+    setMarker<KernelLoop>(loop);
 }
 
-constexpr llvm::StringLiteral kCacheTile = "torus.cache_tile";
-constexpr llvm::StringLiteral kPanel = "torus.cache_panel";
-
 /// Tiles `op` with `sizes`, marks the new loops for peeling and the tiled op
-/// with `tileAttr`, and erases `op`.
+/// with the marker `Tile` (CachePanel or RegisterTile), and erases `op`.
+template <typename Tile>
 FailureOr<linalg::TiledLinalgOp> tile(RewriterBase &rw, linalg::LinalgOp op,
-                                      ArrayRef<int64_t> sizes,
-                                      StringRef tileAttr) {
+                                      ArrayRef<int64_t> sizes) {
   rw.setInsertionPoint(op);
   linalg::LinalgTilingOptions options;
   options.setTileSizes(sizes);
   FailureOr<linalg::TiledLinalgOp> tiled = linalg::tileLinalgOp(rw, op, options);
   if (failed(tiled))
     return failure();
-  markLoops(tiled->loops, rw);
-  tiled->op->removeAttr(kCacheTile);
-  tiled->op->removeAttr(kPanel);
-  tiled->op->setAttr(tileAttr, rw.getUnitAttr());
+  markLoops(tiled->loops);
+  clearMarker<CacheTile>(tiled->op);
+  clearMarker<CachePanel>(tiled->op);
+  setMarker<Tile>(tiled->op);
   rw.eraseOp(op);
   return tiled;
 }
@@ -454,17 +534,17 @@ FailureOr<linalg::TiledLinalgOp> tile(RewriterBase &rw, linalg::LinalgOp op,
 LogicalResult tileForPanels(RewriterBase &rw, linalg::LinalgOp op,
                             const KernelShape &shape) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  FailureOr<linalg::TiledLinalgOp> panels = tile(
-      rw, op, {shape.cache[0], shape.cache[1], shape.cache[2]}, kPanel);
+  FailureOr<linalg::TiledLinalgOp> panels = tile<CachePanel>(
+      rw, op, {shape.cache[0], shape.cache[1], shape.cache[2]});
   if (failed(panels))
     return failure();
   int64_t work = ranges[0] * ranges[1] * ranges[2];
   if (panels->loops.size() != 3 || work < kMinParallelWork)
     return success();
   if (ranges[0] >= 2 * shape.cache[0])
-    panels->loops[0]->setAttr(kParallelTile, rw.getUnitAttr());
+    setMarker<ParallelTile>(panels->loops[0]);
   else if (ranges[1] >= 2 * shape.cache[1])
-    panels->loops[1]->setAttr(kParallelTile, rw.getUnitAttr());
+    setMarker<ParallelTile>(panels->loops[1]);
   return success();
 }
 
@@ -475,19 +555,19 @@ void peelTileLoops(RewriterBase &rw, func::FuncOp fn) {
   while (true) {
     scf::ForOp next;
     fn.walk<WalkOrder::PreOrder>([&](scf::ForOp loop) {
-      if (!loop->hasAttr(kTileLoop))
+      if (!hasMarker<KernelLoop>(loop))
         return WalkResult::advance();
       next = loop;
       return WalkResult::interrupt();
     });
     if (!next)
       return;
-    next->removeAttr(kTileLoop);
+    clearMarker<KernelLoop>(next);
     scf::ForOp partial;
     rw.setInsertionPoint(next);
     if (succeeded(scf::peelForLoopAndSimplifyBounds(rw, next, partial))) {
-      partial->removeAttr(kTileLoop);
-      partial->removeAttr(kParallelTile);
+      clearMarker<KernelLoop>(partial);
+      clearMarker<ParallelTile>(partial);
     }
   }
 }
@@ -517,27 +597,23 @@ bool shouldPackLhs(linalg::LinalgOp op) {
 
 //===--- Host threads -----------------------------------------------------===//
 
-/// Replaces `loop` (a main cache-tile loop over M or N, iterations
-/// independent) with `__torus_parallel_for(body, ctx, trips)`: its body is
-/// outlined into `void body(!llvm.ptr ctx, i64 i)`. Values from above are
-/// rebuilt in the body: constants and view ops (subview, cast, ...) are
-/// cloned; identity layout memrefs are passed as aligned pointers and index
-/// values as i64 in `ctx`, an array on the stack. False (nothing changed)
-/// when a value from above is of another kind.
-bool outlineParallelLoop(RewriterBase &rw, scf::ForOp loop, int counter) {
-  auto lbC = getConstantIntValue(loop.getLowerBound());
-  auto ubC = getConstantIntValue(loop.getUpperBound());
-  auto stepC = getConstantIntValue(loop.getStep());
-  if (!lbC || !ubC || !stepC || *stepC <= 0 || loop.getNumResults() != 0)
-    return false;
-  int64_t trips = (*ubC - *lbC + *stepC - 1) / *stepC;
-  if (trips < 2)
-    return false;
-  // What the body needs from above, in def-before-use order.
+/// What an outlined loop body needs from above: `leaves`, passed in its
+/// context (identity layout memrefs as aligned pointers, index values as
+/// i64), and `clones`, ops rebuilt in the body in def-before-use order
+/// (constants, stack buffers, view ops and affine.apply).
+struct Captures {
+  SmallVector<Value> leaves;
+  SmallVector<Operation *> clones;
+};
+
+/// The values `loop`'s body uses from above as Captures, or nullopt when
+/// one is of another kind.
+std::optional<Captures> collectCaptures(scf::ForOp loop) {
   SetVector<Value> above;
   getUsedValuesDefinedAbove(loop.getRegion(), above);
-  SmallVector<Value> leaves;    // passed in ctx
-  SmallVector<Operation *> clones; // rebuilt in the body, in order
+  Captures captures;
+  SmallVector<Value> &leaves = captures.leaves;
+  SmallVector<Operation *> &clones = captures.clones;
   DenseSet<Value> seen;
   std::function<bool(Value)> collect = [&](Value v) -> bool {
     if (!seen.insert(v).second)
@@ -586,91 +662,116 @@ bool outlineParallelLoop(RewriterBase &rw, scf::ForOp loop, int counter) {
   };
   for (Value v : above)
     if (!collect(v))
-      return false;
+      return std::nullopt;
   // `clones` is in def-before-use order: each op after its operands.
+  return captures;
+}
 
-  MLIRContext *ctx = rw.getContext();
+/// A memref of static shape and identity layout `type` around the pointer
+/// `word` (an i64): its LLVM descriptor, cast back to the memref.
+Value memrefAtAddress(OpBuilder &b, Location loc, Value word,
+                      MemRefType type) {
+  MLIRContext *ctx = b.getContext();
+  auto ptrType = LLVM::LLVMPointerType::get(ctx);
+  Type i64 = b.getI64Type();
+  Value ptr = b.create<LLVM::IntToPtrOp>(loc, ptrType, word);
+  int64_t rank = type.getRank();
+  auto arrayType = LLVM::LLVMArrayType::get(i64, rank);
+  SmallVector<Type> fields = {ptrType, ptrType, i64};
+  if (rank > 0) {
+    fields.push_back(arrayType);
+    fields.push_back(arrayType);
+  }
+  auto descType = LLVM::LLVMStructType::getLiteral(ctx, fields);
+  Value desc = b.create<LLVM::UndefOp>(loc, descType);
+  desc = b.create<LLVM::InsertValueOp>(loc, desc, ptr, 0);
+  desc = b.create<LLVM::InsertValueOp>(loc, desc, ptr, 1);
+  auto constant = [&](int64_t x) {
+    return b.create<LLVM::ConstantOp>(loc, i64, b.getI64IntegerAttr(x));
+  };
+  desc = b.create<LLVM::InsertValueOp>(loc, desc, constant(0), 2);
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  (void)getStridesAndOffset(type, strides, offset);
+  for (int64_t d = 0; d < rank; ++d) {
+    desc = b.create<LLVM::InsertValueOp>(
+        loc, desc, constant(type.getDimSize(d)), ArrayRef<int64_t>{3, d});
+    desc = b.create<LLVM::InsertValueOp>(loc, desc, constant(strides[d]),
+                                         ArrayRef<int64_t>{4, d});
+  }
+  return b.create<UnrealizedConversionCastOp>(loc, type, desc).getResult(0);
+}
+
+/// `void name(!llvm.ptr ctx, i64 i)`, before `loop`'s function: iteration
+/// `lb + i * step` of `loop`'s body, its captures unpacked from `ctx` or
+/// rebuilt.
+func::FuncOp outlineBody(RewriterBase &rw, scf::ForOp loop, StringRef name,
+                         const Captures &captures, int64_t lb, int64_t step) {
   Location loc = loop.getLoc();
   auto fn = loop->getParentOfType<func::FuncOp>();
-  auto module = fn->getParentOfType<ModuleOp>();
-  auto ptrType = LLVM::LLVMPointerType::get(ctx);
+  auto ptrType = LLVM::LLVMPointerType::get(rw.getContext());
   Type i64 = rw.getI64Type();
-  auto bodyType = rw.getFunctionType({ptrType, i64}, {});
-
-  // The body function.
+  OpBuilder::InsertionGuard guard(rw);
   rw.setInsertionPoint(fn);
-  std::string name =
-      (fn.getName() + "__parallel_tile_" + Twine(counter)).str();
-  auto body = rw.create<func::FuncOp>(loc, name, bodyType);
+  auto body = rw.create<func::FuncOp>(loc, name,
+                                      rw.getFunctionType({ptrType, i64}, {}));
   body.setPrivate();
   Block *entry = body.addEntryBlock();
   rw.setInsertionPointToStart(entry);
   IRMapping map;
   Value ctxArg = entry->getArgument(0), iArg = entry->getArgument(1);
-  for (auto [j, leaf] : llvm::enumerate(leaves)) {
+  for (auto [j, leaf] : llvm::enumerate(captures.leaves)) {
     Value slot = rw.create<LLVM::GEPOp>(
         loc, ptrType, i64, ctxArg,
         ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(j)});
     Value word = rw.create<LLVM::LoadOp>(loc, i64, slot);
-    if (leaf.getType().isIndex()) {
-      map.map(leaf, rw.create<arith::IndexCastOp>(loc, rw.getIndexType(), word));
-      continue;
-    }
-    // A memref descriptor around the pointer (static shape, identity).
-    auto mem = cast<MemRefType>(leaf.getType());
-    Value ptr = rw.create<LLVM::IntToPtrOp>(loc, ptrType, word);
-    int64_t rank = mem.getRank();
-    auto arrayType = LLVM::LLVMArrayType::get(i64, rank);
-    SmallVector<Type> fields = {ptrType, ptrType, i64};
-    if (rank > 0) {
-      fields.push_back(arrayType);
-      fields.push_back(arrayType);
-    }
-    auto descType = LLVM::LLVMStructType::getLiteral(ctx, fields);
-    Value desc = rw.create<LLVM::UndefOp>(loc, descType);
-    desc = rw.create<LLVM::InsertValueOp>(loc, desc, ptr, 0);
-    desc = rw.create<LLVM::InsertValueOp>(loc, desc, ptr, 1);
-    auto constant = [&](int64_t x) {
-      return rw.create<LLVM::ConstantOp>(loc, i64, rw.getI64IntegerAttr(x));
-    };
-    desc = rw.create<LLVM::InsertValueOp>(loc, desc, constant(0), 2);
-    SmallVector<int64_t> strides;
-    int64_t offset;
-    (void)getStridesAndOffset(mem, strides, offset);
-    for (int64_t d = 0; d < rank; ++d) {
-      desc = rw.create<LLVM::InsertValueOp>(
-          loc, desc, constant(mem.getDimSize(d)), ArrayRef<int64_t>{3, d});
-      desc = rw.create<LLVM::InsertValueOp>(loc, desc, constant(strides[d]),
-                                            ArrayRef<int64_t>{4, d});
-    }
-    map.map(leaf, rw.create<UnrealizedConversionCastOp>(loc, mem, desc)
-                      .getResult(0));
+    if (leaf.getType().isIndex())
+      map.map(leaf,
+              rw.create<arith::IndexCastOp>(loc, rw.getIndexType(), word));
+    else
+      map.map(leaf, memrefAtAddress(rw, loc, word,
+                                    cast<MemRefType>(leaf.getType())));
   }
-  for (Operation *op : clones)
+  for (Operation *op : captures.clones)
     rw.clone(*op, map);
   // iv = lb + i * step
   Value i = rw.create<arith::IndexCastOp>(loc, rw.getIndexType(), iArg);
   Value iv = rw.create<arith::AddIOp>(
-      loc, rw.create<arith::ConstantIndexOp>(loc, *lbC),
+      loc, rw.create<arith::ConstantIndexOp>(loc, lb),
       rw.create<arith::MulIOp>(loc, i,
-                               rw.create<arith::ConstantIndexOp>(loc, *stepC)));
+                               rw.create<arith::ConstantIndexOp>(loc, step)));
   map.map(loop.getInductionVar(), iv);
   for (Operation &op : loop.getBody()->without_terminator())
     rw.clone(op, map);
   rw.create<func::ReturnOp>(loc);
+  return body;
+}
 
-  // The runtime's parallel loop, declared once.
+/// The runtime's parallel loop `__torus_parallel_for(body, ctx, trips)`,
+/// declared once in `module`.
+func::FuncOp declareParallelFor(RewriterBase &rw, ModuleOp module,
+                                Location loc, FunctionType bodyType) {
   auto parallelFor = module.lookupSymbol<func::FuncOp>(kParallelForFn);
-  if (!parallelFor) {
-    OpBuilder::InsertionGuard guard(rw);
-    rw.setInsertionPointToStart(module.getBody());
-    parallelFor = rw.create<func::FuncOp>(
-        loc, kParallelForFn,
-        rw.getFunctionType({bodyType, ptrType, i64}, {}));
-    parallelFor.setPrivate();
-  }
+  if (parallelFor)
+    return parallelFor;
+  OpBuilder::InsertionGuard guard(rw);
+  rw.setInsertionPointToStart(module.getBody());
+  auto ptrType = LLVM::LLVMPointerType::get(rw.getContext());
+  parallelFor = rw.create<func::FuncOp>(
+      loc, kParallelForFn,
+      rw.getFunctionType({bodyType, ptrType, rw.getI64Type()}, {}));
+  parallelFor.setPrivate();
+  return parallelFor;
+}
 
-  // The call, where the loop was.
+/// Before `loop`: the context array on the stack filled with `leaves`, and
+/// the call of `parallelFor` on `body` for `trips` iterations.
+void emitParallelCall(RewriterBase &rw, scf::ForOp loop, func::FuncOp body,
+                      func::FuncOp parallelFor, ArrayRef<Value> leaves,
+                      int64_t trips) {
+  Location loc = loop.getLoc();
+  auto ptrType = LLVM::LLVMPointerType::get(rw.getContext());
+  Type i64 = rw.getI64Type();
   rw.setInsertionPoint(loop);
   Value one = rw.create<LLVM::ConstantOp>(loc, i64, rw.getI64IntegerAttr(1));
   Value count = rw.create<LLVM::ConstantOp>(
@@ -691,10 +792,39 @@ bool outlineParallelLoop(RewriterBase &rw, scf::ForOp loop, int counter) {
         ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(j)});
     rw.create<LLVM::StoreOp>(loc, word, slot);
   }
-  Value callee = rw.create<func::ConstantOp>(loc, bodyType,
+  Value callee = rw.create<func::ConstantOp>(loc, body.getFunctionType(),
                                              SymbolRefAttr::get(body));
   Value n = rw.create<LLVM::ConstantOp>(loc, i64, rw.getI64IntegerAttr(trips));
   rw.create<func::CallOp>(loc, parallelFor, ValueRange{callee, ctxPtr, n});
+}
+
+/// Replaces `loop` (a main cache-tile loop over M or N, iterations
+/// independent) with `__torus_parallel_for(body, ctx, trips)`: its body is
+/// outlined into `void body(!llvm.ptr ctx, i64 i)`. Values from above are
+/// rebuilt in the body: constants and view ops (subview, cast, ...) are
+/// cloned; identity layout memrefs are passed as aligned pointers and index
+/// values as i64 in `ctx`, an array on the stack. False (nothing changed)
+/// when a value from above is of another kind.
+bool outlineParallelLoop(RewriterBase &rw, scf::ForOp loop, int counter) {
+  auto lbC = getConstantIntValue(loop.getLowerBound());
+  auto ubC = getConstantIntValue(loop.getUpperBound());
+  auto stepC = getConstantIntValue(loop.getStep());
+  if (!lbC || !ubC || !stepC || *stepC <= 0 || loop.getNumResults() != 0)
+    return false;
+  int64_t trips = (*ubC - *lbC + *stepC - 1) / *stepC;
+  if (trips < 2)
+    return false;
+  std::optional<Captures> captures = collectCaptures(loop);
+  if (!captures)
+    return false;
+  auto fn = loop->getParentOfType<func::FuncOp>();
+  std::string name =
+      (fn.getName() + "__parallel_tile_" + Twine(counter)).str();
+  func::FuncOp body = outlineBody(rw, loop, name, *captures, *lbC, *stepC);
+  func::FuncOp parallelFor = declareParallelFor(
+      rw, fn->getParentOfType<ModuleOp>(), loop.getLoc(),
+      body.getFunctionType());
+  emitParallelCall(rw, loop, body, parallelFor, captures->leaves, trips);
   rw.eraseOp(loop);
   return true;
 }
@@ -714,7 +844,7 @@ struct VectorizeKernelsPass
   LogicalResult runOnFunction(func::FuncOp fn, int &counter) {
     MLIRContext *ctx = &getContext();
     IRRewriter rw(ctx);
-    int64_t bits = vectorBits > 0 ? vectorBits : defaultVectorBits();
+    int64_t bits = vectorBits > 0 ? vectorBits : hostVectorBits();
 
     // 1. Contractions to matmuls on views.
     SmallVector<linalg::GenericOp> generics;
@@ -758,12 +888,12 @@ struct VectorizeKernelsPass
       return failure();
     SmallVector<linalg::LinalgOp> panels;
     fn.walk([&](linalg::LinalgOp op) {
-      if (op->hasAttr(kPanel))
+      if (hasMarker<CachePanel>(op))
         panels.push_back(op);
     });
     PackBuffers packBuffers;
     for (linalg::LinalgOp op : panels) {
-      op->removeAttr(kPanel);
+      clearMarker<CachePanel>(op);
       if (!isKernelCandidate(op, pack))
         continue;
       SmallVector<int64_t> panelRanges = op.getStaticLoopRanges();
@@ -777,7 +907,7 @@ struct VectorizeKernelsPass
           !innermostStrideIsOne(bType))
         packRhsTile(rw, fn, op, shape.cache[2], shape.cache[1], bits,
                     packBuffers);
-      op->setAttr(kCacheTile, rw.getUnitAttr());
+      setMarker<CacheTile>(op);
     }
     if (failed(canonicalize(fn)))
       return failure();
@@ -785,7 +915,7 @@ struct VectorizeKernelsPass
     // at a time where it pays (see shouldPackLhs).
     SmallVector<linalg::LinalgOp> cacheTiles;
     fn.walk([&](linalg::LinalgOp op) {
-      if (op->hasAttr(kCacheTile))
+      if (hasMarker<CacheTile>(op))
         cacheTiles.push_back(op);
     });
     if (pack) {
@@ -799,8 +929,8 @@ struct VectorizeKernelsPass
         KernelShape shape = shapeOf(op);
         llvm::append_range(unpacked,
                            packLhsStrips(rw, fn, op, shape.cache[2],
-                                         shape.registers[0], bits, packBuffers,
-                                         kCacheTile));
+                                         shape.registers[0], bits,
+                                         packBuffers));
         packed = true;
       }
       cacheTiles = std::move(unpacked);
@@ -810,12 +940,12 @@ struct VectorizeKernelsPass
     // Then tile them for registers: M and N (the uneven N remainders
     // split), then K innermost.
     for (linalg::LinalgOp op : cacheTiles) {
-      op->removeAttr(kCacheTile);
+      clearMarker<CacheTile>(op);
       if (!isKernelCandidate(op))
         continue;
       KernelShape shape = shapeOf(op);
-      if (failed(tile(rw, op, {shape.registers[0], shape.registers[1], 0},
-                      kRegisterTile)))
+      if (failed(tile<RegisterTile>(
+              rw, op, {shape.registers[0], shape.registers[1], 0})))
         return failure();
     }
     peelTileLoops(rw, fn);
@@ -827,14 +957,13 @@ struct VectorizeKernelsPass
     auto collectTiles = [&] {
       tiles.clear();
       fn.walk([&](linalg::LinalgOp op) {
-        if (op->hasAttr(kRegisterTile) && isKernelCandidate(op))
+        if (hasMarker<RegisterTile>(op) && isKernelCandidate(op))
           tiles.push_back(op);
       });
     };
     collectTiles();
     for (linalg::LinalgOp op : tiles)
-      if (failed(tile(rw, op, {0, 0, shapeOf(op).registers[2]},
-                      kRegisterTile)))
+      if (failed(tile<RegisterTile>(rw, op, {0, 0, shapeOf(op).registers[2]})))
         return failure();
     peelTileLoops(rw, fn);
     if (failed(canonicalize(fn)))
@@ -862,7 +991,7 @@ struct VectorizeKernelsPass
     while (true) {
       SmallVector<std::pair<linalg::LinalgOp, int64_t>> uneven;
       fn.walk([&](linalg::LinalgOp op) {
-        if (!op->hasAttr(kRegisterTile) || !isKernelCandidate(op))
+        if (!hasMarker<RegisterTile>(op) || !isKernelCandidate(op))
           return;
         uint64_t n = op.getStaticLoopRanges()[1];
         if (!llvm::isPowerOf2_64(n))
@@ -871,7 +1000,7 @@ struct VectorizeKernelsPass
       if (uneven.empty())
         return success();
       for (auto [op, piece] : uneven)
-        if (failed(tile(rw, op, {0, piece, 0}, kRegisterTile)))
+        if (failed(tile<RegisterTile>(rw, op, {0, piece, 0})))
           return failure();
       peelTileLoops(rw, fn);
       if (failed(canonicalize(fn)))
@@ -937,18 +1066,18 @@ struct VectorizeKernelsPass
     // 4. Large kernels' outer tile loops over host threads.
     SmallVector<scf::ForOp> parallel;
     fn.walk([&](scf::ForOp loop) {
-      if (loop->hasAttr(kParallelTile))
+      if (hasMarker<ParallelTile>(loop))
         parallel.push_back(loop);
     });
     for (scf::ForOp loop : parallel) {
-      loop->removeAttr(kParallelTile);
+      clearMarker<ParallelTile>(loop);
       if (threads)
         (void)outlineParallelLoop(rw, loop, counter++);
     }
     // Attributes of the kernels are not needed past this point.
     fn.walk([&](Operation *op) {
-      op->removeAttr(kRegisterTile);
-      op->removeAttr("torus.kernel");
+      clearMarker<RegisterTile>(op);
+      clearMarker<TorusDialect::KernelAttrHelper>(op);
     });
     return success();
   }
@@ -958,7 +1087,7 @@ struct VectorizeKernelsPass
 
 void buildKernelPipeline(OpPassManager &pm, const CodegenOptions &options) {
   TorusVectorizeKernelsOptions kernels;
-  kernels.vectorBits = options.vectorBits;
+  kernels.vectorBits = targetVectorBits(options);
   pm.addPass(createTorusVectorizeKernels(kernels));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -324,7 +324,7 @@ struct VectorizeReductionsPass
   using Base::Base;
 
   void runOnOperation() override {
-    int64_t bits = vectorBits > 0 ? vectorBits : defaultVectorBits();
+    int64_t bits = vectorBits > 0 ? vectorBits : hostVectorBits();
     IRRewriter rw(&getContext());
     // linalg.reduce (the naive lowering keeps it) as the generic it is.
     SmallVector<linalg::ReduceOp> reduces;

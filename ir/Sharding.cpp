@@ -3,6 +3,7 @@
 #include "ir/Sharding.h"
 #include "ir/ShapeRules.h"
 
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -20,13 +21,6 @@ using namespace mlir::torus;
 //===----------------------------------------------------------------------===//
 
 namespace {
-int64_t product(ArrayRef<int64_t> v) {
-  int64_t p = 1;
-  for (int64_t x : v)
-    p *= x;
-  return p;
-}
-
 SmallVector<int64_t> iota(int64_t n) {
   SmallVector<int64_t> v(n);
   std::iota(v.begin(), v.end(), 0);
@@ -44,7 +38,7 @@ bool isIota(ArrayRef<int64_t> v) {
 /// `<=[dims]T(perm)`).
 SmallVector<int64_t> transposedIota(ArrayRef<int64_t> dims,
                                     ArrayRef<int64_t> perm) {
-  int64_t n = product(dims);
+  int64_t n = computeProduct(dims);
   SmallVector<int64_t> strides(dims.size(), 1);
   for (int64_t d = static_cast<int64_t>(dims.size()) - 2; d >= 0; --d)
     strides[d] = strides[d + 1] * dims[d + 1];
@@ -160,7 +154,7 @@ ShardingSpec ShardingSpec::tiled(ArrayRef<int64_t> tileDims,
   ShardingSpec s;
   s.kind = ShardingKind::tiled;
   s.tileDims.assign(tileDims.begin(), tileDims.end());
-  s.devices = iota(product(tileDims));
+  s.devices = iota(computeProduct(tileDims));
   s.lastTileDimReplicate = lastTileDimReplicate;
   return s;
 }
@@ -201,7 +195,7 @@ LogicalResult mlir::torus::verifyShardingSpec(const ShardingSpec &spec,
               formatShape(spec.tileDims);
       return failure();
     }
-  int64_t n = product(spec.tileDims);
+  int64_t n = computeProduct(spec.tileDims);
   if (static_cast<int64_t>(spec.devices.size()) != n) {
     error = "tile assignment " + formatShape(spec.tileDims) + " has " +
             std::to_string(n) + " tiles but the device list has " +
@@ -722,7 +716,7 @@ SmallVector<int64_t> mlir::torus::tileIndexTable(ShardingAttr sharding,
   int64_t maxDevice = devices.empty() ? 0 : *llvm::max_element(devices);
   SmallVector<int64_t> table(maxDevice + 1, -1);
   ArrayRef<int64_t> dims = sharding.getTileDims();
-  int64_t inner = product(dims.drop_front(dim + 1));
+  int64_t inner = computeProduct(dims.drop_front(dim + 1));
   for (size_t i = 0; i < devices.size(); ++i)
     table[devices[i]] = (static_cast<int64_t>(i) / inner) % dims[dim];
   return table;

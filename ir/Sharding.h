@@ -36,9 +36,12 @@ namespace mlir::torus {
 inline constexpr llvm::StringLiteral kShardingAttrName("torus.sharding");
 inline constexpr llvm::StringLiteral
     kShardingOriginAttrName("torus.sharding_origin");
-inline constexpr llvm::StringLiteral
-    kNumPartitionsAttrName("torus.num_partitions");
-inline constexpr llvm::StringLiteral kNumReplicasAttrName("torus.num_replicas");
+/// The device counts' names, declared with their type in ir/TorusDialect.td
+/// (prefer TorusDialect::NumPartitionsAttrHelper and NumReplicasAttrHelper).
+inline constexpr llvm::StringLiteral kNumPartitionsAttrName =
+    TorusDialect::NumPartitionsAttrHelper::getNameStr();
+inline constexpr llvm::StringLiteral kNumReplicasAttrName =
+    TorusDialect::NumReplicasAttrHelper::getNameStr();
 
 /// An HLO sharding as plain values: what a ShardingAttr holds.
 struct ShardingSpec {

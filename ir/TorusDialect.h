@@ -2,7 +2,9 @@
 #ifndef TORUS_IR_TORUSDIALECT_H
 #define TORUS_IR_TORUSDIALECT_H
 
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Dialect.h"
+#include "mlir/IR/Operation.h"
 
 #include "ir/TorusDialect.h.inc"
 

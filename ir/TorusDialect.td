@@ -33,6 +33,42 @@ def Torus_Dialect : Dialect {
   }];
   let hasConstantMaterializer = 1;
   let useDefaultAttributePrinterParser = 1;
+
+  // The markers passes exchange on ops of other dialects, one type each.
+  // Each gets a typed helper, `TorusDialect::<Name>AttrHelper` (constructed
+  // from a context, or from the loaded dialect's get<Name>AttrHelper()),
+  // with getAttr/setAttr/isAttrPresent/removeAttr; use it rather than the
+  // attribute's name. docs/codegen.md ("Markers") says who sets and reads
+  // each.
+  let discardableAttrs = (ins
+    // torus-fusion: on every kernel (linalg op), its kind ("loop", "input",
+    // "output", "none"), its name ("fusion.N", shared by a contraction and
+    // its epilogue) and how many ops its body computes.
+    "::mlir::StringAttr":$fusion,
+    "::mlir::StringAttr":$kernel,
+    "::mlir::IntegerAttr":$fused_ops,
+    // torus-plan-buffers: the entry function's workspace size in bytes, and
+    // on each memref.view of the workspace its buffer number and offset.
+    "::mlir::IntegerAttr":$workspace_bytes,
+    "::mlir::IntegerAttr":$buffer,
+    "::mlir::IntegerAttr":$offset,
+    // torus-lower-collectives: the module's table of lowered collectives.
+    "::mlir::ArrayAttr":$collectives,
+    // The module's device counts: replicas and partitions per replica (set
+    // by the compiler, the HLO importer and torus-spmd-partition; read by
+    // the sharding, SPMD and collective passes).
+    "::mlir::IntegerAttr":$num_replicas,
+    "::mlir::IntegerAttr":$num_partitions,
+    // The kernel stage: a loop host threads may share (set by
+    // torus-fuse-epilogues and torus-vectorize-kernels, read by the
+    // latter); within torus-vectorize-kernels, a tile loop to peel and the
+    // tiles of each level.
+    "::mlir::UnitAttr":$parallel_tile,
+    "::mlir::UnitAttr":$kernel_loop,
+    "::mlir::UnitAttr":$cache_panel,
+    "::mlir::UnitAttr":$cache_tile,
+    "::mlir::UnitAttr":$register_tile
+  );
 }
 
 class Torus_Op<string mnemonic, list<Trait> traits = []>

@@ -2,6 +2,7 @@
 
 #include "passes/ShardingUtils.h"
 
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/STLExtras.h"
 
@@ -10,13 +11,6 @@
 namespace mlir::torus {
 
 namespace {
-int64_t product(ArrayRef<int64_t> v) {
-  int64_t p = 1;
-  for (int64_t x : v)
-    p *= x;
-  return p;
-}
-
 SmallVector<int64_t> rowMajorStrides(ArrayRef<int64_t> dims) {
   SmallVector<int64_t> strides(dims.size(), 1);
   for (int64_t d = static_cast<int64_t>(dims.size()) - 2; d >= 0; --d)
@@ -171,7 +165,7 @@ bool equivalent(ShardingAttr a, ShardingAttr b, int64_t rank,
 }
 
 int64_t numTiles(ShardingAttr s) {
-  return s && s.isTiled() ? product(s.getDataTileDims()) : 1;
+  return s && s.isTiled() ? computeProduct(s.getDataTileDims()) : 1;
 }
 
 SmallVector<ReshapeGroup> reshapeGroups(ArrayRef<int64_t> src,

@@ -24,6 +24,7 @@
 #include "passes/ShardingUtils.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
@@ -37,13 +38,6 @@ namespace mlir::torus {
 int64_t shardingPartitionCount(ModuleOp module, int64_t option);
 
 namespace {
-
-int64_t product(ArrayRef<int64_t> v) {
-  int64_t p = 1;
-  for (int64_t x : v)
-    p *= x;
-  return p;
-}
 
 RankedTensorType tensorTypeOf(Value v) {
   return cast<RankedTensorType>(v.getType());
@@ -512,7 +506,7 @@ private:
     TileArray mesh;
     SmallVector<int64_t> contracting;
     int64_t scatterDim = -1;
-    int64_t numContracting() const { return product(contracting); }
+    int64_t numContracting() const { return computeProduct(contracting); }
   };
 
   ContractionLayout planContraction(ShardingAttr want, RankedTensorType outFull,
@@ -520,7 +514,7 @@ private:
     ContractionLayout plan;
     int64_t rank = outFull.getRank();
     plan.mid = want;
-    int64_t c = product(contracting);
+    int64_t c = computeProduct(contracting);
     if (c > 1) {
       int64_t rep = want.isTiled() ? want.getReplicationFactor() : P;
       if (rep % c != 0) {
@@ -591,7 +585,7 @@ private:
                       rc = op.getRhsContractingDimensions();
     PValue lhs = lookup(op.getLhs()), rhs = lookup(op.getRhs());
     SmallVector<int64_t> contracting = tilesOn(lhs.sharding, lc);
-    if (product(contracting) == 1)
+    if (computeProduct(contracting) == 1)
       contracting = tilesOn(rhs.sharding, rc);
     ContractionLayout plan =
         planContraction(resultSharding(op, 0), outFull, contracting);

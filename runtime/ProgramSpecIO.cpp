@@ -1,16 +1,21 @@
 //===- ProgramSpecIO.cpp - ProgramSpec and AOT metadata as JSON -----------===//
 //
-// A small JSON reader and writer, enough for the metadata file: objects,
-// arrays, strings, integers, booleans and null. No MLIR or LLVM.
+// The metadata file through nlohmann::json (Debian's nlohmann-json3-dev,
+// header only): parsing, and quoting strings when writing. The writer lays
+// the file out itself (one key per line, short values inline), as
+// docs/torusc.md shows it. No MLIR or LLVM: a program linked only against
+// the runtime, without the JIT, reads these files (tests/aot).
 //
 //===----------------------------------------------------------------------===//
 
 #include "runtime/ProgramSpecIO.h"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <cctype>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -23,301 +28,106 @@ namespace torus::rt {
 
 namespace {
 
+using Json = nlohmann::json;
+
 //===----------------------------------------------------------------------===//
-// JSON values
+// JSON text, through nlohmann::json
 //===----------------------------------------------------------------------===//
 
-struct Json {
-  enum class Kind { Null, Bool, Int, Double, String, Array, Object };
-  Kind kind = Kind::Null;
-  bool boolean = false;
-  int64_t integer = 0;
-  double real = 0;
-  std::string string;
-  std::vector<Json> array;
-  // An object's members, in order: keys[i] names values[i].
-  std::vector<std::string> keys;
-  std::vector<Json> values;
+/// Deeper documents are refused before they are parsed: a metadata file
+/// nests four levels, and a hostile one must not exhaust the stack.
+constexpr int kMaxDepth = 64;
 
-  const Json *find(std::string_view key) const {
-    for (size_t i = 0; i < keys.size(); ++i)
-      if (keys[i] == key)
-        return &values[i];
-    return nullptr;
+/// `line:column` (1-based) of byte `offset` of `text`.
+std::string positionOf(std::string_view text, size_t offset) {
+  int line = 1, column = 1;
+  for (size_t i = 0; i < offset && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
   }
-};
-
-std::string_view kindName(Json::Kind kind) {
-  switch (kind) {
-  case Json::Kind::Null:
-    return "null";
-  case Json::Kind::Bool:
-    return "a boolean";
-  case Json::Kind::Int:
-    return "an integer";
-  case Json::Kind::Double:
-    return "a number";
-  case Json::Kind::String:
-    return "a string";
-  case Json::Kind::Array:
-    return "an array";
-  case Json::Kind::Object:
-    return "an object";
-  }
-  return "?";
+  return fmt::format("{}:{}", line, column);
 }
 
-class JsonParser {
-public:
-  explicit JsonParser(std::string_view text) : text_(text) {}
-
-  absl::StatusOr<Json> parseDocument() {
-    TORUS_ASSIGN_OR_RETURN(Json value, parseValue(0));
-    skipSpace();
-    if (pos_ != text_.size())
-      return fail("unexpected text after the JSON value");
-    return value;
-  }
-
-private:
-  static constexpr int kMaxDepth = 64;
-
-  absl::Status fail(std::string_view message) const {
-    // Line and column of pos_, 1-based.
-    int line = 1, column = 1;
-    for (size_t i = 0; i < pos_ && i < text_.size(); ++i) {
-      if (text_[i] == '\n') {
-        ++line;
-        column = 1;
-      } else {
-        ++column;
-      }
+/// The offset where `text` nests arrays and objects deeper than kMaxDepth,
+/// if it does (brackets inside strings do not count).
+std::optional<size_t> tooDeep(std::string_view text) {
+  int depth = 0;
+  bool inString = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (inString) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        inString = false;
+    } else if (c == '"') {
+      inString = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxDepth)
+        return i;
+    } else if (c == ']' || c == '}') {
+      --depth;
     }
+  }
+  return std::nullopt;
+}
+
+/// `text` as a JSON value; errors are `line:column: invalid JSON: ...`.
+absl::StatusOr<Json> parseJson(std::string_view text) {
+  if (std::optional<size_t> at = tooDeep(text))
+    return absl::InvalidArgumentError(fmt::format(
+        "{}: invalid JSON: nested too deeply", positionOf(text, *at)));
+  try {
+    return Json::parse(text);
+  } catch (const Json::parse_error &error) {
+    // "[json.exception.parse_error.N] parse error at line L, column C: why"
+    std::string_view what = error.what();
+    size_t at = what.find("at line ");
+    int line = 0, column = 0, consumed = 0;
+    if (at != std::string_view::npos &&
+        std::sscanf(what.data() + at, "at line %d, column %d: %n", &line,
+                    &column, &consumed) == 2 &&
+        consumed > 0)
+      return absl::InvalidArgumentError(
+          fmt::format("{}:{}: invalid JSON: {}", line, column,
+                      what.substr(at + consumed)));
     return absl::InvalidArgumentError(
-        fmt::format("{}:{}: invalid JSON: {}", line, column, message));
+        fmt::format("{}: invalid JSON: {}",
+                    positionOf(text, error.byte ? error.byte - 1 : 0), what));
   }
-  void skipSpace() {
-    while (pos_ < text_.size() &&
-           (text_[pos_] == ' ' || text_[pos_] == '\t' || text_[pos_] == '\n' ||
-            text_[pos_] == '\r'))
-      ++pos_;
-  }
-  bool consume(char c) {
-    skipSpace();
-    if (pos_ < text_.size() && text_[pos_] == c) {
-      ++pos_;
-      return true;
-    }
-    return false;
-  }
-  bool consumeWord(std::string_view word) {
-    if (text_.substr(pos_, word.size()) != word)
-      return false;
-    pos_ += word.size();
-    return true;
-  }
+}
 
-  absl::StatusOr<Json> parseValue(int depth) {
-    if (depth > kMaxDepth)
-      return fail("nested too deeply");
-    skipSpace();
-    if (pos_ >= text_.size())
-      return fail("unexpected end of input");
-    Json value;
-    char c = text_[pos_];
-    if (c == '{') {
-      ++pos_;
-      value.kind = Json::Kind::Object;
-      if (consume('}'))
-        return value;
-      do {
-        skipSpace();
-        if (pos_ >= text_.size() || text_[pos_] != '"')
-          return fail("expected a string key");
-        TORUS_ASSIGN_OR_RETURN(std::string key, parseString());
-        if (!consume(':'))
-          return fail("expected ':'");
-        TORUS_ASSIGN_OR_RETURN(Json member, parseValue(depth + 1));
-        value.keys.push_back(std::move(key));
-        value.values.push_back(std::move(member));
-      } while (consume(','));
-      if (!consume('}'))
-        return fail("expected ',' or '}'");
-      return value;
-    }
-    if (c == '[') {
-      ++pos_;
-      value.kind = Json::Kind::Array;
-      if (consume(']'))
-        return value;
-      do {
-        TORUS_ASSIGN_OR_RETURN(Json element, parseValue(depth + 1));
-        value.array.push_back(std::move(element));
-      } while (consume(','));
-      if (!consume(']'))
-        return fail("expected ',' or ']'");
-      return value;
-    }
-    if (c == '"') {
-      value.kind = Json::Kind::String;
-      TORUS_ASSIGN_OR_RETURN(value.string, parseString());
-      return value;
-    }
-    if (consumeWord("true")) {
-      value.kind = Json::Kind::Bool;
-      value.boolean = true;
-      return value;
-    }
-    if (consumeWord("false")) {
-      value.kind = Json::Kind::Bool;
-      return value;
-    }
-    if (consumeWord("null"))
-      return value;
-    if (c == '-' || std::isdigit(static_cast<unsigned char>(c)))
-      return parseNumber();
-    return fail(fmt::format("unexpected character '{}'", c));
+std::string_view kindName(const Json &v) {
+  switch (v.type()) {
+  case Json::value_t::null:
+    return "null";
+  case Json::value_t::boolean:
+    return "a boolean";
+  case Json::value_t::number_integer:
+  case Json::value_t::number_unsigned:
+    return "an integer";
+  case Json::value_t::number_float:
+    return "a number";
+  case Json::value_t::string:
+    return "a string";
+  case Json::value_t::array:
+    return "an array";
+  case Json::value_t::object:
+    return "an object";
+  default:
+    return "?";
   }
+}
 
-  absl::StatusOr<Json> parseNumber() {
-    size_t start = pos_;
-    if (text_[pos_] == '-')
-      ++pos_;
-    bool isInteger = true;
-    while (pos_ < text_.size()) {
-      char c = text_[pos_];
-      if (std::isdigit(static_cast<unsigned char>(c))) {
-        ++pos_;
-      } else if (c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-') {
-        isInteger = false;
-        ++pos_;
-      } else {
-        break;
-      }
-    }
-    std::string token(text_.substr(start, pos_ - start));
-    Json value;
-    errno = 0;
-    char *end = nullptr;
-    if (isInteger) {
-      value.kind = Json::Kind::Int;
-      value.integer = std::strtoll(token.c_str(), &end, 10);
-    } else {
-      value.kind = Json::Kind::Double;
-      value.real = std::strtod(token.c_str(), &end);
-    }
-    if (token.empty() || token == "-" || end != token.c_str() + token.size())
-      return fail("malformed number '" + token + "'");
-    if (errno == ERANGE)
-      return fail("number out of range '" + token + "'");
-    return value;
-  }
-
-  absl::StatusOr<std::string> parseString() {
-    ++pos_; // The opening quote.
-    std::string out;
-    while (true) {
-      if (pos_ >= text_.size())
-        return fail("unterminated string");
-      char c = text_[pos_++];
-      if (c == '"')
-        return out;
-      if (static_cast<unsigned char>(c) < 0x20)
-        return fail("control character in a string");
-      if (c != '\\') {
-        out.push_back(c);
-        continue;
-      }
-      if (pos_ >= text_.size())
-        return fail("unterminated string");
-      char e = text_[pos_++];
-      switch (e) {
-      case '"':
-      case '\\':
-      case '/':
-        out.push_back(e);
-        break;
-      case 'b':
-        out.push_back('\b');
-        break;
-      case 'f':
-        out.push_back('\f');
-        break;
-      case 'n':
-        out.push_back('\n');
-        break;
-      case 'r':
-        out.push_back('\r');
-        break;
-      case 't':
-        out.push_back('\t');
-        break;
-      case 'u': {
-        if (text_.size() - pos_ < 4)
-          return fail("bad \\u escape");
-        unsigned code = 0;
-        for (int i = 0; i < 4; ++i) {
-          char h = text_[pos_++];
-          code <<= 4;
-          if (h >= '0' && h <= '9')
-            code |= h - '0';
-          else if (h >= 'a' && h <= 'f')
-            code |= h - 'a' + 10;
-          else if (h >= 'A' && h <= 'F')
-            code |= h - 'A' + 10;
-          else
-            return fail("bad \\u escape");
-        }
-        // UTF-8 for the basic plane; surrogates are kept as they come.
-        if (code < 0x80) {
-          out.push_back(static_cast<char>(code));
-        } else if (code < 0x800) {
-          out.push_back(static_cast<char>(0xc0 | (code >> 6)));
-          out.push_back(static_cast<char>(0x80 | (code & 0x3f)));
-        } else {
-          out.push_back(static_cast<char>(0xe0 | (code >> 12)));
-          out.push_back(static_cast<char>(0x80 | ((code >> 6) & 0x3f)));
-          out.push_back(static_cast<char>(0x80 | (code & 0x3f)));
-        }
-        break;
-      }
-      default:
-        return fail(fmt::format("bad escape '\\{}'", e));
-      }
-    }
-  }
-
-  std::string_view text_;
-  size_t pos_ = 0;
-};
-
+/// `s` as a JSON string literal, quoted and escaped (bytes that are not
+/// UTF-8 become U+FFFD).
 std::string quote(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    switch (c) {
-    case '"':
-      out += "\\\"";
-      break;
-    case '\\':
-      out += "\\\\";
-      break;
-    case '\n':
-      out += "\\n";
-      break;
-    case '\r':
-      out += "\\r";
-      break;
-    case '\t':
-      out += "\\t";
-      break;
-    default:
-      if (static_cast<unsigned char>(c) < 0x20)
-        out += fmt::format("\\u{:04x}", static_cast<unsigned>(c));
-      else
-        out.push_back(c);
-    }
-  }
-  return out + "\"";
+  return Json(std::string(s))
+      .dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
 template <typename T> std::string intList(const std::vector<T> &values) {
@@ -348,60 +158,75 @@ std::string specList(const std::vector<TensorSpec> &specs) {
 absl::Status typeError(std::string_view path, std::string_view want,
                        const Json &got) {
   return absl::InvalidArgumentError(fmt::format(
-      "'{}' must be {}, not {}", path, want, kindName(got.kind)));
+      "'{}' must be {}, not {}", path, want, kindName(got)));
 }
 
+/// Member `key` of the object `object` (its path `path`, ending in a dot
+/// or empty), or null when it is absent and not `required`.
 absl::StatusOr<const Json *> member(const Json &object, std::string_view key,
                                     std::string_view path, bool required) {
-  const Json *value = object.find(key);
-  if (!value && required)
+  auto it = object.find(std::string(key));
+  if (it != object.end())
+    return &*it;
+  if (required)
     return absl::InvalidArgumentError(
         fmt::format("missing required key '{}{}'", path, key));
-  return value;
+  return nullptr;
 }
 
 absl::StatusOr<std::string> asString(const Json &v, std::string_view path) {
-  if (v.kind != Json::Kind::String)
+  if (!v.is_string())
     return typeError(path, "a string", v);
-  return v.string;
+  return v.get<std::string>();
+}
+
+/// An integer that fits int64_t (JSON's 1.0 is a number, not an integer).
+std::optional<int64_t> integerOf(const Json &v) {
+  if (v.is_number_unsigned())
+    return v.get<uint64_t>() <= uint64_t(std::numeric_limits<int64_t>::max())
+               ? std::optional<int64_t>(v.get<int64_t>())
+               : std::nullopt;
+  if (v.is_number_integer())
+    return v.get<int64_t>();
+  return std::nullopt;
 }
 
 absl::StatusOr<int64_t> asInt(const Json &v, std::string_view path) {
-  if (v.kind != Json::Kind::Int)
+  std::optional<int64_t> n = integerOf(v);
+  if (!n)
     return typeError(path, "an integer", v);
-  return v.integer;
+  return *n;
 }
 
 absl::StatusOr<double> asNumber(const Json &v, std::string_view path) {
-  if (v.kind == Json::Kind::Int)
-    return static_cast<double>(v.integer);
-  if (v.kind != Json::Kind::Double)
+  if (!v.is_number())
     return typeError(path, "a number", v);
-  return v.real;
+  return v.get<double>();
 }
 
 absl::StatusOr<std::vector<int64_t>> asIntList(const Json &v,
                                                std::string_view path) {
-  if (v.kind != Json::Kind::Array)
+  if (!v.is_array())
     return typeError(path, "an array of integers", v);
   std::vector<int64_t> out;
-  for (const Json &e : v.array) {
-    if (e.kind != Json::Kind::Int)
+  for (const Json &e : v) {
+    std::optional<int64_t> n = integerOf(e);
+    if (!n)
       return typeError(path, "an array of integers", e);
-    out.push_back(e.integer);
+    out.push_back(*n);
   }
   return out;
 }
 
 absl::StatusOr<std::vector<std::string>> asStringList(const Json &v,
                                                       std::string_view path) {
-  if (v.kind != Json::Kind::Array)
+  if (!v.is_array())
     return typeError(path, "an array of strings", v);
   std::vector<std::string> out;
-  for (const Json &e : v.array) {
-    if (e.kind != Json::Kind::String)
+  for (const Json &e : v) {
+    if (!e.is_string())
       return typeError(path, "an array of strings", e);
-    out.push_back(e.string);
+    out.push_back(e.get<std::string>());
   }
   return out;
 }
@@ -473,7 +298,7 @@ std::string collectiveToJson(const CollectiveSpec &c) {
 
 absl::StatusOr<CollectiveSpec> collectiveFromJson(const Json &v,
                                                   const std::string &path) {
-  if (v.kind != Json::Kind::Object)
+  if (!v.is_object())
     return typeError(path, "an object", v);
   CollectiveSpec c;
   TORUS_ASSIGN_OR_RETURN(const Json *kind, member(v, "kind", path + ".", true));
@@ -524,12 +349,12 @@ absl::StatusOr<CollectiveSpec> collectiveFromJson(const Json &v,
   TORUS_ASSIGN_OR_RETURN(const Json *pairs,
                          member(v, "source_target_pairs", path + ".", false));
   if (pairs) {
-    if (pairs->kind != Json::Kind::Array)
+    if (!pairs->is_array())
       return typeError(path + ".source_target_pairs", "an array of pairs",
                        *pairs);
-    for (size_t i = 0; i < pairs->array.size(); ++i) {
+    for (size_t i = 0; i < pairs->size(); ++i) {
       std::string where = fmt::format("{}.source_target_pairs[{}]", path, i);
-      TORUS_ASSIGN_OR_RETURN(auto pair, asIntList(pairs->array[i], where));
+      TORUS_ASSIGN_OR_RETURN(auto pair, asIntList((*pairs)[i], where));
       if (pair.size() != 2)
         return absl::InvalidArgumentError(fmt::format(
             "'{}' must be a [source, target] pair, got {} numbers", where,
@@ -540,11 +365,11 @@ absl::StatusOr<CollectiveSpec> collectiveFromJson(const Json &v,
   TORUS_ASSIGN_OR_RETURN(const Json *groups,
                          member(v, "replica_groups", path + ".", false));
   if (groups) {
-    if (groups->kind != Json::Kind::Array)
+    if (!groups->is_array())
       return typeError(path + ".replica_groups", "an array of arrays", *groups);
-    for (size_t i = 0; i < groups->array.size(); ++i) {
+    for (size_t i = 0; i < groups->size(); ++i) {
       TORUS_ASSIGN_OR_RETURN(
-          auto group, asIntList(groups->array[i],
+          auto group, asIntList((*groups)[i],
                                 fmt::format("{}.replica_groups[{}]", path, i)));
       c.replicaGroups.push_back(std::move(group));
     }
@@ -580,7 +405,7 @@ std::string specToJson(const ProgramSpec &spec, std::string_view indent) {
 
 absl::StatusOr<ProgramSpec> specFromJson(const Json &v,
                                          const std::string &path) {
-  if (v.kind != Json::Kind::Object)
+  if (!v.is_object())
     return typeError(path, "an object", v);
   ProgramSpec spec;
   std::string prefix = path.empty() ? "" : path + ".";
@@ -613,21 +438,17 @@ absl::StatusOr<ProgramSpec> specFromJson(const Json &v,
   TORUS_ASSIGN_OR_RETURN(const Json *collectives,
                          member(v, "collectives", prefix, false));
   if (collectives) {
-    if (collectives->kind != Json::Kind::Array)
+    if (!collectives->is_array())
       return typeError(prefix + "collectives", "an array", *collectives);
-    for (size_t i = 0; i < collectives->array.size(); ++i) {
+    for (size_t i = 0; i < collectives->size(); ++i) {
       TORUS_ASSIGN_OR_RETURN(
           CollectiveSpec c,
-          collectiveFromJson(collectives->array[i],
+          collectiveFromJson((*collectives)[i],
                              fmt::format("{}collectives[{}]", prefix, i)));
       spec.collectives.push_back(std::move(c));
     }
   }
   return spec;
-}
-
-absl::StatusOr<Json> parseJson(std::string_view text) {
-  return JsonParser(text).parseDocument();
 }
 
 } // namespace
@@ -673,8 +494,8 @@ std::string programSpecToJson(const ProgramSpec &spec) {
   return specToJson(spec, "") + "\n";
 }
 
-absl::StatusOr<ProgramSpec> programSpecFromJson(std::string_view json) {
-  TORUS_ASSIGN_OR_RETURN(Json value, parseJson(json));
+absl::StatusOr<ProgramSpec> programSpecFromJson(std::string_view text) {
+  TORUS_ASSIGN_OR_RETURN(Json value, parseJson(text));
   return specFromJson(value, "");
 }
 
@@ -701,9 +522,9 @@ std::string programArtifactToJson(const ProgramArtifact &a) {
   return out;
 }
 
-absl::StatusOr<ProgramArtifact> programArtifactFromJson(std::string_view json) {
-  TORUS_ASSIGN_OR_RETURN(Json v, parseJson(json));
-  if (v.kind != Json::Kind::Object)
+absl::StatusOr<ProgramArtifact> programArtifactFromJson(std::string_view text) {
+  TORUS_ASSIGN_OR_RETURN(Json v, parseJson(text));
+  if (!v.is_object())
     return typeError("(top level)", "an object", v);
   ProgramArtifact a;
   TORUS_ASSIGN_OR_RETURN(const Json *format, member(v, "format", "", true));
@@ -724,7 +545,7 @@ absl::StatusOr<ProgramArtifact> programArtifactFromJson(std::string_view json) {
   TORUS_ASSIGN_OR_RETURN(a.entrySymbol, asString(*entry, "entry"));
   TORUS_ASSIGN_OR_RETURN(const Json *target, member(v, "target", "", false));
   if (target) {
-    if (target->kind != Json::Kind::Object)
+    if (!target->is_object())
       return typeError("target", "an object", *target);
     for (auto [key, field] :
          {std::pair{"triple", &a.targetTriple}, std::pair{"cpu", &a.targetCpu},
@@ -744,7 +565,7 @@ absl::StatusOr<ProgramArtifact> programArtifactFromJson(std::string_view json) {
   TORUS_ASSIGN_OR_RETURN(const Json *assignment,
                          member(v, "device_assignment", "", false));
   if (assignment) {
-    if (assignment->kind != Json::Kind::Object)
+    if (!assignment->is_object())
       return typeError("device_assignment", "an object", *assignment);
     TORUS_ASSIGN_OR_RETURN(
         const Json *topology,
@@ -772,7 +593,7 @@ absl::StatusOr<ProgramArtifact> programArtifactFromJson(std::string_view json) {
   }
   TORUS_ASSIGN_OR_RETURN(const Json *counts, member(v, "counts", "", false));
   if (counts) {
-    if (counts->kind != Json::Kind::Object)
+    if (!counts->is_object())
       return typeError("counts", "an object", *counts);
     a.hasCounts = true;
     for (auto [key, field] :

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 
 #include <unistd.h>
 
@@ -189,7 +190,8 @@ TEST(ProgramSpecIOTest, ErrorsNameTheKey) {
     return std::string("{") + head + "\"program\": " + program + "}";
   };
   EXPECT_THAT(message("{"), HasSubstr("1:2: invalid JSON"));
-  EXPECT_THAT(message("[1, 2] x"), HasSubstr("unexpected text after"));
+  EXPECT_THAT(message("[1, 2] x"), HasSubstr("1:8: invalid JSON"));
+  EXPECT_THAT(message("[1, 2] x"), HasSubstr("expected end of input"));
   EXPECT_THAT(message(R"({"format": "other"})"),
               HasSubstr("'format' is 'other', expected 'torus-aot'"));
   EXPECT_THAT(message(R"({"format": "torus-aot", "version": 2})"),
@@ -267,6 +269,33 @@ TEST(ProgramSpecIOTest, FilesOnDisk) {
   auto missing = readProgramArtifact((dir / "none.torus.json").string());
   EXPECT_EQ(missing.status().code(), absl::StatusCode::kNotFound);
   std::filesystem::remove_all(dir);
+}
+
+TEST(ProgramSpecIOTest, MalformedFileNamesTheFileAndLine) {
+  auto dir = std::filesystem::temp_directory_path() /
+             ("spec-io-malformed-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  std::string path = (dir / "bad.torus.json").string();
+  {
+    std::ofstream out(path);
+    out << "{\n  \"format\": \"torus-aot\",\n  \"version\": 1,\n"
+           "  \"object\" \"x.o\"\n}\n"; // no ':' on line 4
+  }
+  auto a = readProgramArtifact(path);
+  ASSERT_FALSE(a.ok());
+  EXPECT_EQ(a.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(a.status().message()),
+              HasSubstr(path + ": 4:"));
+  EXPECT_THAT(std::string(a.status().message()), HasSubstr("invalid JSON"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(ProgramSpecIOTest, StringsAreEscaped) {
+  ProgramSpec spec = sampleSpec();
+  spec.name = "tab\tnewline\nquote\"backslash\\bell\a";
+  auto back = programSpecFromJson(programSpecToJson(spec));
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->name, spec.name);
 }
 
 } // namespace

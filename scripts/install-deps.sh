@@ -7,6 +7,8 @@ packages=(
   cmake ninja-build
   clang-19 lld-19 llvm-19-dev llvm-19-tools libmlir-19-dev mlir-19-tools
   libabsl-dev libfmt-dev libgtest-dev libgmock-dev libbenchmark-dev
+  # JSON for the AOT metadata (runtime/ProgramSpecIO.cpp; header only)
+  nlohmann-json3-dev
   python3
   # oneDNN: the reference GEMMs of benchmarks/codegen_bench (an MLP step)
   libdnnl-dev

@@ -1,13 +1,15 @@
-// Tests TORUS_TARGET: without a vector-bits option the kernels are built
-// for the default target's vector width, the host's unless the variable
-// names another CPU (so the kernels of AVX2 and SSE hosts are compiled on
-// any host); a target it cannot resolve is named and the host's width used.
-// RUN: env TORUS_TARGET=x86-64-v4 torus-opt %s --torus-vectorize-kernels="threads=false" | FileCheck %s --check-prefix=AVX512
-// RUN: env TORUS_TARGET=x86-64-v3 torus-opt %s --torus-vectorize-kernels="threads=false" | FileCheck %s --check-prefix=AVX2
-// RUN: env TORUS_TARGET=znver1 torus-opt %s --torus-vectorize-kernels="threads=false" | FileCheck %s --check-prefix=AVX2
-// RUN: env TORUS_TARGET=x86-64-v4,-avx512f torus-opt %s --torus-vectorize-kernels="threads=false" | FileCheck %s --check-prefix=AVX2
-// RUN: env TORUS_TARGET=x86-64-v2 torus-opt %s --torus-vectorize-kernels="threads=false" | FileCheck %s --check-prefix=SSE
-// RUN: env TORUS_TARGET=pentium9 torus-opt %s --torus-vectorize-kernels="threads=false" 2>&1 >/dev/null | FileCheck %s --check-prefix=BAD
+// Tests TORUS_TARGET: the kernel pipeline (--torus-kernels, as the
+// compilers build it) gives the kernel pass the default target's vector
+// width, the host's unless the variable names another CPU (so the kernels
+// of AVX2 and SSE hosts are compiled on any host); a target it cannot
+// resolve is named and the host's width used. The pass itself reads no
+// environment variable.
+// RUN: env TORUS_TARGET=x86-64-v4 torus-opt %s --torus-kernels | FileCheck %s --check-prefix=AVX512
+// RUN: env TORUS_TARGET=x86-64-v3 torus-opt %s --torus-kernels | FileCheck %s --check-prefix=AVX2
+// RUN: env TORUS_TARGET=znver1 torus-opt %s --torus-kernels | FileCheck %s --check-prefix=AVX2
+// RUN: env TORUS_TARGET=x86-64-v4,-avx512f torus-opt %s --torus-kernels | FileCheck %s --check-prefix=AVX2
+// RUN: env TORUS_TARGET=x86-64-v2 torus-opt %s --torus-kernels | FileCheck %s --check-prefix=SSE
+// RUN: env TORUS_TARGET=pentium9 torus-opt %s --torus-kernels 2>&1 >/dev/null | FileCheck %s --check-prefix=BAD
 
 // 512 bits: 4 rows x 1 vector of 16 (N is 16); 256 bits: 6 rows x 2
 // vectors of 8; 128 bits: 4 rows x 2 vectors of 4.

@@ -11,6 +11,8 @@
 #ifndef TORUS_IR_HLO_HLOIMPORT_H
 #define TORUS_IR_HLO_HLOIMPORT_H
 
+#include "ir/TorusDialect.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -19,11 +21,12 @@
 namespace mlir::torus::hlo {
 
 /// Module attributes holding the `HloModule` header's replica_count and
-/// num_partitions (i64): ir/Sharding.h's kNumReplicasAttrName and
-/// kNumPartitionsAttrName. torusc takes them as its defaults.
-inline constexpr llvm::StringLiteral kReplicaCountAttr = "torus.num_replicas";
+/// num_partitions (i64), declared in ir/TorusDialect.td. torusc takes them
+/// as its defaults.
+inline constexpr llvm::StringLiteral kReplicaCountAttr =
+    TorusDialect::NumReplicasAttrHelper::getNameStr();
 inline constexpr llvm::StringLiteral kNumPartitionsAttr =
-    "torus.num_partitions";
+    TorusDialect::NumPartitionsAttrHelper::getNameStr();
 /// Shardings, placed as ir/Sharding.h says: on function arguments and
 /// results, and on ops (one per result: an array for several results).
 /// Each is a `#torus.sharding`, or a string of HLO text for the forms the

@@ -7,6 +7,7 @@
 #ifndef TORUS_IR_TRACE_TRACEDFUNCTIONIMPL_H
 #define TORUS_IR_TRACE_TRACEDFUNCTIONIMPL_H
 
+#include "ir/TensorTypes.h"
 #include "torus/Trace.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -26,12 +27,6 @@ struct TracedFunction::Impl {
 /// A context with the dialects a traced or parsed torus module uses, and
 /// multithreading off (compiling one step needs no thread pool).
 std::unique_ptr<mlir::MLIRContext> createTorusContext();
-
-/// The MLIR type of a TensorSpec, and back (nullopt for unsupported types).
-mlir::RankedTensorType toMlirType(mlir::MLIRContext *ctx,
-                                  const TensorSpec &spec);
-mlir::Type toMlirElementType(mlir::MLIRContext *ctx, DType dtype);
-std::optional<TensorSpec> fromMlirType(mlir::Type type);
 
 /// Builds a TracedFunction around `module`, whose public function `name`
 /// is the entry point; fails if the module does not verify or holds no such

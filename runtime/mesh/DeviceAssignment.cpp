@@ -14,6 +14,7 @@
 #include "fmt/format.h"
 #include "runtime/mesh/PyFormat.h"
 #include "runtime/mesh/RingOrder.h"
+#include "torus/Types.h"
 
 namespace torus::rt {
 namespace {
@@ -23,13 +24,6 @@ constexpr std::string_view kNoneType = "<class 'NoneType'>";
 
 std::vector<int64_t> widen(const Coordinates &c) {
   return std::vector<int64_t>(c.begin(), c.end());
-}
-
-int64_t product(const std::vector<int64_t> &values) {
-  int64_t p = 1;
-  for (int64_t v : values)
-    p *= v;
-  return p;
 }
 
 // numpy indexing of one axis: negative indices count from the end.
@@ -232,7 +226,7 @@ DeviceAssignment::build(std::shared_ptr<const Topology> topology,
   std::vector<int64_t> replicaCounts(kRank);
   for (int i = 0; i < kRank; ++i)
     replicaCounts[i] = (mesh[i] / footprint[i]) * stride[i];
-  int64_t maxReplicas = product(replicaCounts);
+  int64_t maxReplicas = numElements(replicaCounts);
   if (numReplicas > maxReplicas)
     return absl::InvalidArgumentError(fmt::format(
         "requested {} replicas but only {} replicas with shape {} and "
@@ -243,12 +237,12 @@ DeviceAssignment::build(std::shared_ptr<const Topology> topology,
     return absl::InvalidArgumentError(fmt::format(
         "num_replicas must be >= 0; got {}", numReplicas));
 
-  const int64_t coresPerReplica = product(shape);
+  const int64_t coresPerReplica = numElements(shape);
   std::vector<Coordinates> missing = topology->missingDevices();
   if (!missing.empty()) {
     // A slice with missing chips: replicas take devices in task order,
     // ignoring geometry.
-    if (product(stride) != 1)
+    if (numElements(stride) != 1)
       return absl::FailedPreconditionError(fmt::format(
           "this topology has {} missing devices (a degraded slice), where "
           "device assignment ignores geometry and needs computation_stride "
@@ -306,7 +300,7 @@ DeviceAssignment::build(std::shared_ptr<const Topology> topology,
   }
 
   bool enable3dTiling = shape[kRank - 1] == mesh[kRank - 1] &&
-                        product(stride) == 1 && numReplicas == maxReplicas;
+                        numElements(stride) == 1 && numReplicas == maxReplicas;
   if (deviceOrderMode != DeviceOrderMode::Auto) {
     if (deviceOrderMode == DeviceOrderMode::Ring && !enable3dTiling)
       return absl::InvalidArgumentError(

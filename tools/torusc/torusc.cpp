@@ -388,15 +388,6 @@ int main(int argc, char **argv) {
   Stage stage = emit;
   if (!passPipeline.empty() && !emit.getNumOccurrences())
     stage = Stage::LLVMDialect;
-  if (absl::Status available = stage == kEmitHlo
-                                   ? absl::OkStatus()
-                                   : mlir::torus::checkStageAvailable(stage);
-      !available.ok())
-    return usageError(fmt::format(
-        "--emit={} needs {}", mlir::torus::stageName(stage),
-        stage == Stage::Sharded ? "the sharding passes, which are not built yet"
-                               : "the SPMD partitioner, which is not built "
-                                 "yet"));
   if (printPipeline) {
     Stage last =
         isMlirStage(stage) && stage != kEmitHlo ? stage : Stage::LLVMDialect;
