@@ -3,7 +3,8 @@
 #define TORUS_IR_TORUSOPS_H
 
 #include "ir/ShapeRules.h"
-#include "ir/TorusDialect.h"
+#include "ir/ShardingRuleOpInterface.h"
+#include "ir/TorusAttrs.h"
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -15,11 +16,6 @@
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-
-#include "ir/TorusEnums.h.inc"
-
-#define GET_ATTRDEF_CLASSES
-#include "ir/TorusAttrs.h.inc"
 
 #define GET_OP_CLASSES
 #include "ir/TorusOps.h.inc"

@@ -8,6 +8,7 @@
 #ifndef TORUS_OPS_TD
 #define TORUS_OPS_TD
 
+include "ir/ShardingRuleOpInterface.td"
 include "ir/TorusDialect.td"
 include "mlir/Interfaces/CallInterfaces.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
@@ -74,7 +75,8 @@ def Torus_IotaOp : Torus_Op<"iota", [Pure]> {
 class Torus_UnaryOp<string mnemonic, Type type, string summaryText,
                     string details, string exampleType = "tensor<4xf32>",
                     string hloName = "">
-    : Torus_Op<mnemonic, [Pure, SameOperandsAndResultType, Elementwise]> {
+    : Torus_Op<mnemonic, [Pure, SameOperandsAndResultType, Elementwise,
+                          Torus_ShardingRuleOpInterface]> {
   let summary = summaryText;
   let description = "Elementwise " # summaryText # " (HLO `"
     # !if(!empty(hloName), mnemonic, hloName) # "`). " # details # "\n\n```mlir\n%r = torus." # mnemonic # " %x : "
@@ -128,7 +130,8 @@ def Torus_RoundNearestEvenOp : Torus_UnaryOp<"round_nearest_even",
 def Torus_NotOp : Torus_UnaryOp<"not", Torus_IntOrPredTensor, "bitwise not",
     "Logical not for `i1`.", "tensor<4xi1>">;
 
-def Torus_IsFiniteOp : Torus_Op<"is_finite", [Pure, Elementwise]> {
+def Torus_IsFiniteOp : Torus_Op<"is_finite", [Pure, Elementwise,
+    Torus_ShardingRuleOpInterface]> {
   let summary = "elementwise finiteness test";
   let description = [{
     True where the operand is neither infinite nor NaN (HLO `is-finite`).
@@ -152,7 +155,8 @@ def Torus_IsFiniteOp : Torus_Op<"is_finite", [Pure, Elementwise]> {
 
 class Torus_BinaryOp<string mnemonic, Type type, string summaryText,
                      string details>
-    : Torus_Op<mnemonic, [Pure, SameOperandsAndResultType, Elementwise]> {
+    : Torus_Op<mnemonic, [Pure, SameOperandsAndResultType, Elementwise,
+                          Torus_ShardingRuleOpInterface]> {
   let summary = summaryText;
   let description = "Elementwise " # summaryText # " of two tensors of one "
     # "type (HLO `" # mnemonic # "`). " # details # " Broadcasting is "
@@ -200,7 +204,7 @@ def Torus_XorOp : Torus_BinaryOp<"xor", Torus_IntOrPredTensor,
 //===----------------------------------------------------------------------===//
 
 def Torus_CompareOp : Torus_Op<"compare", [Pure, Elementwise,
-    SameTypeOperands]> {
+    SameTypeOperands, Torus_ShardingRuleOpInterface]> {
   let summary = "elementwise comparison";
   let description = [{
     Compares `lhs` and `rhs` elementwise with `comparison_direction` and
@@ -225,7 +229,8 @@ def Torus_CompareOp : Torus_Op<"compare", [Pure, Elementwise,
 }
 
 def Torus_SelectOp : Torus_Op<"select", [Pure,
-    AllTypesMatch<["on_true", "on_false", "result"]>]> {
+    AllTypesMatch<["on_true", "on_false", "result"]>,
+    Torus_ShardingRuleOpInterface]> {
   let summary = "elementwise choice";
   let description = [{
     `pred ? on_true : on_false` elementwise (HLO `select`). `pred` has the
@@ -247,7 +252,7 @@ def Torus_SelectOp : Torus_Op<"select", [Pure,
 }
 
 def Torus_ClampOp : Torus_Op<"clamp", [Pure,
-    AllTypesMatch<["operand", "result"]>]> {
+    AllTypesMatch<["operand", "result"]>, Torus_ShardingRuleOpInterface]> {
   let summary = "elementwise clamp to a range";
   let description = [{
     `min(max(operand, min), max)` elementwise (HLO `clamp`; note the operand
@@ -267,7 +272,8 @@ def Torus_ClampOp : Torus_Op<"clamp", [Pure,
   let hasVerifier = 1;
 }
 
-def Torus_ConvertOp : Torus_Op<"convert", [Pure, Elementwise]> {
+def Torus_ConvertOp : Torus_Op<"convert", [Pure, Elementwise,
+    Torus_ShardingRuleOpInterface]> {
   let summary = "elementwise element-type conversion";
   let description = [{
     Converts each element to the result's element type (HLO `convert`).
@@ -289,7 +295,9 @@ def Torus_ConvertOp : Torus_Op<"convert", [Pure, Elementwise]> {
 // Shape ops
 //===----------------------------------------------------------------------===//
 
-def Torus_BroadcastInDimOp : Torus_Op<"broadcast_in_dim", [Pure]> {
+def Torus_BroadcastInDimOp : Torus_Op<"broadcast_in_dim", [Pure,
+    DeclareOpInterfaceMethods<Torus_ShardingRuleOpInterface,
+      ["getOperandDimMap"]>]> {
   let summary = "broadcast to a larger shape along given dimensions";
   let description = [{
     Operand dimension `i` becomes result dimension `broadcast_dimensions[i]`
@@ -328,7 +336,9 @@ def Torus_ReshapeOp : Torus_Op<"reshape", [Pure]> {
   let hasFolder = 1;
 }
 
-def Torus_TransposeOp : Torus_Op<"transpose", [Pure]> {
+def Torus_TransposeOp : Torus_Op<"transpose", [Pure,
+    DeclareOpInterfaceMethods<Torus_ShardingRuleOpInterface,
+      ["getOperandDimMap"]>]> {
   let summary = "permute dimensions";
   let description = [{
     Result dimension `i` is operand dimension `permutation[i]` (HLO
@@ -363,7 +373,9 @@ def Torus_TransposeOp : Torus_Op<"transpose", [Pure]> {
   let hasCanonicalizer = 1;
 }
 
-def Torus_SliceOp : Torus_Op<"slice", [Pure]> {
+def Torus_SliceOp : Torus_Op<"slice", [Pure,
+    DeclareOpInterfaceMethods<Torus_ShardingRuleOpInterface,
+      ["getOperandDimMap", "getBlockedResultDims"]>]> {
   let summary = "static strided slice";
   let description = [{
     Takes, along each dimension `d`, the elements `start_indices[d]`,
@@ -393,7 +405,9 @@ def Torus_SliceOp : Torus_Op<"slice", [Pure]> {
   let hasFolder = 1;
 }
 
-def Torus_DynamicSliceOp : Torus_Op<"dynamic_slice", [Pure]> {
+def Torus_DynamicSliceOp : Torus_Op<"dynamic_slice", [Pure,
+    DeclareOpInterfaceMethods<Torus_ShardingRuleOpInterface,
+      ["getOperandDimMap", "getBlockedResultDims"]>]> {
   let summary = "slice at run-time start indices";
   let description = [{
     A `slice_sizes` block of `operand` starting at `start_indices` (one
@@ -421,7 +435,9 @@ def Torus_DynamicSliceOp : Torus_Op<"dynamic_slice", [Pure]> {
 }
 
 def Torus_DynamicUpdateSliceOp : Torus_Op<"dynamic_update_slice", [Pure,
-    AllTypesMatch<["operand", "result"]>]> {
+    AllTypesMatch<["operand", "result"]>,
+    DeclareOpInterfaceMethods<Torus_ShardingRuleOpInterface,
+      ["getOperandDimMap", "getBlockedResultDims"]>]> {
   let summary = "overwrite a block at run-time start indices";
   let description = [{
     `operand` with the block `update` written at `start_indices` (one scalar
@@ -443,7 +459,9 @@ def Torus_DynamicUpdateSliceOp : Torus_Op<"dynamic_update_slice", [Pure,
   let hasVerifier = 1;
 }
 
-def Torus_ConcatenateOp : Torus_Op<"concatenate", [Pure]> {
+def Torus_ConcatenateOp : Torus_Op<"concatenate", [Pure,
+    DeclareOpInterfaceMethods<Torus_ShardingRuleOpInterface,
+      ["getOperandDimMap", "getBlockedResultDims"]>]> {
   let summary = "join tensors along one dimension";
   let description = [{
     The inputs in order along `dimension`; all other dimensions and the
@@ -465,7 +483,9 @@ def Torus_ConcatenateOp : Torus_Op<"concatenate", [Pure]> {
   let hasFolder = 1;
 }
 
-def Torus_PadOp : Torus_Op<"pad", [Pure]> {
+def Torus_PadOp : Torus_Op<"pad", [Pure,
+    DeclareOpInterfaceMethods<Torus_ShardingRuleOpInterface,
+      ["getOperandDimMap", "getBlockedResultDims"]>]> {
   let summary = "edge and interior padding";
   let description = [{
     HLO `pad`: along each dimension, `edge_padding_low` copies of
@@ -497,7 +517,9 @@ def Torus_PadOp : Torus_Op<"pad", [Pure]> {
   let hasFolder = 1;
 }
 
-def Torus_ReverseOp : Torus_Op<"reverse", [Pure, SameOperandsAndResultType]> {
+def Torus_ReverseOp : Torus_Op<"reverse", [Pure, SameOperandsAndResultType,
+    DeclareOpInterfaceMethods<Torus_ShardingRuleOpInterface,
+      ["getOperandDimMap", "getBlockedResultDims"]>]> {
   let summary = "reverse the order of elements along dimensions";
   let description = [{
     HLO `reverse`: element `i` along each of `dimensions` moves to
@@ -520,7 +542,9 @@ def Torus_ReverseOp : Torus_Op<"reverse", [Pure, SameOperandsAndResultType]> {
 // Reductions
 //===----------------------------------------------------------------------===//
 
-def Torus_ReduceOp : Torus_Op<"reduce", [Pure]> {
+def Torus_ReduceOp : Torus_Op<"reduce", [Pure,
+    DeclareOpInterfaceMethods<Torus_ShardingRuleOpInterface,
+      ["getOperandDimMap"]>]> {
   let summary = "reduce over dimensions";
   let description = [{
     Combines the elements along `dimensions` with `kind` and removes those
@@ -548,7 +572,8 @@ def Torus_ReduceOp : Torus_Op<"reduce", [Pure]> {
 }
 
 class Torus_ArgReduceOp<string mnemonic, string which, string order>
-    : Torus_Op<mnemonic, [Pure]> {
+    : Torus_Op<mnemonic, [Pure, DeclareOpInterfaceMethods<Torus_ShardingRuleOpInterface,
+      ["getOperandDimMap"]>]> {
   let summary = "the " # which # " along one dimension and its index";
   let description = "Along `dimension`, the " # which # " element and its "
     # "index (the first one if several are equal), removing the dimension. "
@@ -574,7 +599,9 @@ def Torus_ArgMaxOp : Torus_ArgReduceOp<"argmax", "maximum",
 def Torus_ArgMinOp : Torus_ArgReduceOp<"argmin", "minimum",
     "LT, ties to the lower index">;
 
-def Torus_ReduceWindowOp : Torus_Op<"reduce_window", [Pure]> {
+def Torus_ReduceWindowOp : Torus_Op<"reduce_window", [Pure,
+    DeclareOpInterfaceMethods<Torus_ShardingRuleOpInterface,
+      ["getOperandDimMap", "getBlockedResultDims"]>]> {
   let summary = "reduce sliding windows (pooling)";
   let description = [{
     HLO `reduce-window` with the reducer named by `kind` (`sum`, `product`,
@@ -626,7 +653,9 @@ def Torus_ReduceWindowOp : Torus_Op<"reduce_window", [Pure]> {
 // Linear algebra
 //===----------------------------------------------------------------------===//
 
-def Torus_DotGeneralOp : Torus_Op<"dot_general", [Pure]> {
+def Torus_DotGeneralOp : Torus_Op<"dot_general", [Pure,
+    DeclareOpInterfaceMethods<Torus_ShardingRuleOpInterface,
+      ["getOperandDimMap"]>]> {
   let summary = "generalized batched matrix product";
   let description = [{
     HLO `dot_general`: contracts `lhs_contracting_dimensions` with
@@ -661,7 +690,9 @@ def Torus_DotGeneralOp : Torus_Op<"dot_general", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Torus_ConvolutionOp : Torus_Op<"convolution", [Pure]> {
+def Torus_ConvolutionOp : Torus_Op<"convolution", [Pure,
+    DeclareOpInterfaceMethods<Torus_ShardingRuleOpInterface,
+      ["getOperandDimMap"]>]> {
   let summary = "N-d convolution with strides, padding, dilation and groups";
   let description = [{
     HLO `convolution` (a cross-correlation: the kernel is not flipped).
@@ -1020,7 +1051,7 @@ class Torus_CollectiveOp<string mnemonic, list<Trait> traits = []>
 }
 
 def Torus_AllReduceOp : Torus_CollectiveOp<"all_reduce",
-    [SameOperandsAndResultType]> {
+    [SameOperandsAndResultType, Torus_ShardingRuleOpInterface]> {
   let summary = "reduce a tensor across replicas";
   let description = [{
     Every replica contributes `operand`; each receives the elementwise
@@ -1111,7 +1142,7 @@ def Torus_AllToAllOp : Torus_CollectiveOp<"all_to_all"> {
 }
 
 def Torus_CollectivePermuteOp : Torus_CollectiveOp<"collective_permute",
-    [SameOperandsAndResultType]> {
+    [SameOperandsAndResultType, Torus_ShardingRuleOpInterface]> {
   let summary = "send a tensor along replica pairs";
   let description = [{
     HLO `collective-permute`: for each `[source, target]` row of

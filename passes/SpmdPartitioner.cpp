@@ -19,6 +19,7 @@
 
 #include "ir/DiagnosticCollector.h"
 #include "ir/Sharding.h"
+#include "ir/ShardingRuleOpInterface.h"
 #include "ir/ops/OpUtils.h"
 #include "passes/Passes.h"
 #include "passes/ShardingUtils.h"
@@ -446,15 +447,17 @@ private:
   /// (elementwise, broadcast, transpose, slices, pads, concatenation,
   /// windows that tiles hold whole, argmax): operands in the result's
   /// tiling, the op on tiles.
-  void partitionPassThrough(Operation *op) {
+  void partitionPassThrough(ShardingRuleOpInterface rule) {
+    Operation *op = rule.getOperation();
     auto outFull = cast<RankedTensorType>(op->getResult(0).getType());
     int64_t outRank = outFull.getRank();
     ShardingAttr want = resultSharding(op, 0);
-    ShardingAttr mid = untile(want, blockedResultDims(op, want), outRank, P);
+    ShardingAttr mid =
+        untile(want, rule.getBlockedResultDims(want), outRank, P);
     SmallVector<Value> operands;
     for (unsigned i = 0; i < op->getNumOperands(); ++i) {
       Value o = op->getOperand(i);
-      auto map = operandDimMap(op, i, 0);
+      auto map = rule.getOperandDimMap(i, 0);
       ShardingAttr req = replicated();
       if (map)
         req = mapDims(mid, outRank, invertDimMap(*map, outRank),
@@ -988,9 +991,9 @@ public:
       return partitionReduce(reduce);
     if (auto conv = dyn_cast<ConvolutionOp>(op))
       return partitionConvolution(conv);
-    if (operandDimMap(op, 0, 0) &&
-        !isa<GatherOp, ScatterOp, RngBitGeneratorOp>(op))
-      return partitionPassThrough(op);
+    if (auto rule = dyn_cast<ShardingRuleOpInterface>(op))
+      if (op->getNumOperands() != 0 && rule.getOperandDimMap(0, 0))
+        return partitionPassThrough(rule);
     partitionReplicated(op);
   }
 };
