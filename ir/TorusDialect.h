@@ -3,6 +3,7 @@
 #define TORUS_IR_TORUSDIALECT_H
 
 #include "mlir/IR/Dialect.h"
+#include "mlir/IR/Operation.h"
 
 #include "ir/TorusDialect.h.inc"
 

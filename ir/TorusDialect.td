@@ -33,6 +33,14 @@ def Torus_Dialect : Dialect {
   }];
   let hasConstantMaterializer = 1;
   let useDefaultAttributePrinterParser = 1;
+  // Attributes the sharding passes, the HLO importer and exporter exchange
+  // on ops and functions (ir/Sharding.h says where they sit): `sharding` is
+  // a #torus.sharding, an array of them (one per result) or HLO text;
+  // `sharding_origin` a string, or an array of them, one per result.
+  let discardableAttrs = (ins
+    "::mlir::Attribute":$sharding,
+    "::mlir::Attribute":$sharding_origin
+  );
 }
 
 class Torus_Op<string mnemonic, list<Trait> traits = []>
