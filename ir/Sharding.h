@@ -12,7 +12,7 @@
 //     ShardingAttr for a single result or an array of them, one per result
 //     (XLA puts a tuple sharding on tuple-shaped instructions);
 //   - either may also be a string of HLO text (`"{devices=[2,1]0,1}"`),
-//     which is what HLO import produces before it knows the attribute;
+//     for hand-written IR (HLO import builds the attribute itself);
 //   - `torus.sharding_origin`: where a propagated sharding came from (a
 //     string, or an array of them, one per result), for debug dumps;
 //   - module attributes `torus.num_partitions` and `torus.num_replicas`:
@@ -33,9 +33,12 @@
 
 namespace mlir::torus {
 
-inline constexpr llvm::StringLiteral kShardingAttrName("torus.sharding");
-inline constexpr llvm::StringLiteral
-    kShardingOriginAttrName("torus.sharding_origin");
+/// `torus.sharding` and `torus.sharding_origin`, declared in ODS as the
+/// dialect's discardable attributes (TorusDialect.td).
+inline constexpr llvm::StringLiteral kShardingAttrName =
+    TorusDialect::ShardingAttrHelper::getNameStr();
+inline constexpr llvm::StringLiteral kShardingOriginAttrName =
+    TorusDialect::ShardingOriginAttrHelper::getNameStr();
 /// The device counts' names, declared with their type in ir/TorusDialect.td
 /// (prefer TorusDialect::NumPartitionsAttrHelper and NumReplicasAttrHelper).
 inline constexpr llvm::StringLiteral kNumPartitionsAttrName =

@@ -9,6 +9,7 @@
 #ifndef TORUS_SHARDING_TD
 #define TORUS_SHARDING_TD
 
+include "ir/ShardingRuleOpInterface.td"
 include "ir/TorusDialect.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
@@ -124,7 +125,8 @@ def Torus_ShardingAttr : AttrDef<Torus_Dialect, "Sharding"> {
 }
 
 def Torus_ShardingConstraintOp : Torus_Op<"sharding_constraint", [Pure,
-    SameOperandsAndResultType, Torus_VJPNotImplemented]> {
+    SameOperandsAndResultType, Torus_VJPNotImplemented,
+    Torus_ShardingRuleOpInterface]> {
   let summary = "annotate a value with a sharding";
   let description = [{
     The identity on `operand`, whose result must be laid out as `sharding`

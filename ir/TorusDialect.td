@@ -67,7 +67,13 @@ def Torus_Dialect : Dialect {
     "::mlir::UnitAttr":$kernel_loop,
     "::mlir::UnitAttr":$cache_panel,
     "::mlir::UnitAttr":$cache_tile,
-    "::mlir::UnitAttr":$register_tile
+    "::mlir::UnitAttr":$register_tile,
+    // Attributes the sharding passes, the HLO importer and exporter exchange
+    // on ops and functions (ir/Sharding.h says where they sit): `sharding` is
+    // a #torus.sharding, an array of them (one per result) or HLO text;
+    // `sharding_origin` a string, or an array of them, one per result.
+    "::mlir::Attribute":$sharding,
+    "::mlir::Attribute":$sharding_origin
   );
 }
 

@@ -3,6 +3,8 @@
 #define TORUS_IR_TORUSOPS_H
 
 #include "ir/ShapeRules.h"
+#include "ir/ShardingRuleOpInterface.h"
+#include "ir/TorusAttrs.h"
 #include "ir/TorusDialect.h"
 #include "ir/VJPOpInterface.h"
 
@@ -16,8 +18,6 @@
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-
-#include "ir/TorusEnums.h.inc"
 
 namespace mlir::torus {
 /// Carries an op's HLO opcode (HloOpcode<...> in ODS) into its class.
@@ -35,9 +35,6 @@ class FoldsViaDoubleTrait
 
 #include "ir/HloOpInterface.h.inc"
 #include "ir/ScalarOpInterface.h.inc"
-
-#define GET_ATTRDEF_CLASSES
-#include "ir/TorusAttrs.h.inc"
 
 #define GET_OP_CLASSES
 #include "ir/TorusOps.h.inc"

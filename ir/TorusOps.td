@@ -8,6 +8,7 @@
 #ifndef TORUS_OPS_TD
 #define TORUS_OPS_TD
 
+include "ir/ShardingRuleOpInterface.td"
 include "ir/TorusDialect.td"
 include "ir/HloOpInterface.td"
 include "ir/ScalarOpInterface.td"
@@ -83,6 +84,7 @@ class Torus_UnaryOp<string mnemonic, Type type, string summaryText,
                     string hloName = "">
     : Torus_Op<mnemonic>, Torus_ScalarInODS, Torus_VJPInODS {
   let traits = [Pure, SameOperandsAndResultType, Elementwise,
+                Torus_ShardingRuleOpInterface,
                 HloOpcode<!if(!empty(hloName), mnemonic, hloName)>]
                # scalarTraits # vjpTraits;
   let extraClassDefinition = vjpDefinition;
@@ -267,7 +269,8 @@ def Torus_IsFiniteOp : Torus_Op<"is_finite", [HloOpcode<"is-finite">, ScalarBody
                   cst(b, loc, x[0].getType(), std::numeric_limits<double>::infinity()));
     }]>,
     Pure, Elementwise,
-    Torus_NoGradient]> {
+    Torus_NoGradient,
+    Torus_ShardingRuleOpInterface]> {
   let summary = "elementwise finiteness test";
   let description = [{
     True where the operand is neither infinite nor NaN (HLO `is-finite`).
@@ -295,6 +298,7 @@ class Torus_BinaryOp<string mnemonic, Type type, string summaryText,
                      string details>
     : Torus_Op<mnemonic>, Torus_ScalarInODS, Torus_VJPInODS {
   let traits = [Pure, SameOperandsAndResultType, Elementwise,
+                Torus_ShardingRuleOpInterface,
                 HloOpcode<mnemonic>] # scalarTraits # vjpTraits;
   let extraClassDefinition = vjpDefinition;
   let summary = summaryText;
@@ -454,7 +458,8 @@ def Torus_CompareOp : Torus_Op<"compare", [HloOpcode<"compare">, ScalarBody<[{
       return compareScalar(b, loc, getComparisonDirection(), x[0], x[1]);
     }]>,
     Pure, Elementwise,
-    SameTypeOperands, Torus_NoGradient]> {
+    SameTypeOperands, Torus_NoGradient,
+    Torus_ShardingRuleOpInterface]> {
   let summary = "elementwise comparison";
   let description = [{
     Compares `lhs` and `rhs` elementwise with `comparison_direction` and
@@ -482,7 +487,8 @@ def Torus_SelectOp : Torus_Op<"select", [HloOpcode<"select">, ScalarBody<[{
       return select(b, loc, x[0], x[1], x[2]);
     }]>,
     Pure, Torus_HasVJP,
-    AllTypesMatch<["on_true", "on_false", "result"]>]> {
+    AllTypesMatch<["on_true", "on_false", "result"]>,
+    Torus_ShardingRuleOpInterface]> {
   let summary = "elementwise choice";
   let description = [{
     `pred ? on_true : on_false` elementwise (HLO `select`). `pred` has the
@@ -508,7 +514,8 @@ def Torus_ClampOp : Torus_Op<"clamp", [HloOpcode<"clamp">, ScalarBody<[{
       return combine(b, loc, ReduceKind::min, lo, x[2]);
     }]>,
     Pure, Torus_HasVJP,
-    AllTypesMatch<["operand", "result"]>]> {
+    AllTypesMatch<["operand", "result"]>,
+    Torus_ShardingRuleOpInterface]> {
   let summary = "elementwise clamp to a range";
   let description = [{
     `min(max(operand, min), max)` elementwise (HLO `clamp`; note the operand
@@ -532,7 +539,8 @@ def Torus_ConvertOp : Torus_Op<"convert", [HloOpcode<"convert">, ScalarBody<[{
       return convertScalar(b, loc, x[0], getType().getElementType());
     }], 0>,
     Pure, Elementwise,
-    Torus_HasVJP]> {
+    Torus_HasVJP,
+    Torus_ShardingRuleOpInterface]> {
   let summary = "elementwise element-type conversion";
   let description = [{
     Converts each element to the result's element type (HLO `convert`).
@@ -555,7 +563,9 @@ def Torus_ConvertOp : Torus_Op<"convert", [HloOpcode<"convert">, ScalarBody<[{
 //===----------------------------------------------------------------------===//
 
 def Torus_BroadcastInDimOp : Torus_Op<"broadcast_in_dim",
-    [HloOpcode<"broadcast">, Pure, Torus_HasVJP]> {
+    [HloOpcode<"broadcast">, Pure, Torus_HasVJP,
+    DeclareOpInterfaceMethods<Torus_ShardingRuleOpInterface,
+      ["getOperandDimMap"]>]> {
   let summary = "broadcast to a larger shape along given dimensions";
   let description = [{
     Operand dimension `i` becomes result dimension `broadcast_dimensions[i]`
@@ -594,7 +604,9 @@ def Torus_ReshapeOp : Torus_Op<"reshape", [HloOpcode<"reshape">, Pure, Torus_Has
   let hasFolder = 1;
 }
 
-def Torus_TransposeOp : Torus_Op<"transpose", [HloOpcode<"transpose">, Pure, Torus_HasVJP]> {
+def Torus_TransposeOp : Torus_Op<"transpose", [HloOpcode<"transpose">, Pure, Torus_HasVJP,
+    DeclareOpInterfaceMethods<Torus_ShardingRuleOpInterface,
+      ["getOperandDimMap"]>]> {
   let summary = "permute dimensions";
   let description = [{
     Result dimension `i` is operand dimension `permutation[i]` (HLO
@@ -629,7 +641,9 @@ def Torus_TransposeOp : Torus_Op<"transpose", [HloOpcode<"transpose">, Pure, Tor
   let hasCanonicalizer = 1;
 }
 
-def Torus_SliceOp : Torus_Op<"slice", [HloOpcode<"slice">, Pure, Torus_HasVJP]> {
+def Torus_SliceOp : Torus_Op<"slice", [HloOpcode<"slice">, Pure, Torus_HasVJP,
+    DeclareOpInterfaceMethods<Torus_ShardingRuleOpInterface,
+      ["getOperandDimMap", "getBlockedResultDims"]>]> {
   let summary = "static strided slice";
   let description = [{
     Takes, along each dimension `d`, the elements `start_indices[d]`,
@@ -659,7 +673,9 @@ def Torus_SliceOp : Torus_Op<"slice", [HloOpcode<"slice">, Pure, Torus_HasVJP]> 
   let hasFolder = 1;
 }
 
-def Torus_DynamicSliceOp : Torus_Op<"dynamic_slice", [HloOpcode<"dynamic-slice">, Pure, Torus_HasVJP]> {
+def Torus_DynamicSliceOp : Torus_Op<"dynamic_slice", [HloOpcode<"dynamic-slice">, Pure, Torus_HasVJP,
+    DeclareOpInterfaceMethods<Torus_ShardingRuleOpInterface,
+      ["getOperandDimMap", "getBlockedResultDims"]>]> {
   let summary = "slice at run-time start indices";
   let description = [{
     A `slice_sizes` block of `operand` starting at `start_indices` (one
@@ -688,7 +704,9 @@ def Torus_DynamicSliceOp : Torus_Op<"dynamic_slice", [HloOpcode<"dynamic-slice">
 
 def Torus_DynamicUpdateSliceOp : Torus_Op<"dynamic_update_slice", [HloOpcode<"dynamic-update-slice">, Pure,
     Torus_HasVJP,
-    AllTypesMatch<["operand", "result"]>]> {
+    AllTypesMatch<["operand", "result"]>,
+    DeclareOpInterfaceMethods<Torus_ShardingRuleOpInterface,
+      ["getOperandDimMap", "getBlockedResultDims"]>]> {
   let summary = "overwrite a block at run-time start indices";
   let description = [{
     `operand` with the block `update` written at `start_indices` (one scalar
@@ -710,7 +728,9 @@ def Torus_DynamicUpdateSliceOp : Torus_Op<"dynamic_update_slice", [HloOpcode<"dy
   let hasVerifier = 1;
 }
 
-def Torus_ConcatenateOp : Torus_Op<"concatenate", [HloOpcode<"concatenate">, Pure, Torus_HasVJP]> {
+def Torus_ConcatenateOp : Torus_Op<"concatenate", [HloOpcode<"concatenate">, Pure, Torus_HasVJP,
+    DeclareOpInterfaceMethods<Torus_ShardingRuleOpInterface,
+      ["getOperandDimMap", "getBlockedResultDims"]>]> {
   let summary = "join tensors along one dimension";
   let description = [{
     The inputs in order along `dimension`; all other dimensions and the
@@ -732,7 +752,9 @@ def Torus_ConcatenateOp : Torus_Op<"concatenate", [HloOpcode<"concatenate">, Pur
   let hasFolder = 1;
 }
 
-def Torus_PadOp : Torus_Op<"pad", [HloOpcode<"pad">, Pure, Torus_HasVJP]> {
+def Torus_PadOp : Torus_Op<"pad", [HloOpcode<"pad">, Pure, Torus_HasVJP,
+    DeclareOpInterfaceMethods<Torus_ShardingRuleOpInterface,
+      ["getOperandDimMap", "getBlockedResultDims"]>]> {
   let summary = "edge and interior padding";
   let description = [{
     HLO `pad`: along each dimension, `edge_padding_low` copies of
@@ -765,7 +787,9 @@ def Torus_PadOp : Torus_Op<"pad", [HloOpcode<"pad">, Pure, Torus_HasVJP]> {
 }
 
 def Torus_ReverseOp : Torus_Op<"reverse", [HloOpcode<"reverse">, Pure, SameOperandsAndResultType,
-    Torus_HasVJP]> {
+    Torus_HasVJP,
+    DeclareOpInterfaceMethods<Torus_ShardingRuleOpInterface,
+      ["getOperandDimMap", "getBlockedResultDims"]>]> {
   let summary = "reverse the order of elements along dimensions";
   let description = [{
     HLO `reverse`: element `i` along each of `dimensions` moves to
@@ -788,7 +812,9 @@ def Torus_ReverseOp : Torus_Op<"reverse", [HloOpcode<"reverse">, Pure, SameOpera
 // Reductions
 //===----------------------------------------------------------------------===//
 
-def Torus_ReduceOp : Torus_Op<"reduce", [HloOpcode<"reduce">, Pure, Torus_HasVJP]> {
+def Torus_ReduceOp : Torus_Op<"reduce", [HloOpcode<"reduce">, Pure, Torus_HasVJP,
+    DeclareOpInterfaceMethods<Torus_ShardingRuleOpInterface,
+      ["getOperandDimMap"]>]> {
   let summary = "reduce over dimensions";
   let description = [{
     Combines the elements along `dimensions` with `kind` and removes those
@@ -816,7 +842,9 @@ def Torus_ReduceOp : Torus_Op<"reduce", [HloOpcode<"reduce">, Pure, Torus_HasVJP
 }
 
 class Torus_ArgReduceOp<string mnemonic, string which, string order>
-    : Torus_Op<mnemonic, [Pure, Torus_NoGradient]> {
+    : Torus_Op<mnemonic, [Pure, Torus_NoGradient,
+    DeclareOpInterfaceMethods<Torus_ShardingRuleOpInterface,
+      ["getOperandDimMap"]>]> {
   let summary = "the " # which # " along one dimension and its index";
   let description = "Along `dimension`, the " # which # " element and its "
     # "index (the first one if several are equal), removing the dimension. "
@@ -842,7 +870,9 @@ def Torus_ArgMaxOp : Torus_ArgReduceOp<"argmax", "maximum",
 def Torus_ArgMinOp : Torus_ArgReduceOp<"argmin", "minimum",
     "LT, ties to the lower index">;
 
-def Torus_ReduceWindowOp : Torus_Op<"reduce_window", [HloOpcode<"reduce-window">, Pure, Torus_HasVJP]> {
+def Torus_ReduceWindowOp : Torus_Op<"reduce_window", [HloOpcode<"reduce-window">, Pure, Torus_HasVJP,
+    DeclareOpInterfaceMethods<Torus_ShardingRuleOpInterface,
+      ["getOperandDimMap", "getBlockedResultDims"]>]> {
   let summary = "reduce sliding windows (pooling)";
   let description = [{
     HLO `reduce-window` with the reducer named by `kind` (`sum`, `product`,
@@ -894,7 +924,9 @@ def Torus_ReduceWindowOp : Torus_Op<"reduce_window", [HloOpcode<"reduce-window">
 // Linear algebra
 //===----------------------------------------------------------------------===//
 
-def Torus_DotGeneralOp : Torus_Op<"dot_general", [HloOpcode<"dot">, Pure, Torus_HasVJP]> {
+def Torus_DotGeneralOp : Torus_Op<"dot_general", [HloOpcode<"dot">, Pure, Torus_HasVJP,
+    DeclareOpInterfaceMethods<Torus_ShardingRuleOpInterface,
+      ["getOperandDimMap"]>]> {
   let summary = "generalized batched matrix product";
   let description = [{
     HLO `dot_general`: contracts `lhs_contracting_dimensions` with
@@ -929,7 +961,9 @@ def Torus_DotGeneralOp : Torus_Op<"dot_general", [HloOpcode<"dot">, Pure, Torus_
   let hasVerifier = 1;
 }
 
-def Torus_ConvolutionOp : Torus_Op<"convolution", [HloOpcode<"convolution">, Pure, Torus_HasVJP]> {
+def Torus_ConvolutionOp : Torus_Op<"convolution", [HloOpcode<"convolution">, Pure, Torus_HasVJP,
+    DeclareOpInterfaceMethods<Torus_ShardingRuleOpInterface,
+      ["getOperandDimMap"]>]> {
   let summary = "N-d convolution with strides, padding, dilation and groups";
   let description = [{
     HLO `convolution` (a cross-correlation: the kernel is not flipped).
@@ -1292,7 +1326,7 @@ class Torus_CollectiveOp<string mnemonic, list<Trait> traits = []>
 }
 
 def Torus_AllReduceOp : Torus_CollectiveOp<"all_reduce",
-    [SameOperandsAndResultType]> {
+    [SameOperandsAndResultType, Torus_ShardingRuleOpInterface]> {
   let summary = "reduce a tensor across replicas";
   let description = [{
     Every replica contributes `operand`; each receives the elementwise
@@ -1383,7 +1417,7 @@ def Torus_AllToAllOp : Torus_CollectiveOp<"all_to_all"> {
 }
 
 def Torus_CollectivePermuteOp : Torus_CollectiveOp<"collective_permute",
-    [SameOperandsAndResultType]> {
+    [SameOperandsAndResultType, Torus_ShardingRuleOpInterface]> {
   let summary = "send a tensor along replica pairs";
   let description = [{
     HLO `collective-permute`: for each `[source, target]` row of

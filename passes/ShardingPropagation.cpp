@@ -24,6 +24,7 @@
 
 #include "ir/DiagnosticCollector.h"
 #include "ir/Sharding.h"
+#include "ir/ShardingRuleOpInterface.h"
 #include "passes/Passes.h"
 #include "passes/ShardingUtils.h"
 
@@ -155,10 +156,19 @@ struct Propagation {
     return tiles > 1 ? 1 + tiles : 0;
   }
 
+  /// Operand `i`'s dimension map to result `r` by `op`'s sharding rule.
+  static std::optional<SmallVector<int64_t>>
+  dimMap(ShardingRuleOpInterface rule, unsigned i, unsigned r) {
+    if (!rule)
+      return std::nullopt; // No rule: nothing passes through.
+    return rule.getOperandDimMap(i, r);
+  }
+
   /// Forward: the best candidate for result `r` of `op` from its operands.
   void forward(Operation *op) {
     if (isa<ShardingConstraintOp>(op))
       return;
+    auto rule = dyn_cast<ShardingRuleOpInterface>(op);
     for (unsigned r = 0; r < op->getNumResults(); ++r) {
       Value result = op->getResult(r);
       if (sharding.count(result) || rankOf(result) < 0)
@@ -172,13 +182,13 @@ struct Propagation {
           continue;
         ShardingAttr candidate;
         if (s.isMaximal() || s.isManual()) {
-          if (operandDimMap(op, i, r))
+          if (dimMap(rule, i, r))
             candidate = s;
         } else if (auto reshape = dyn_cast<ReshapeOp>(op)) {
           candidate = reshapeSharding(
               s, cast<RankedTensorType>(operand.getType()).getShape(),
               reshape.getType().getShape(), numPartitions);
-        } else if (auto map = operandDimMap(op, i, r)) {
+        } else if (auto map = dimMap(rule, i, r)) {
           candidate = mapDims(s, rankOf(operand), *map, rankOf(result),
                               numPartitions);
         }
@@ -194,6 +204,7 @@ struct Propagation {
 
   /// Backward: candidates for `op`'s operands from its results.
   void backward(Operation *op) {
+    auto rule = dyn_cast<ShardingRuleOpInterface>(op);
     for (unsigned i = 0; i < op->getNumOperands(); ++i) {
       Value operand = op->getOperand(i);
       if (sharding.count(operand) || rankOf(operand) < 0)
@@ -211,14 +222,14 @@ struct Propagation {
           continue;
         ShardingAttr candidate;
         if (s.isMaximal() || s.isManual()) {
-          if (operandDimMap(op, i, r))
+          if (dimMap(rule, i, r))
             candidate = s;
         } else if (auto reshape = dyn_cast<ReshapeOp>(op)) {
           candidate = reshapeSharding(
               s, reshape.getType().getShape(),
               cast<RankedTensorType>(operand.getType()).getShape(),
               numPartitions);
-        } else if (auto map = operandDimMap(op, i, r)) {
+        } else if (auto map = dimMap(rule, i, r)) {
           candidate = mapDims(s, rankOf(result),
                               invertDimMap(*map, rankOf(result)),
                               rankOf(operand), numPartitions);
@@ -276,136 +287,160 @@ struct Propagation {
   }
 };
 
-struct ShardingPropagationPass
-    : impl::TorusShardingPropagationBase<ShardingPropagationPass> {
-  using Base::Base;
-
-  void runOnOperation() override {
-    ModuleOp module = getOperation();
-    int64_t numPartitions = shardingPartitionCount(module, numPartitionsOpt);
-    if (failed(inlineTorusCalls(module)))
-      return signalPassFailure();
-    if (numPartitions <= 1)
-      return; // One logical device: every sharding is trivial.
-    for (auto fn : module.getOps<func::FuncOp>())
-      if (!fn.isExternal() && failed(propagate(fn, numPartitions)))
-        return signalPassFailure();
+/// The steps of propagating through one function: read the user's
+/// annotations, sweep to a fixed point, write every value's sharding down.
+class FunctionPropagation {
+public:
+  FunctionPropagation(func::FuncOp fn, int64_t numPartitions)
+      : fn(fn), entry(fn.getBody().front()),
+        ret(cast<func::ReturnOp>(entry.getTerminator())) {
+    p.ctx = fn.getContext();
+    p.numPartitions = numPartitions;
   }
 
-  LogicalResult propagate(func::FuncOp fn, int64_t numPartitions) {
-    MLIRContext *ctx = &getContext();
-    Propagation p;
-    p.ctx = ctx;
-    p.numPartitions = numPartitions;
+  LogicalResult run() {
+    if (failed(readArgumentAnnotations()) || failed(readOpAnnotations()) ||
+        failed(readResultAnnotations()))
+      return failure();
+    sweepToFixedPoint();
+    writeArguments();
+    writeResults();
+    writeOps();
+    return success();
+  }
 
-    // User annotations.
-    auto check = [&](ShardingAttr s, Value v,
-                     function_ref<InFlightDiagnostic()> emitError) {
-      auto type = cast<RankedTensorType>(v.getType());
-      return s.verifyFor(type.getShape(), numPartitions, emitError);
-    };
-    Block &entry = fn.getBody().front();
+private:
+  func::FuncOp fn;
+  Block &entry;
+  func::ReturnOp ret;
+  Propagation p;
+  /// The function's ops in pre-order (nested regions included).
+  SmallVector<Operation *> ops;
+  /// The annotations on the function's results (null: none).
+  SmallVector<ShardingAttr> resultShardings;
+
+  std::string fnName() { return fn.getName().str(); }
+
+  LogicalResult check(ShardingAttr s, Value v,
+                      function_ref<InFlightDiagnostic()> emitError) {
+    auto type = cast<RankedTensorType>(v.getType());
+    return s.verifyFor(type.getShape(), p.numPartitions, emitError);
+  }
+
+  /// The sharding an argument or result attribute spells, or an error
+  /// about `what` (`argument 0`, `result 1`) when it is none.
+  FailureOr<ShardingAttr> annotation(Attribute attr, StringRef what,
+                                     unsigned i) {
+    std::string error;
+    ShardingAttr s = toShardingAttr(attr, p.ctx, &error);
+    if (!s)
+      return fn.emitError(what)
+             << " " << i << ": " << (error.empty() ? "not a sharding" : error);
+    return s;
+  }
+
+  LogicalResult readArgumentAnnotations() {
     for (unsigned i = 0; i < fn.getNumArguments(); ++i) {
       Attribute attr = fn.getArgAttr(i, kShardingAttrName);
       if (!attr)
         continue;
-      std::string error;
-      ShardingAttr s = toShardingAttr(attr, ctx, &error);
-      if (!s)
-        return fn.emitError("argument ")
-               << i << ": " << (error.empty() ? "not a sharding" : error);
-      if (failed(check(s, entry.getArgument(i), [&] {
+      FailureOr<ShardingAttr> s = annotation(attr, "argument", i);
+      if (failed(s) || failed(check(*s, entry.getArgument(i), [&] {
             return fn.emitError("argument ") << i << ": ";
           })))
         return failure();
-      p.setUser(entry.getArgument(i), s,
+      p.setUser(entry.getArgument(i), *s,
                 "the annotation on argument " + std::to_string(i) + " of @" +
-                    fn.getName().str());
+                    fnName());
     }
+    return success();
+  }
+
+  /// Collects `ops` and takes the user's sharding_constraint ops and
+  /// `torus.sharding` op attributes.
+  LogicalResult readOpAnnotations() {
     bool failedCheck = false;
-    SmallVector<Operation *> ops;
     fn.walk<WalkOrder::PreOrder>([&](Operation *op) {
       if (op == fn)
         return;
       ops.push_back(op);
-      if (auto c = dyn_cast<ShardingConstraintOp>(op)) {
-        if (failed(check(c.getSharding(), c.getResult(),
-                         [&] { return c.emitOpError(); })))
-          failedCheck = true;
-        p.setUser(c.getResult(), c.getSharding(),
-                  "the torus.sharding_constraint at " +
-                      formatLocation(op->getLoc()));
-        return;
-      }
-      if (!op->hasAttr(kShardingAttrName))
-        return;
-      for (unsigned r = 0; r < op->getNumResults(); ++r) {
-        ShardingAttr s = getResultSharding(op, r);
-        if (!s) {
-          op->emitOpError("has a torus.sharding attribute that is not a "
-                          "sharding (or not one per result)");
-          failedCheck = true;
-          return;
-        }
-        if (failed(check(s, op->getResult(r),
-                         [&] { return op->emitOpError(); })))
-          failedCheck = true;
-        p.setUser(op->getResult(r), s,
-                  "the torus.sharding of " +
-                      op->getName().getStringRef().str() + " at " +
-                      formatLocation(op->getLoc()));
-      }
+      if (failed(readOpAnnotation(op)))
+        failedCheck = true;
     });
-    if (failedCheck)
-      return failure();
-    // Result annotations: what the function returns must end up so laid out
-    // (the partitioner reshards at the return); they reach the returned
-    // values in the backward sweep, after anything coming forward.
-    auto ret = cast<func::ReturnOp>(entry.getTerminator());
-    SmallVector<ShardingAttr> resultShardings(fn.getNumResults());
+    return failure(failedCheck);
+  }
+
+  LogicalResult readOpAnnotation(Operation *op) {
+    if (auto c = dyn_cast<ShardingConstraintOp>(op)) {
+      p.setUser(c.getResult(), c.getSharding(),
+                "the torus.sharding_constraint at " +
+                    formatLocation(op->getLoc()));
+      return check(c.getSharding(), c.getResult(),
+                   [&] { return c.emitOpError(); });
+    }
+    if (!op->hasAttr(kShardingAttrName))
+      return success();
+    bool ok = true;
+    for (unsigned r = 0; r < op->getNumResults(); ++r) {
+      ShardingAttr s = getResultSharding(op, r);
+      if (!s)
+        return op->emitOpError("has a torus.sharding attribute that is not a "
+                               "sharding (or not one per result)");
+      ok &= succeeded(
+          check(s, op->getResult(r), [&] { return op->emitOpError(); }));
+      p.setUser(op->getResult(r), s,
+                "the torus.sharding of " + op->getName().getStringRef().str() +
+                    " at " + formatLocation(op->getLoc()));
+    }
+    return success(ok);
+  }
+
+  /// Result annotations: what the function returns must end up so laid out
+  /// (the partitioner reshards at the return); they reach the returned
+  /// values in the backward sweep, after anything coming forward.
+  LogicalResult readResultAnnotations() {
+    resultShardings.assign(fn.getNumResults(), ShardingAttr());
     for (unsigned i = 0; i < fn.getNumResults(); ++i) {
       Attribute attr = fn.getResultAttr(i, kShardingAttrName);
       if (!attr)
         continue;
-      std::string error;
-      ShardingAttr s = toShardingAttr(attr, ctx, &error);
-      if (!s)
-        return fn.emitError("result ")
-               << i << ": " << (error.empty() ? "not a sharding" : error);
-      if (failed(check(s, ret.getOperand(i), [&] {
+      FailureOr<ShardingAttr> s = annotation(attr, "result", i);
+      if (failed(s) || failed(check(*s, ret.getOperand(i), [&] {
             return fn.emitError("result ") << i << ": ";
           })))
         return failure();
-      resultShardings[i] = s;
+      resultShardings[i] = *s;
     }
-    auto proposeResults = [&] {
-      for (unsigned i = 0; i < fn.getNumResults(); ++i) {
-        Value v = ret.getOperand(i);
-        if (!resultShardings[i] || p.sharding.count(v))
-          continue;
-        if (resultShardings[i].isFullyReplicated()) {
-          if (!p.weakOrigin.count(v))
-            p.weakOrigin[v] = "backward from the annotation on result " +
-                              std::to_string(i) + " of @" +
-                              fn.getName().str();
-          continue;
-        }
-        p.sharding[v] = resultShardings[i];
-        p.root[v] = "the annotation on result " + std::to_string(i) +
-                    " of @" + fn.getName().str();
-        p.origin[v] = "backward from " + p.root[v];
-        p.changed = true;
-      }
-    };
+    return success();
+  }
 
-    // Sweep to a fixed point.
+  void proposeResultAnnotations() {
+    for (unsigned i = 0; i < fn.getNumResults(); ++i) {
+      Value v = ret.getOperand(i);
+      if (!resultShardings[i] || p.sharding.count(v))
+        continue;
+      std::string where = "the annotation on result " + std::to_string(i) +
+                          " of @" + fnName();
+      if (resultShardings[i].isFullyReplicated()) {
+        if (!p.weakOrigin.count(v))
+          p.weakOrigin[v] = "backward from " + where;
+        continue;
+      }
+      p.sharding[v] = resultShardings[i];
+      p.root[v] = where;
+      p.origin[v] = "backward from " + where;
+      p.changed = true;
+    }
+  }
+
+  void sweepToFixedPoint() {
     for (int round = 0; round < 1000; ++round) {
       p.changed = false;
       for (Operation *op : ops) {
         p.tieRegions(op);
         p.forward(op);
       }
-      proposeResults();
+      proposeResultAnnotations();
       for (Operation *op : llvm::reverse(ops)) {
         p.tieRegions(op);
         p.backward(op);
@@ -413,21 +448,23 @@ struct ShardingPropagationPass
       if (!p.changed)
         break;
     }
+  }
 
-    // Write the result down.
-    OpBuilder b(ctx);
-    ShardingAttr replicated = ShardingAttr::getReplicated(ctx);
-    auto shardingOfValue = [&](Value v) {
-      ShardingAttr s = p.get(v);
-      return s ? s : replicated;
-    };
-    auto originOf = [&](Value v) -> std::string {
-      if (auto it = p.origin.find(v); it != p.origin.end())
-        return it->second;
-      if (auto it = p.weakOrigin.find(v); it != p.weakOrigin.end())
-        return it->second;
-      return "default: no annotation reaches this value";
-    };
+  ShardingAttr shardingOfValue(Value v) const {
+    ShardingAttr s = p.get(v);
+    return s ? s : ShardingAttr::getReplicated(p.ctx);
+  }
+
+  std::string originOf(Value v) const {
+    if (auto it = p.origin.find(v); it != p.origin.end())
+      return it->second;
+    if (auto it = p.weakOrigin.find(v); it != p.weakOrigin.end())
+      return it->second;
+    return "default: no annotation reaches this value";
+  }
+
+  void writeArguments() {
+    Builder b(p.ctx);
     for (unsigned i = 0; i < fn.getNumArguments(); ++i) {
       Value arg = entry.getArgument(i);
       if (!isa<RankedTensorType>(arg.getType()))
@@ -437,15 +474,18 @@ struct ShardingPropagationPass
         fn.setArgAttr(i, kShardingOriginAttrName,
                       b.getStringAttr(originOf(arg)));
     }
-    for (unsigned i = 0; i < fn.getNumResults(); ++i) {
-      Value v = ret.getOperand(i);
-      if (!fn.getResultAttr(i, kShardingAttrName))
-        fn.setResultAttr(i, kShardingAttrName, shardingOfValue(v));
-      else
-        fn.setResultAttr(i, kShardingAttrName,
-                         toShardingAttr(fn.getResultAttr(i, kShardingAttrName),
-                                        ctx));
-    }
+  }
+
+  void writeResults() {
+    for (unsigned i = 0; i < fn.getNumResults(); ++i)
+      fn.setResultAttr(i, kShardingAttrName,
+                       resultShardings[i]
+                           ? resultShardings[i]
+                           : shardingOfValue(ret.getOperand(i)));
+  }
+
+  void writeOps() {
+    Builder b(p.ctx);
     for (Operation *op : ops) {
       if (isa<ShardingConstraintOp>(op) || op->getNumResults() == 0)
         continue;
@@ -469,7 +509,24 @@ struct ShardingPropagationPass
                     origins.size() == 1 ? origins[0]
                                         : Attribute(b.getArrayAttr(origins)));
     }
-    return success();
+  }
+};
+
+struct ShardingPropagationPass
+    : impl::TorusShardingPropagationBase<ShardingPropagationPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    int64_t numPartitions = shardingPartitionCount(module, numPartitionsOpt);
+    if (failed(inlineTorusCalls(module)))
+      return signalPassFailure();
+    if (numPartitions <= 1)
+      return; // One logical device: every sharding is trivial.
+    for (auto fn : module.getOps<func::FuncOp>())
+      if (!fn.isExternal() &&
+          failed(FunctionPropagation(fn, numPartitions).run()))
+        return signalPassFailure();
   }
 };
 

@@ -111,21 +111,8 @@ DenseIntElementsAttr replicaGroupsToDevices(MLIRContext *ctx,
                                             int64_t numPartitions,
                                             int64_t numReplicas);
 
-/// For each dimension of operand `operand` of `op`, the dimension of result
-/// `result` whose elements it lines up with one to one (so a tiling can
-/// pass between them), or -1 (contracted, reduced, or changed by the op).
-/// Nullopt when `op` has no such rule or the operand is not data (a pad
-/// value, an index, a scalar predicate).
-std::optional<SmallVector<int64_t>> operandDimMap(Operation *op,
-                                                  unsigned operand,
-                                                  unsigned result = 0);
-
-/// Result dimensions of `op` that must not be tiled while `op` computes on
-/// tiles: sliced, padded, reversed, concatenated or windowed dimensions
-/// (given the result's sharding, for windows that tiles can hold whole).
-SmallVector<int64_t> blockedResultDims(Operation *op, ShardingAttr result);
-
-/// Inverts an operand→result dimension map into result→operand.
+/// Inverts an operand→result dimension map (ShardingRuleOpInterface::
+/// getOperandDimMap) into result→operand.
 SmallVector<int64_t> invertDimMap(ArrayRef<int64_t> map, int64_t resultRank);
 
 } // namespace mlir::torus

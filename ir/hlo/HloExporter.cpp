@@ -471,7 +471,7 @@ std::string Exporter::shardingText(Attribute attr) {
 }
 
 std::string Exporter::opSharding(Operation *op) {
-  return shardingText(op->getAttr(kShardingAttr));
+  return shardingText(op->getAttr(kShardingAttrName));
 }
 
 //===----------------------------------------------------------------------===//
@@ -734,7 +734,7 @@ FailureOr<std::string> Exporter::exportFunction(func::FuncOp fn, bool isEntry,
     line.text =
         shape + " parameter(" + std::to_string(arg.getArgNumber()) + ")";
     line.sharding =
-        shardingText(fn.getArgAttr(arg.getArgNumber(), kShardingAttr));
+        shardingText(fn.getArgAttr(arg.getArgNumber(), kShardingAttrName));
     comp.params.push_back({line.name, shapeOf(arg.getType(), false)});
     comp.lines.push_back(line);
     bind(arg, line.name, shape);
@@ -745,12 +745,12 @@ FailureOr<std::string> Exporter::exportFunction(func::FuncOp fn, bool isEntry,
   bool tuple = ret.getNumOperands() != 1;
   std::string sharding;
   if (!tuple) {
-    sharding = shardingText(fn.getResultAttr(0, kShardingAttr));
+    sharding = shardingText(fn.getResultAttr(0, kShardingAttrName));
   } else {
     bool any = false;
     std::string text = "{";
     for (unsigned i = 0; i < ret.getNumOperands(); ++i) {
-      std::string s = shardingText(fn.getResultAttr(i, kShardingAttr));
+      std::string s = shardingText(fn.getResultAttr(i, kShardingAttrName));
       any |= !s.empty();
       text += (i ? ", " : "") + (s.empty() ? std::string("{replicated}") : s);
     }

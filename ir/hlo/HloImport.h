@@ -27,11 +27,6 @@ inline constexpr llvm::StringLiteral kReplicaCountAttr =
     TorusDialect::NumReplicasAttrHelper::getNameStr();
 inline constexpr llvm::StringLiteral kNumPartitionsAttr =
     TorusDialect::NumPartitionsAttrHelper::getNameStr();
-/// Shardings, placed as ir/Sharding.h says: on function arguments and
-/// results, and on ops (one per result: an array for several results).
-/// Each is a `#torus.sharding`, or a string of HLO text for the forms the
-/// attribute does not have (`last_tile_dims={manual}`).
-inline constexpr llvm::StringLiteral kShardingAttr = "torus.sharding";
 /// The metadata tag of the FusedLoc an imported op gets: its HLO position
 /// first, then the location from its `metadata={...}` (op_name becomes a
 /// NameLoc, source_file/source_line a FileLineColLoc).

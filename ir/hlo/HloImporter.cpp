@@ -23,6 +23,7 @@
 #include "ir/hlo/HloAttrParser.h"
 #include "ir/hlo/HloImport.h"
 #include "ir/hlo/HloParser.h"
+#include "ir/hlo/HloSharding.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -862,8 +863,14 @@ private:
   FailureOr<Groups> collectiveGroups(const Instruction &instr,
                                      bool hasGlobalIds);
   DenseIntElementsAttr groupsAttr(const Groups &groups);
-  /// The IR form of one sharding in HLO text.
-  Attribute shardingAttr(const std::string &text);
+  /// The `sharding` attribute `attr` of an instruction with `count` array
+  /// values, one #torus.sharding per value (a tuple sharding gives each
+  /// its element); an error at `attr` when it cannot be represented.
+  FailureOr<llvm::SmallVector<ShardingAttr>> leafShardings(const Attr &attr,
+                                                           size_t count);
+  /// One array's sharding; an error at `attr` when it cannot be
+  /// represented.
+  FailureOr<ShardingAttr> shardingAttr(const Attr &attr, const Sharding &s);
 
   // Opcode families.
   LogicalResult emitReduce(const Instruction &instr,
@@ -1291,43 +1298,25 @@ FailureOr<func::FuncOp> Importer::emitFunction(const Computation &comp,
 
   // Shardings of parameters and of the root become argument and result
   // attributes.
-  auto leafShardings =
-      [&](const Instruction &instr, size_t count,
-          llvm::SmallVectorImpl<std::string> &out) -> LogicalResult {
-    const Attr *attr = instr.attr("sharding");
-    if (!attr)
-      return success();
-    Sharding s;
-    if (failed(AttrParser(*attr, locator_).sharding(s)))
-      return failure();
-    if (s.kind == Sharding::Kind::Tuple) {
-      if (s.elements.size() != count) {
-        error(attr->valueLoc) << "tuple sharding has " << s.elements.size()
-                              << " elements for " << count << " values";
-        return failure();
-      }
-      for (const Sharding &e : s.elements)
-        out.push_back(e.toString());
-    } else {
-      out.assign(count, s.toString());
-    }
-    return success();
-  };
   size_t arg = 0;
   for (const Instruction *p : params) {
     size_t count = p->shape.numLeaves();
-    llvm::SmallVector<std::string> shardings;
-    if (failed(leafShardings(*p, count, shardings)))
-      return failure();
-    for (size_t k = 0; k < shardings.size(); ++k)
-      fn.setArgAttr(arg + k, kShardingAttr, shardingAttr(shardings[k]));
+    if (const Attr *attr = p->attr("sharding")) {
+      auto shardings = leafShardings(*attr, count);
+      if (failed(shardings))
+        return failure();
+      for (size_t k = 0; k < count; ++k)
+        fn.setArgAttr(arg + k, kShardingAttrName, (*shardings)[k]);
+    }
     arg += count;
   }
-  llvm::SmallVector<std::string> rootShardings;
-  if (failed(leafShardings(rootInstr, root->leaves.size(), rootShardings)))
-    return failure();
-  for (size_t k = 0; k < rootShardings.size(); ++k)
-    fn.setResultAttr(k, kShardingAttr, shardingAttr(rootShardings[k]));
+  if (const Attr *attr = rootInstr.attr("sharding")) {
+    auto shardings = leafShardings(*attr, root->leaves.size());
+    if (failed(shardings))
+      return failure();
+    for (size_t k = 0; k < shardings->size(); ++k)
+      fn.setResultAttr(k, kShardingAttrName, (*shardings)[k]);
+  }
 
   inProgress_.erase(&comp);
   functions_[&comp] = fn;
@@ -1468,22 +1457,9 @@ LogicalResult Importer::applySharding(const Instruction &instr,
   const Attr *attr = instr.attr("sharding");
   if (!attr)
     return success();
-  Sharding s;
-  if (failed(AttrParser(*attr, locator_).sharding(s)))
+  auto shardings = leafShardings(*attr, value.leaves.size());
+  if (failed(shardings))
     return failure();
-  size_t count = value.leaves.size();
-  llvm::SmallVector<std::string> leafShardings;
-  if (s.kind == Sharding::Kind::Tuple) {
-    if (s.elements.size() != count) {
-      error(attr->valueLoc) << "tuple sharding has " << s.elements.size()
-                            << " elements for " << count << " values";
-      return failure();
-    }
-    for (const Sharding &e : s.elements)
-      leafShardings.push_back(e.toString());
-  } else {
-    leafShardings.assign(count, s.toString());
-  }
   // The sharding goes on the ops this instruction created that define its
   // values (a tuple or get-tuple-element creates none): one per result.
   auto first = before ? std::next(Block::iterator(before)) : block->begin();
@@ -1493,24 +1469,53 @@ LogicalResult Importer::applySharding(const Instruction &instr,
     for (Value r : op.getResults()) {
       auto it = llvm::find(value.leaves, r);
       any |= it != value.leaves.end();
-      mine.push_back(shardingAttr(it != value.leaves.end()
-                                      ? leafShardings[it - value.leaves.begin()]
-                                      : std::string("{replicated}")));
+      mine.push_back(it != value.leaves.end()
+                         ? (*shardings)[it - value.leaves.begin()]
+                         : ShardingAttr::getReplicated(ctx_));
     }
     if (!any)
       continue;
-    op.setAttr(kShardingAttr,
+    op.setAttr(kShardingAttrName,
                mine.size() == 1 ? mine[0] : b_.getArrayAttr(mine));
   }
   return success();
 }
 
-Attribute Importer::shardingAttr(const std::string &text) {
-  std::string error;
-  auto spec = parseShardingSpec(text, error);
-  if (succeeded(spec))
-    return getShardingAttr(ctx_, *spec);
-  return b_.getStringAttr(text);
+FailureOr<llvm::SmallVector<ShardingAttr>>
+Importer::leafShardings(const Attr &attr, size_t count) {
+  Sharding s;
+  if (failed(AttrParser(attr, locator_).sharding(s)))
+    return failure();
+  llvm::SmallVector<ShardingAttr> out;
+  if (s.kind != Sharding::Kind::Tuple) {
+    auto one = shardingAttr(attr, s);
+    if (failed(one))
+      return failure();
+    out.assign(count, *one);
+    return out;
+  }
+  if (s.elements.size() != count) {
+    error(attr.valueLoc) << "tuple sharding has " << s.elements.size()
+                         << " elements for " << count << " values";
+    return failure();
+  }
+  for (const Sharding &e : s.elements) {
+    auto one = shardingAttr(attr, e);
+    if (failed(one))
+      return failure();
+    out.push_back(*one);
+  }
+  return out;
+}
+
+FailureOr<ShardingAttr> Importer::shardingAttr(const Attr &attr,
+                                               const Sharding &s) {
+  std::string why;
+  auto sharding = convertSharding(ctx_, s, why);
+  if (failed(sharding))
+    error(attr.valueLoc) << "unsupported sharding " << s.toString() << ": "
+                         << why;
+  return sharding;
 }
 
 //===----------------------------------------------------------------------===//
@@ -1676,14 +1681,11 @@ LogicalResult Importer::emitOp(Scope &scope, const Instruction &instr,
     Sharding s;
     if (failed(AttrParser(*shardingText, locator_).sharding(s)))
       return failure();
-    auto attr = dyn_cast<ShardingAttr>(shardingAttr(s.toString()));
-    if (!attr) {
-      error(shardingText->valueLoc) << "sharding " << s.toString()
-                                    << " cannot be a torus.sharding_constraint";
+    auto attr = shardingAttr(*shardingText, s);
+    if (failed(attr))
       return failure();
-    }
     result.leaves.push_back(
-        b_.create<ShardingConstraintOp>(loc, *type, *x, attr));
+        b_.create<ShardingConstraintOp>(loc, *type, *x, *attr));
     return success();
   }
   if (op == "while")

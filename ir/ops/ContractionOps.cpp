@@ -166,3 +166,51 @@ LogicalResult ConvolutionOp::verify() {
     return emitOpError(error);
   return checkResult(*this, getType(), *shape, lhs.getElementType());
 }
+
+//===----------------------------------------------------------------------===//
+// Sharding rules
+//===----------------------------------------------------------------------===//
+
+std::optional<SmallVector<int64_t>>
+DotGeneralOp::getOperandDimMap(unsigned operand, unsigned) {
+  // Result dimensions: batch, lhs free, rhs free.
+  bool lhs = operand == 0;
+  ArrayRef<int64_t> batch =
+      lhs ? getLhsBatchingDimensions() : getRhsBatchingDimensions();
+  ArrayRef<int64_t> contract =
+      lhs ? getLhsContractingDimensions() : getRhsContractingDimensions();
+  int64_t nb = batch.size();
+  int64_t lhsFree = tensorType(getLhs()).getRank() - nb -
+                    static_cast<int64_t>(getLhsContractingDimensions().size());
+  int64_t rank = tensorType(getOperation()->getOperand(operand)).getRank();
+  int64_t next = lhs ? nb : nb + lhsFree;
+  SmallVector<int64_t> map(rank);
+  for (int64_t d = 0; d < rank; ++d) {
+    if (const int64_t *it = llvm::find(batch, d); it != batch.end())
+      map[d] = it - batch.begin();
+    else if (llvm::is_contained(contract, d))
+      map[d] = -1;
+    else
+      map[d] = next++;
+  }
+  return map;
+}
+
+std::optional<SmallVector<int64_t>>
+ConvolutionOp::getOperandDimMap(unsigned operand, unsigned) {
+  // The input's batch (unless batch-grouped) and spatial dimensions, and
+  // the kernel's output feature (unless grouped); the contracted feature
+  // dimensions map nowhere.
+  ConvDims dims = toConvDims(getDimensionNumbers());
+  SmallVector<int64_t> map(
+      tensorType(getOperation()->getOperand(operand)).getRank(), -1);
+  if (operand == 0) {
+    if (getBatchGroupCount() == 1)
+      map[dims.inputBatch] = dims.outputBatch;
+    for (size_t i = 0; i < dims.inputSpatial.size(); ++i)
+      map[dims.inputSpatial[i]] = dims.outputSpatial[i];
+  } else if (getFeatureGroupCount() == 1 && getBatchGroupCount() == 1) {
+    map[dims.kernelOutputFeature] = dims.outputFeature;
+  }
+  return map;
+}

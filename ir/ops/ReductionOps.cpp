@@ -168,3 +168,71 @@ LogicalResult ReduceWindowOp::verify() {
     return emitOpError(error);
   return checkResult(*this, getType(), *shape, in.getElementType());
 }
+
+//===----------------------------------------------------------------------===//
+// Sharding rules
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The rule of a reduction over `reduced`: the kept dimensions in order.
+SmallVector<int64_t> reductionDimMap(int64_t rank,
+                                     function_ref<bool(int64_t)> reduced) {
+  SmallVector<int64_t> map;
+  int64_t next = 0;
+  for (int64_t d = 0; d < rank; ++d)
+    map.push_back(reduced(d) ? -1 : next++);
+  return map;
+}
+} // namespace
+
+std::optional<SmallVector<int64_t>> ReduceOp::getOperandDimMap(unsigned,
+                                                               unsigned) {
+  ArrayRef<int64_t> dims = getDimensions();
+  return reductionDimMap(tensorType(getOperand()).getRank(), [&](int64_t d) {
+    return llvm::is_contained(dims, d);
+  });
+}
+
+std::optional<SmallVector<int64_t>> ArgMaxOp::getOperandDimMap(unsigned,
+                                                               unsigned) {
+  int64_t dim = getDimension();
+  return reductionDimMap(tensorType(getOperand()).getRank(),
+                         [&](int64_t d) { return d == dim; });
+}
+
+std::optional<SmallVector<int64_t>> ArgMinOp::getOperandDimMap(unsigned,
+                                                               unsigned) {
+  int64_t dim = getDimension();
+  return reductionDimMap(tensorType(getOperand()).getRank(),
+                         [&](int64_t d) { return d == dim; });
+}
+
+std::optional<SmallVector<int64_t>>
+ReduceWindowOp::getOperandDimMap(unsigned, unsigned) {
+  // A dimension passes when its windows are its elements one by one.
+  SmallVector<int64_t> strides = getStrides();
+  SmallVector<int64_t> base = getBaseDilationsOr1();
+  SmallVector<int64_t> dil = getWindowDilationsOr1();
+  auto pads = getPaddingPairs();
+  ArrayRef<int64_t> window = getWindowDimensions();
+  return identityDimMapKeeping(window.size(), [&](int64_t d) {
+    bool noPad = pads.empty() || (pads[d].first == 0 && pads[d].second == 0);
+    return noPad && base[d] == 1 && dil[d] == 1 && window[d] == strides[d];
+  });
+}
+
+SmallVector<int64_t> ReduceWindowOp::getBlockedResultDims(ShardingAttr result) {
+  SmallVector<int64_t> map = *getOperandDimMap(0, 0);
+  SmallVector<int64_t> blocked = unmappedDims(map);
+  // A window tiles hold whole: the tile must be a multiple of the stride.
+  SmallVector<int64_t> strides = getStrides();
+  ArrayRef<int64_t> in = tensorType(getOperand()).getShape();
+  ArrayRef<int64_t> tiles =
+      result ? result.getDataTileDims() : ArrayRef<int64_t>();
+  for (int64_t d = 0, e = map.size(); d < e; ++d) {
+    int64_t t = d < static_cast<int64_t>(tiles.size()) ? tiles[d] : 1;
+    if (map[d] >= 0 && strides[d] != 1 && in[d] % (t * strides[d]) != 0)
+      blocked.push_back(d);
+  }
+  return blocked;
+}

@@ -291,3 +291,106 @@ OpFoldResult ReverseOp::fold(FoldAdaptor adaptor) {
   }
   return {};
 }
+
+//===----------------------------------------------------------------------===//
+// Sharding rules
+//===----------------------------------------------------------------------===//
+
+std::optional<SmallVector<int64_t>>
+BroadcastInDimOp::getOperandDimMap(unsigned, unsigned) {
+  ArrayRef<int64_t> in = tensorType(getOperand()).getShape();
+  ArrayRef<int64_t> out = getType().getShape();
+  ArrayRef<int64_t> dims = getBroadcastDimensions();
+  SmallVector<int64_t> map;
+  for (int64_t d = 0, e = in.size(); d < e; ++d)
+    map.push_back(in[d] == out[dims[d]] ? dims[d] : -1);
+  return map;
+}
+
+std::optional<SmallVector<int64_t>>
+TransposeOp::getOperandDimMap(unsigned, unsigned) {
+  ArrayRef<int64_t> perm = getPermutation();
+  SmallVector<int64_t> map(perm.size());
+  for (int64_t i = 0, e = perm.size(); i < e; ++i)
+    map[perm[i]] = i;
+  return map;
+}
+
+std::optional<SmallVector<int64_t>> SliceOp::getOperandDimMap(unsigned,
+                                                              unsigned) {
+  ArrayRef<int64_t> in = tensorType(getOperand()).getShape();
+  return identityDimMapKeeping(in.size(), [&](int64_t d) {
+    return getStartIndices()[d] == 0 && getLimitIndices()[d] == in[d] &&
+           getStrides()[d] == 1;
+  });
+}
+
+SmallVector<int64_t> SliceOp::getBlockedResultDims(ShardingAttr) {
+  return unmappedDims(*getOperandDimMap(0, 0));
+}
+
+std::optional<SmallVector<int64_t>>
+DynamicSliceOp::getOperandDimMap(unsigned operand, unsigned) {
+  if (operand != 0)
+    return std::nullopt; // A start index.
+  ArrayRef<int64_t> in = tensorType(getOperand()).getShape();
+  return identityDimMapKeeping(
+      in.size(), [&](int64_t d) { return getSliceSizes()[d] == in[d]; });
+}
+
+SmallVector<int64_t> DynamicSliceOp::getBlockedResultDims(ShardingAttr) {
+  return unmappedDims(*getOperandDimMap(0, 0));
+}
+
+std::optional<SmallVector<int64_t>>
+DynamicUpdateSliceOp::getOperandDimMap(unsigned operand, unsigned) {
+  if (operand > 1)
+    return std::nullopt; // A start index.
+  ArrayRef<int64_t> in = tensorType(getOperation()->getOperand(operand))
+                             .getShape();
+  ArrayRef<int64_t> out = getType().getShape();
+  return identityDimMapKeeping(in.size(),
+                               [&](int64_t d) { return in[d] == out[d]; });
+}
+
+SmallVector<int64_t> DynamicUpdateSliceOp::getBlockedResultDims(ShardingAttr) {
+  // The dimensions the update does not cover whole.
+  return unmappedDims(*getOperandDimMap(1, 0));
+}
+
+std::optional<SmallVector<int64_t>>
+ConcatenateOp::getOperandDimMap(unsigned, unsigned) {
+  int64_t dim = getDimension();
+  return identityDimMapKeeping(getType().getRank(),
+                               [&](int64_t d) { return d != dim; });
+}
+
+SmallVector<int64_t> ConcatenateOp::getBlockedResultDims(ShardingAttr) {
+  return unmappedDims(*getOperandDimMap(0, 0));
+}
+
+std::optional<SmallVector<int64_t>> PadOp::getOperandDimMap(unsigned operand,
+                                                            unsigned) {
+  if (operand != 0)
+    return std::nullopt; // The padding value.
+  return identityDimMapKeeping(getType().getRank(), [&](int64_t d) {
+    return getEdgePaddingLow()[d] == 0 && getEdgePaddingHigh()[d] == 0 &&
+           getInteriorPadding()[d] == 0;
+  });
+}
+
+SmallVector<int64_t> PadOp::getBlockedResultDims(ShardingAttr) {
+  return unmappedDims(*getOperandDimMap(0, 0));
+}
+
+std::optional<SmallVector<int64_t>> ReverseOp::getOperandDimMap(unsigned,
+                                                                unsigned) {
+  ArrayRef<int64_t> dims = getDimensions();
+  return identityDimMapKeeping(getType().getRank(), [&](int64_t d) {
+    return !llvm::is_contained(dims, d);
+  });
+}
+
+SmallVector<int64_t> ReverseOp::getBlockedResultDims(ShardingAttr) {
+  return unmappedDims(*getOperandDimMap(0, 0));
+}
