@@ -68,3 +68,16 @@ TEST(OpInterfacesTest, NoOpBothHasAGradientRuleAndSaysItHasNone) {
                            op.hasTrait<VJPNotImplemented>());
                 });
 }
+
+// torus-to-linalg builds every elementwise loop from the op's ScalarBody: an
+// elementwise op without one would fail to lower.
+TEST(OpInterfacesTest, EveryElementwiseOpSaysWhatItComputes) {
+  expectEveryOp("is Elementwise but has no ScalarBody (`let scalarBody` in "
+                "its def, or the ScalarBody trait): code generation cannot "
+                "lower it",
+                [](RegisteredOperationName op) {
+                  return !op.hasTrait<OpTrait::Elementwise>() ||
+                         op.hasInterface<ScalarOpInterface>();
+                });
+}
+
