@@ -77,8 +77,13 @@ def Torus_Dialect : Dialect {
   );
 }
 
-class Torus_Op<string mnemonic, list<Trait> traits = []>
-    : Op<Torus_Dialect, mnemonic, traits>;
+// `extraTraits` adds traits to those a def's class gives it:
+//   def Torus_AbsOp : Torus_UnaryOp<...> { let extraTraits = [...]; }
+class Torus_Op<string mnemonic, list<Trait> props = []>
+    : Op<Torus_Dialect, mnemonic, props> {
+  list<Trait> extraTraits = [];
+  let traits = props # extraTraits;
+}
 
 def Torus_ComparisonDirection : I32EnumAttr<"ComparisonDirection",
     "HLO comparison direction", [

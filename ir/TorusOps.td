@@ -86,7 +86,7 @@ class Torus_UnaryOp<string mnemonic, Type type, string summaryText,
   let traits = [Pure, SameOperandsAndResultType, Elementwise,
                 Torus_ShardingRuleOpInterface,
                 HloOpcode<!if(!empty(hloName), mnemonic, hloName)>]
-               # scalarTraits # vjpTraits;
+               # scalarTraits # vjpTraits # extraTraits;
   let extraClassDefinition = vjpDefinition;
   let summary = summaryText;
   let description = "Elementwise " # summaryText # " (HLO `"
@@ -100,6 +100,7 @@ class Torus_UnaryOp<string mnemonic, Type type, string summaryText,
 
 def Torus_AbsOp : Torus_UnaryOp<"abs", Torus_NumericTensor, "absolute value",
     "For integers the most negative value maps to itself (two's complement)."> {
+  let extraTraits = [ReadsIntegersAsSigned];
   let vjp = [{ set(0, gb.mul(ct, gb.same<SignOp>(getOperand()))); }];
   let scalarBody = [{
     if (isFloatType(x[0].getType()))
@@ -119,6 +120,7 @@ def Torus_NegateOp : Torus_UnaryOp<"negate", Torus_NumericTensor, "negation",
 def Torus_SignOp : Torus_UnaryOp<"sign", Torus_NumericTensor, "sign",
     "-1, 0 or 1 by the sign of the operand; for floats `±0` stays `±0` and "
     "NaN stays NaN."> {
+  let extraTraits = [ReadsIntegersAsSigned];
   // Piecewise constant: zero gradient almost everywhere (as in JAX).
   let vjp = [{ set(0, gb.zerosLike(getOperand())); }];
   let scalarBody = [{
@@ -299,7 +301,7 @@ class Torus_BinaryOp<string mnemonic, Type type, string summaryText,
     : Torus_Op<mnemonic>, Torus_ScalarInODS, Torus_VJPInODS {
   let traits = [Pure, SameOperandsAndResultType, Elementwise,
                 Torus_ShardingRuleOpInterface,
-                HloOpcode<mnemonic>] # scalarTraits # vjpTraits;
+                HloOpcode<mnemonic>] # scalarTraits # vjpTraits # extraTraits;
   let extraClassDefinition = vjpDefinition;
   let summary = summaryText;
   let description = "Elementwise " # summaryText # " of two tensors of one "
@@ -337,6 +339,7 @@ def Torus_MultiplyOp : Torus_BinaryOp<"multiply", Torus_Tensor, "product",
 def Torus_DivideOp : Torus_BinaryOp<"divide", Torus_NumericTensor, "quotient",
     "Integer division rounds toward zero; as in XLA, `x / 0` is -1 and "
     "`INT_MIN / -1` is `INT_MIN`."> {
+  let extraTraits = [ReadsIntegersAsSigned];
   // d(a/b) = da/b - a/b * db/b
   let vjp = [{
     Value ctOverB = gb.div(ct, getRhs());
@@ -353,6 +356,7 @@ def Torus_RemainderOp : Torus_BinaryOp<"remainder", Torus_NumericTensor,
     "remainder",
     "The result has the sign of the dividend (C `fmod` and `%`); as in XLA, "
     "`x % 0` is `x` and `INT_MIN % -1` is 0 for integers."> {
+  let extraTraits = [ReadsIntegersAsSigned];
   // a - b * trunc(a / b): d/da = 1, d/db = -trunc(a / b).
   let vjp = [{
     Value q = gb.div(getLhs(), getRhs());
@@ -370,6 +374,7 @@ def Torus_RemainderOp : Torus_BinaryOp<"remainder", Torus_NumericTensor,
 def Torus_PowerOp : Torus_BinaryOp<"power", Torus_NumericTensor, "power",
     "`lhs ^ rhs`. Integers are exact (repeated squaring, wrapping); a "
     "negative integer exponent gives 0 unless the base is 1 or -1."> {
+  let extraTraits = [ReadsIntegersAsSigned];
   // d a^b / da = b a^(b-1); d a^b / db = log(a) a^b (log(1) at a = 0, as JAX
   // does, so 0^b has a finite exponent gradient).
   let vjp = [{
@@ -389,6 +394,7 @@ def Torus_PowerOp : Torus_BinaryOp<"power", Torus_NumericTensor, "power",
 }
 def Torus_MaximumOp : Torus_BinaryOp<"maximum", Torus_Tensor, "maximum",
     "NaN if either operand is NaN; logical or for `i1`."> {
+  let extraTraits = [ReadsIntegersAsSigned];
   // JAX: the larger operand gets the cotangent; ties split it in two.
   let vjp = [{
     auto type = GradBuilder::typeOf(getLhs());
@@ -407,6 +413,7 @@ def Torus_MaximumOp : Torus_BinaryOp<"maximum", Torus_Tensor, "maximum",
 }
 def Torus_MinimumOp : Torus_BinaryOp<"minimum", Torus_Tensor, "minimum",
     "NaN if either operand is NaN; logical and for `i1`."> {
+  let extraTraits = [ReadsIntegersAsSigned];
   // As maximum, mirrored: the smaller operand gets the cotangent.
   let vjp = [{
     auto type = GradBuilder::typeOf(getLhs());
@@ -514,6 +521,7 @@ def Torus_ClampOp : Torus_Op<"clamp", [HloOpcode<"clamp">, ScalarBody<[{
       return combine(b, loc, ReduceKind::min, lo, x[2]);
     }]>,
     Pure, Torus_HasVJP,
+    ReadsIntegersAsSigned,
     AllTypesMatch<["operand", "result"]>,
     Torus_ShardingRuleOpInterface]> {
   let summary = "elementwise clamp to a range";
@@ -924,7 +932,7 @@ def Torus_ReduceWindowOp : Torus_Op<"reduce_window", [HloOpcode<"reduce-window">
 // Linear algebra
 //===----------------------------------------------------------------------===//
 
-def Torus_DotGeneralOp : Torus_Op<"dot_general", [HloOpcode<"dot">, Pure, Torus_HasVJP,
+def Torus_DotGeneralOp : Torus_Op<"dot_general", [ReadsIntegersAsSigned, HloOpcode<"dot">, Pure, Torus_HasVJP,
     DeclareOpInterfaceMethods<Torus_ShardingRuleOpInterface,
       ["getOperandDimMap"]>]> {
   let summary = "generalized batched matrix product";
@@ -961,7 +969,7 @@ def Torus_DotGeneralOp : Torus_Op<"dot_general", [HloOpcode<"dot">, Pure, Torus_
   let hasVerifier = 1;
 }
 
-def Torus_ConvolutionOp : Torus_Op<"convolution", [HloOpcode<"convolution">, Pure, Torus_HasVJP,
+def Torus_ConvolutionOp : Torus_Op<"convolution", [ReadsIntegersAsSigned, HloOpcode<"convolution">, Pure, Torus_HasVJP,
     DeclareOpInterfaceMethods<Torus_ShardingRuleOpInterface,
       ["getOperandDimMap"]>]> {
   let summary = "N-d convolution with strides, padding, dilation and groups";
