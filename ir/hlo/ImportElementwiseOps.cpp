@@ -1,0 +1,106 @@
+//===- ImportElementwiseOps.cpp - HLO convert and compare to torus --------===//
+//
+// The elementwise opcodes with more to them than HloOpInterface says:
+// convert (a no-op between u32 and s32, rejected where the sign's reading
+// would change the value) and compare (direction and type). The others,
+// unary and binary arithmetic, select, clamp, are created generically.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ir/hlo/HloAttrParser.h"
+#include "ir/hlo/HloParser.h"
+#include "ir/hlo/Importer.h"
+
+namespace mlir::torus::hlo {
+
+LogicalResult Importer::emitConvert(const Instruction &instr, Operands operands,
+                                    HloValue &result) {
+  auto type = resultType(instr);
+  if (failed(type))
+    return failure();
+  size_t n = operands.size();
+  Location loc = opLoc(instr);
+  if (failed(checkOperandCount(instr, 1, n)))
+    return failure();
+  auto x = array(instr, operands, 0);
+  if (failed(x))
+    return failure();
+  PrimitiveType from = operands[0]->shape->type, to = instr.shape.type;
+  bool sameBits = from == to ||
+                  ((from == PrimitiveType::U32 || from == PrimitiveType::S32) &&
+                   (to == PrimitiveType::U32 || to == PrimitiveType::S32)) ||
+                  ((from == PrimitiveType::U64 || from == PrimitiveType::S64) &&
+                   (to == PrimitiveType::U64 || to == PrimitiveType::S64));
+  if (sameBits && operands[0]->shape->dims == instr.shape.dims) {
+    // Same width, only the sign's reading changes: the bits stay.
+    result.leaves.push_back(*x);
+    return success();
+  }
+  if (isUnsigned(from) || isUnsigned(to)) {
+    error(instr.opcodeLoc) << "'convert' from " << primitiveTypeName(from)
+                           << " to " << primitiveTypeName(to)
+                           << " is not supported: only u32<->s32 and "
+                              "u64<->s64 keep their meaning in Torus's "
+                              "signed integers";
+    return failure();
+  }
+  result.leaves.push_back(b_.create<ConvertOp>(loc, *type, *x));
+  return success();
+}
+
+LogicalResult Importer::emitCompare(const Instruction &instr, Operands operands,
+                                    HloValue &result) {
+  auto type = resultType(instr);
+  if (failed(type))
+    return failure();
+  size_t n = operands.size();
+  Location loc = opLoc(instr);
+  if (failed(checkOperandCount(instr, 2, n)))
+    return failure();
+  auto x = array(instr, operands, 0), y = array(instr, operands, 1);
+  if (failed(x) || failed(y))
+    return failure();
+  const Attr *dirAttr = requireAttr(instr, "direction");
+  if (!dirAttr)
+    return failure();
+  llvm::StringRef dirText;
+  if (failed(AttrParser(*dirAttr, locator_).word(dirText)))
+    return failure();
+  auto dir = symbolizeComparisonDirection(dirText);
+  if (!dir) {
+    error(dirAttr->valueLoc) << "unknown comparison direction '" << dirText
+                             << "' (EQ, NE, LT, LE, GT or GE)";
+    return failure();
+  }
+  PrimitiveType operandType = operands[0]->shape->type;
+  bool ordered =
+      *dir != ComparisonDirection::EQ && *dir != ComparisonDirection::NE;
+  if (const Attr *typeAttr = instr.attr("type")) {
+    llvm::StringRef t;
+    if (failed(AttrParser(*typeAttr, locator_).word(t)))
+      return failure();
+    bool ok =
+        (t == "FLOAT" && isFloat(operandType)) ||
+        (t == "SIGNED" && !isFloat(operandType) && !isUnsigned(operandType)) ||
+        (t == "UNSIGNED" &&
+         (isUnsigned(operandType) || operandType == PrimitiveType::Pred)) ||
+        (t == "TOTALORDER" && !isFloat(operandType));
+    if (!ok) {
+      error(typeAttr->valueLoc)
+          << "unsupported comparison type '" << t << "' for "
+          << primitiveTypeName(operandType) << " operands";
+      return failure();
+    }
+  }
+  if (ordered && isUnsigned(operandType)) {
+    error(instr.opcodeLoc) << "ordered comparison of the unsigned type "
+                           << primitiveTypeName(operandType)
+                           << " is not supported: Torus integers are signed";
+    return failure();
+  }
+  result.leaves.push_back(b_.create<CompareOp>(
+      loc, *type, ComparisonDirectionAttr::get(ctx_, *dir), *x, *y));
+  return success();
+}
+
+} // namespace mlir::torus::hlo

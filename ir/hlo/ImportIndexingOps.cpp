@@ -1,0 +1,114 @@
+//===- ImportIndexingOps.cpp - HLO gather and scatter to torus ------------===//
+//
+// gather and scatter (without batching dimensions); scatter's update
+// computation becomes its kind.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ir/hlo/HloAttrParser.h"
+#include "ir/hlo/HloParser.h"
+#include "ir/hlo/Importer.h"
+
+#include "llvm/ADT/StringSwitch.h"
+
+namespace mlir::torus::hlo {
+
+LogicalResult Importer::emitGather(const Instruction &instr, Operands operands,
+                                   HloValue &result) {
+  auto type = resultType(instr);
+  if (failed(type))
+    return failure();
+  size_t n = operands.size();
+  Location loc = opLoc(instr);
+  if (failed(checkOperandCount(instr, 2, n)))
+    return failure();
+  auto x = array(instr, operands, 0), idx = array(instr, operands, 1);
+  auto offset = listAttr(instr, "offset_dims", true);
+  auto collapsed = listAttr(instr, "collapsed_slice_dims", false);
+  auto startMap = listAttr(instr, "start_index_map", true);
+  auto ivd = intAttr(instr, "index_vector_dim");
+  auto sizes = listAttr(instr, "slice_sizes", true);
+  auto sorted = boolAttr(instr, "indices_are_sorted");
+  auto batch = listAttr(instr, "operand_batching_dims", false);
+  auto batch2 = listAttr(instr, "start_indices_batching_dims", false);
+  if (failed(x) || failed(idx) || failed(offset) || failed(collapsed) ||
+      failed(startMap) || failed(ivd) || failed(sizes) || failed(sorted) ||
+      failed(batch) || failed(batch2))
+    return failure();
+  if (!batch->empty() || !batch2->empty()) {
+    error(instr
+              .attr(batch->empty() ? "start_indices_batching_dims"
+                                   : "operand_batching_dims")
+              ->nameLoc)
+        << "gather with batching dimensions is not supported";
+    return failure();
+  }
+  result.leaves.push_back(b_.create<GatherOp>(
+      loc, *type, *x, *idx, b_.getDenseI64ArrayAttr(*offset),
+      b_.getDenseI64ArrayAttr(*collapsed), b_.getDenseI64ArrayAttr(*startMap),
+      b_.getI64IntegerAttr(*ivd), b_.getDenseI64ArrayAttr(*sizes),
+      *sorted ? b_.getUnitAttr() : UnitAttr()));
+  return success();
+}
+
+LogicalResult Importer::emitScatter(const Instruction &instr, Operands operands,
+                                    HloValue &result) {
+  auto type = resultType(instr);
+  if (failed(type))
+    return failure();
+  size_t n = operands.size();
+  Location loc = opLoc(instr);
+  if (failed(checkOperandCount(instr, 3, n)))
+    return failure();
+  auto x = array(instr, operands, 0), idx = array(instr, operands, 1),
+       upd = array(instr, operands, 2);
+  auto uwd = listAttr(instr, "update_window_dims", true);
+  auto iwd = listAttr(instr, "inserted_window_dims", false);
+  auto sdod = listAttr(instr, "scatter_dims_to_operand_dims", true);
+  auto ivd = intAttr(instr, "index_vector_dim");
+  auto sorted = boolAttr(instr, "indices_are_sorted");
+  auto unique = boolAttr(instr, "unique_indices");
+  auto batch = listAttr(instr, "input_batching_dims", false);
+  auto batch2 = listAttr(instr, "scatter_indices_batching_dims", false);
+  if (failed(x) || failed(idx) || failed(upd) || failed(uwd) || failed(iwd) ||
+      failed(sdod) || failed(ivd) || failed(sorted) || failed(unique) ||
+      failed(batch) || failed(batch2))
+    return failure();
+  if (!batch->empty() || !batch2->empty()) {
+    error(instr
+              .attr(batch->empty() ? "scatter_indices_batching_dims"
+                                   : "input_batching_dims")
+              ->nameLoc)
+        << "scatter with batching dimensions is not supported";
+    return failure();
+  }
+  auto opcodes = reducerOpcodes(instr, 1, /*replaceAllowed=*/true);
+  if (failed(opcodes))
+    return failure();
+  auto kind = llvm::StringSwitch<std::optional<ScatterKind>>((*opcodes)[0])
+                  .Case("replace", ScatterKind::replace)
+                  .Case("add", ScatterKind::sum)
+                  .Case("multiply", ScatterKind::product)
+                  .Case("maximum", ScatterKind::max)
+                  .Case("minimum", ScatterKind::min)
+                  .Default(std::nullopt);
+  if (!kind) {
+    error(instr.attr("to_apply")->valueLoc)
+        << "scatter combines with replace, add, multiply, maximum or "
+           "minimum, not '"
+        << (*opcodes)[0] << "'";
+    return failure();
+  }
+  if ((*kind == ScatterKind::max || *kind == ScatterKind::min) &&
+      failed(checkSigned(instr, operands)))
+    return failure();
+  result.leaves.push_back(b_.create<ScatterOp>(
+      loc, *type, ScatterKindAttr::get(ctx_, *kind), *x, *idx, *upd,
+      b_.getDenseI64ArrayAttr(*uwd), b_.getDenseI64ArrayAttr(*iwd),
+      b_.getDenseI64ArrayAttr(*sdod), b_.getI64IntegerAttr(*ivd),
+      *sorted ? b_.getUnitAttr() : UnitAttr(),
+      *unique ? b_.getUnitAttr() : UnitAttr()));
+  return success();
+}
+
+} // namespace mlir::torus::hlo

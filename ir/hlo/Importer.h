@@ -1,0 +1,273 @@
+//===- Importer.h - The HLO importer, shared by its files -------*- C++ -*-===//
+//
+// Private to ir/hlo. HloImporter.cpp holds the importer's core: modules,
+// computations, instructions, the opcode table that dispatches each
+// instruction to its handler, and the generic path that imports any op
+// HloOpInterface names (docs/hlo.md). The handlers live in one file per
+// opcode family, as ir/ops/ splits the ops:
+//
+//   ImportValueOps.cpp        parameter constant tuple get-tuple-element
+//                             copy opt-barrier custom-call
+//   ImportElementwiseOps.cpp  convert compare
+//   ImportShapeOps.cpp        iota broadcast transpose reverse slice
+//                             dynamic-slice dynamic-update-slice
+//                             concatenate pad
+//   ImportReductionOps.cpp    reduce reduce-window; reducer computations
+//   ImportContractionOps.cpp  dot convolution
+//   ImportIndexingOps.cpp     gather scatter
+//   ImportControlFlowOps.cpp  call fusion while conditional
+//   ImportCollectiveOps.cpp   all-reduce all-gather reduce-scatter
+//                             all-to-all collective-permute rng-bit-generator
+//
+//===----------------------------------------------------------------------===//
+#ifndef TORUS_IR_HLO_IMPORTER_H
+#define TORUS_IR_HLO_IMPORTER_H
+
+#include "ir/TorusOps.h"
+#include "ir/hlo/HloAst.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir::torus::hlo {
+
+class SourceLocator;
+struct Sharding;
+struct WindowDim;
+
+/// The signless tensor type of an array shape (unsigned types become the
+/// signless type of their width).
+RankedTensorType tensorType(MLIRContext *ctx, const Shape &shape);
+/// `f32[2,3]`, `(f32[], s32[4])`: a shape as errors name it.
+std::string shapeText(const Shape &shape);
+
+/// The parameter number of `instr` if it is `parameter(N)`.
+std::optional<int64_t> parameterNumber(const Instruction &instr);
+/// For a reducer over `n` inputs whose result `j` is `op_j(param j, param
+/// j + n)` (either order): the opcodes op_j. `replaceAllowed` also accepts
+/// `ROOT parameter(1)` (scatter's overwrite) as "replace".
+std::optional<llvm::SmallVector<llvm::StringRef>>
+componentwiseReducer(const Computation &comp, unsigned n,
+                     bool replaceAllowed = false);
+/// True if `comp`, a reducer over (value, index) pairs, keeps the larger
+/// (`isMax`) or smaller value with its index (ImportReductionOps.cpp).
+bool isArgReducer(const Computation &comp, bool isMax, PrimitiveType valueType,
+                  PrimitiveType indexType);
+/// The reduction kind of a reducer opcode (`add` is sum, ...).
+std::optional<ReduceKind> reduceKindOf(llvm::StringRef opcode);
+
+/// A `window={...}` as the attributes of reduce_window and convolution:
+/// the sizes, and each of strides, dilations and padding only when some
+/// dimension differs from the default.
+struct WindowAttrs {
+  DenseI64ArrayAttr size, strides, lhsDilation, rhsDilation;
+  DenseIntElementsAttr padding;
+};
+WindowAttrs windowAttrs(OpBuilder &b, llvm::ArrayRef<WindowDim> window);
+
+/// An HLO value: its shape (a tuple tree or an array) and its array leaves
+/// in depth-first order.
+struct HloValue {
+  const Shape *shape = nullptr;
+  llvm::SmallVector<Value, 1> leaves;
+};
+
+/// Replica groups, one list of ids per group.
+using Groups = std::vector<llvm::SmallVector<int64_t>>;
+
+class Importer {
+public:
+  Importer(const Module &module, const SourceLocator &locator, ModuleOp out);
+
+  LogicalResult run();
+
+private:
+  using Operands = llvm::ArrayRef<const HloValue *>;
+  /// Imports one instruction (its operands already imported) into `result`.
+  using Handler = LogicalResult (Importer::*)(const Instruction &instr,
+                                              Operands operands,
+                                              HloValue &result);
+  /// What the importer knows of an opcode besides HloOpInterface: its
+  /// handler (null: the op HloOpInterface names, created generically) and
+  /// the attributes it reads (besides those every instruction may carry).
+  struct OpcodeEntry {
+    Handler handler = nullptr;
+    std::vector<llvm::StringRef> attrs;
+  };
+  static const llvm::StringMap<OpcodeEntry> &opcodeTable();
+
+  struct Scope {
+    const Computation *comp;
+    llvm::ArrayRef<HloValue> params;
+    std::vector<std::optional<HloValue>> values;
+    std::vector<uint8_t> state; // 0 new, 1 visiting, 2 done
+    std::vector<llvm::SmallVector<unsigned, 4>> operandIndices;
+  };
+
+  InFlightDiagnostic error(llvm::SMLoc loc);
+  Location opLoc(const Instruction &instr);
+  const Computation *computationRef(const Attr &attr);
+  LogicalResult checkHeader();
+  LogicalResult parameterShapes(const Computation &comp,
+                                std::vector<const Instruction *> &params);
+  FailureOr<func::FuncOp> emitFunction(const Computation &comp, bool isEntry);
+  FailureOr<HloValue> emitComputation(const Computation &comp,
+                                      llvm::ArrayRef<HloValue> params);
+  LogicalResult emitAll(Scope &scope, unsigned index);
+  LogicalResult emitInstruction(Scope &scope, unsigned index);
+  /// Dispatches `instr` to its handler or to the generic path.
+  LogicalResult emitOp(const Instruction &instr, Operands operands,
+                       HloValue &result);
+  /// The torus op HloOpInterface names for `opcode`, if exactly one does and
+  /// it can be created from operands and a result type alone.
+  std::optional<RegisteredOperationName> genericOp(llvm::StringRef opcode);
+  /// Creates the op `name` from the instruction's operands and result type.
+  LogicalResult emitGeneric(RegisteredOperationName name,
+                            const Instruction &instr, Operands operands,
+                            HloValue &result);
+  LogicalResult applySharding(const Instruction &instr, const HloValue &value,
+                              Block *block, Operation *before);
+  FailureOr<Groups> collectiveGroups(const Instruction &instr,
+                                     bool hasGlobalIds);
+  DenseIntElementsAttr groupsAttr(const Groups &groups);
+  /// The `sharding` attribute `attr` of an instruction with `count` array
+  /// values, one #torus.sharding per value (a tuple sharding gives each
+  /// its element); an error at `attr` when it cannot be represented.
+  FailureOr<llvm::SmallVector<ShardingAttr>> leafShardings(const Attr &attr,
+                                                           size_t count);
+  /// One array's sharding; an error at `attr` when it cannot be
+  /// represented.
+  FailureOr<ShardingAttr> shardingAttr(const Attr &attr, const Sharding &s);
+
+  // Handlers, by opcode family (see the file comment).
+  LogicalResult emitParameter(const Instruction &instr, Operands operands,
+                              HloValue &result);
+  LogicalResult emitConstant(const Instruction &instr, Operands operands,
+                             HloValue &result);
+  LogicalResult emitTuple(const Instruction &instr, Operands operands,
+                          HloValue &result);
+  LogicalResult emitGetTupleElement(const Instruction &instr, Operands operands,
+                                    HloValue &result);
+  LogicalResult emitCopy(const Instruction &instr, Operands operands,
+                         HloValue &result);
+  LogicalResult emitCustomCall(const Instruction &instr, Operands operands,
+                               HloValue &result);
+  LogicalResult emitConvert(const Instruction &instr, Operands operands,
+                            HloValue &result);
+  LogicalResult emitCompare(const Instruction &instr, Operands operands,
+                            HloValue &result);
+  LogicalResult emitIota(const Instruction &instr, Operands operands,
+                         HloValue &result);
+  LogicalResult emitBroadcast(const Instruction &instr, Operands operands,
+                              HloValue &result);
+  LogicalResult emitTranspose(const Instruction &instr, Operands operands,
+                              HloValue &result);
+  LogicalResult emitReverse(const Instruction &instr, Operands operands,
+                            HloValue &result);
+  LogicalResult emitSlice(const Instruction &instr, Operands operands,
+                          HloValue &result);
+  LogicalResult emitDynamicSlice(const Instruction &instr, Operands operands,
+                                 HloValue &result);
+  LogicalResult emitDynamicUpdateSlice(const Instruction &instr,
+                                       Operands operands, HloValue &result);
+  LogicalResult emitConcatenate(const Instruction &instr, Operands operands,
+                                HloValue &result);
+  LogicalResult emitPad(const Instruction &instr, Operands operands,
+                        HloValue &result);
+  LogicalResult emitReduce(const Instruction &instr, Operands operands,
+                           HloValue &result);
+  LogicalResult emitReduceWindow(const Instruction &instr, Operands operands,
+                                 HloValue &result);
+  LogicalResult emitDot(const Instruction &instr, Operands operands,
+                        HloValue &result);
+  LogicalResult emitConvolution(const Instruction &instr, Operands operands,
+                                HloValue &result);
+  LogicalResult emitGather(const Instruction &instr, Operands operands,
+                           HloValue &result);
+  LogicalResult emitScatter(const Instruction &instr, Operands operands,
+                            HloValue &result);
+  LogicalResult emitCall(const Instruction &instr, Operands operands,
+                         HloValue &result);
+  LogicalResult emitFusion(const Instruction &instr, Operands operands,
+                           HloValue &result);
+  LogicalResult emitWhile(const Instruction &instr, Operands operands,
+                          HloValue &result);
+  LogicalResult emitConditional(const Instruction &instr, Operands operands,
+                                HloValue &result);
+  LogicalResult emitCollective(const Instruction &instr, Operands operands,
+                               HloValue &result);
+  LogicalResult emitCollectivePermute(const Instruction &instr,
+                                      Operands operands, HloValue &result);
+  LogicalResult emitRngBitGenerator(const Instruction &instr, Operands operands,
+                                    HloValue &result);
+
+  // Helpers of the handlers.
+  /// The computation `attrName` of a call or fusion, checked to produce the
+  /// instruction's shape.
+  const Computation *calledComputation(const Instruction &instr,
+                                       llvm::StringRef attrName);
+  /// dynamic-slice and dynamic-update-slice: the operand, and the start
+  /// indices that follow the first `fixed` operands as scalars (the old
+  /// single index vector is split).
+  LogicalResult dynamicSliceOperands(const Instruction &instr,
+                                     Operands operands, size_t fixed,
+                                     Value &operand,
+                                     llvm::SmallVectorImpl<Value> &indices);
+  /// Operands of a collective and their result shapes (one each; several
+  /// operands for the tuple form).
+  LogicalResult
+  collectiveOperands(const Instruction &instr, Operands operands,
+                     llvm::SmallVectorImpl<Value> &xs,
+                     llvm::SmallVectorImpl<const Shape *> &resultShapes);
+  /// The reduction kind of `instr`'s `to_apply` over `n` inputs, or an
+  /// error naming the computation.
+  FailureOr<llvm::SmallVector<llvm::StringRef>>
+  reducerOpcodes(const Instruction &instr, unsigned n, bool replaceAllowed);
+
+  FailureOr<int64_t> intAttr(const Instruction &instr, llvm::StringRef name,
+                             std::optional<int64_t> fallback = std::nullopt);
+  FailureOr<llvm::SmallVector<int64_t>>
+  listAttr(const Instruction &instr, llvm::StringRef name, bool required);
+  FailureOr<bool> boolAttr(const Instruction &instr, llvm::StringRef name);
+  const Attr *requireAttr(const Instruction &instr, llvm::StringRef name);
+
+  /// The operand's single array value, or an error if it is a tuple.
+  FailureOr<Value> array(const Instruction &instr, Operands operands, size_t i);
+  /// The instruction's array result type, or an error if it is a tuple.
+  FailureOr<RankedTensorType> resultType(const Instruction &instr);
+  LogicalResult checkOperandCount(const Instruction &instr, size_t n,
+                                  size_t got);
+  /// Rejects unsigned operands in ops that would read them as signed.
+  LogicalResult checkSigned(const Instruction &instr, Operands operands);
+  bool isIdentity(Value value, ReduceKind kind);
+  Value combine(ReduceKind kind, Location loc, Value a, Value b);
+
+  const Module &ast_;
+  const SourceLocator &locator_;
+  MLIRContext *ctx_;
+  OpBuilder b_;
+  ModuleOp module_;
+  int64_t replicaCount_ = 1;
+  int64_t numPartitions_ = 1;
+  bool haveReplicaCount_ = false;
+  int depth_ = 0;
+  /// The scope of the instruction being emitted (for `parameter`).
+  const Scope *scope_ = nullptr;
+  /// The torus ops HloOpInterface names, by opcode (`conditional` names
+  /// two), from the context's registered ops.
+  llvm::StringMap<llvm::SmallVector<RegisteredOperationName, 1>> hloOps_;
+  llvm::DenseMap<const Computation *, func::FuncOp> functions_;
+  llvm::SmallPtrSet<const Computation *, 8> inProgress_;
+};
+
+} // namespace mlir::torus::hlo
+
+#endif // TORUS_IR_HLO_IMPORTER_H
