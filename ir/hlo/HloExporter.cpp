@@ -7,6 +7,10 @@
 // left out (the importer drops them too), so that importing the text and
 // writing it again reproduces it.
 //
+// An op is written by its handler in handlers(), or, if it has no
+// attributes and one result, generically as its HloOpInterface opcode
+// applied to its operands (single()); no table names those ops.
+//
 // Where HLO needs more than the torus op says, the exporter writes it out:
 //   - reduce, reduce-window, scatter, all-reduce, reduce-scatter: a reducer
 //     computation per (kind, type) and, where HLO takes one, the identity as
@@ -27,6 +31,7 @@
 #include "ir/TorusOps.h"
 #include "ir/hlo/HloExport.h"
 #include "ir/hlo/HloImport.h"
+#include "ir/hlo/HloOpInfo.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -36,7 +41,6 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
-#include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -295,6 +299,11 @@ private:
   FailureOr<std::string> exportFunction(func::FuncOp fn, bool isEntry,
                                         bool *rootIsTuple = nullptr);
   LogicalResult exportBlock(Block &block);
+  /// The operands of an op as HLO writes them: `f32[4]{0} %x`.
+  using Operands = llvm::ArrayRef<std::string>;
+  using Handler = LogicalResult (Exporter::*)(Operation *op, Operands operands);
+  /// The handler of each op that needs one, by op.
+  static const llvm::DenseMap<TypeID, Handler> &handlers();
   LogicalResult exportOp(Operation *op);
   /// Writes `region` as a computation whose single tuple parameter holds
   /// `params` (block arguments, then captured values); `root` builds the
@@ -320,10 +329,56 @@ private:
   factorGroups(llvm::ArrayRef<llvm::SmallVector<int64_t>> groups,
                bool withinReplica);
 
-  LogicalResult exportWhile(WhileOp op);
+  /// `<shape> <opcode>(<operands>)<attrs>` for an op of one result whose
+  /// opcode is its HloOpInterface's.
+  LogicalResult single(Operation *op, Operands operands,
+                       llvm::StringRef attrs = "");
+
+  // Handlers: the ops that need more than their opcode and operands
+  // (handlers()); the others are written by single().
+  template <typename OpTy, LogicalResult (Exporter::*Fn)(OpTy, Operands)>
+  LogicalResult handle(Operation *op, Operands operands) {
+    return (this->*Fn)(cast<OpTy>(op), operands);
+  }
+  template <typename OpTy, LogicalResult (Exporter::*Fn)(OpTy, Operands)>
+  static std::pair<TypeID, Handler> entry() {
+    return {TypeID::get<OpTy>(), &Exporter::handle<OpTy, Fn>};
+  }
+  LogicalResult exportConstant(ConstantOp c, Operands operands);
+  LogicalResult exportIota(IotaOp o, Operands operands);
+  LogicalResult exportCompare(CompareOp o, Operands operands);
+  LogicalResult exportBroadcast(BroadcastInDimOp o, Operands operands);
+  LogicalResult exportTranspose(TransposeOp o, Operands operands);
+  LogicalResult exportReverse(ReverseOp o, Operands operands);
+  LogicalResult exportSlice(SliceOp o, Operands operands);
+  LogicalResult exportDynamicSlice(DynamicSliceOp o, Operands operands);
+  LogicalResult exportConcatenate(ConcatenateOp o, Operands operands);
+  LogicalResult exportPad(PadOp o, Operands operands);
+  LogicalResult exportReduce(ReduceOp o, Operands operands);
+  template <typename OpTy>
+  LogicalResult exportArgReduce(OpTy o, Operands operands);
+  LogicalResult exportReduceWindow(ReduceWindowOp o, Operands operands);
+  LogicalResult exportDot(DotGeneralOp o, Operands operands);
+  LogicalResult exportConvolution(ConvolutionOp o, Operands operands);
+  LogicalResult exportGather(GatherOp o, Operands operands);
+  LogicalResult exportScatter(ScatterOp o, Operands operands);
+  LogicalResult exportIf(IfOp o, Operands operands);
+  LogicalResult exportCase(CaseOp o, Operands operands);
+  LogicalResult exportCall(CallOp o, Operands operands);
+  LogicalResult exportRngBitGenerator(RngBitGeneratorOp o, Operands operands);
+  template <typename OpTy>
+  LogicalResult exportProcessId(OpTy o, Operands operands);
+  LogicalResult exportAllReduce(AllReduceOp o, Operands operands);
+  LogicalResult exportAllGather(AllGatherOp o, Operands operands);
+  LogicalResult exportReduceScatter(ReduceScatterOp o, Operands operands);
+  LogicalResult exportShardingConstraint(ShardingConstraintOp o,
+                                         Operands operands);
+  LogicalResult exportCollectivePermute(CollectivePermuteOp o,
+                                        Operands operands);
+  LogicalResult exportWhile(WhileOp op, Operands operands);
   LogicalResult exportConditional(Operation *op, Value selector,
                                   llvm::MutableArrayRef<Region> regions);
-  LogicalResult exportAllToAll(AllToAllOp op);
+  LogicalResult exportAllToAll(AllToAllOp op, Operands operands);
 
   ModuleOp module_;
   const HloExportOptions &options_;
@@ -880,46 +935,6 @@ LogicalResult Exporter::exportBlock(Block &block) {
 // Ops
 //===----------------------------------------------------------------------===//
 
-llvm::StringRef elementwiseOpcode(Operation *op) {
-  return llvm::TypeSwitch<Operation *, llvm::StringRef>(op)
-      .Case<AbsOp>([](auto) { return "abs"; })
-      .Case<NegateOp>([](auto) { return "negate"; })
-      .Case<SignOp>([](auto) { return "sign"; })
-      .Case<ExpOp>([](auto) { return "exponential"; })
-      .Case<Expm1Op>([](auto) { return "exponential-minus-one"; })
-      .Case<LogOp>([](auto) { return "log"; })
-      .Case<Log1pOp>([](auto) { return "log-plus-one"; })
-      .Case<SqrtOp>([](auto) { return "sqrt"; })
-      .Case<RsqrtOp>([](auto) { return "rsqrt"; })
-      .Case<TanhOp>([](auto) { return "tanh"; })
-      .Case<LogisticOp>([](auto) { return "logistic"; })
-      .Case<SinOp>([](auto) { return "sine"; })
-      .Case<CosOp>([](auto) { return "cosine"; })
-      .Case<FloorOp>([](auto) { return "floor"; })
-      .Case<CeilOp>([](auto) { return "ceil"; })
-      .Case<RoundNearestEvenOp>([](auto) { return "round-nearest-even"; })
-      .Case<IsFiniteOp>([](auto) { return "is-finite"; })
-      .Case<NotOp>([](auto) { return "not"; })
-      .Case<AddOp>([](auto) { return "add"; })
-      .Case<SubtractOp>([](auto) { return "subtract"; })
-      .Case<MultiplyOp>([](auto) { return "multiply"; })
-      .Case<DivideOp>([](auto) { return "divide"; })
-      .Case<RemainderOp>([](auto) { return "remainder"; })
-      .Case<PowerOp>([](auto) { return "power"; })
-      .Case<MaximumOp>([](auto) { return "maximum"; })
-      .Case<MinimumOp>([](auto) { return "minimum"; })
-      .Case<Atan2Op>([](auto) { return "atan2"; })
-      .Case<AndOp>([](auto) { return "and"; })
-      .Case<OrOp>([](auto) { return "or"; })
-      .Case<XorOp>([](auto) { return "xor"; })
-      .Case<SelectOp>([](auto) { return "select"; })
-      .Case<ClampOp>([](auto) { return "clamp"; })
-      .Case<ConvertOp>([](auto) { return "convert"; })
-      .Case<ReshapeOp>([](auto) { return "reshape"; })
-      .Case<DynamicUpdateSliceOp>([](auto) { return "dynamic-update-slice"; })
-      .Default([](Operation *) { return ""; });
-}
-
 std::string dimsAttr(llvm::StringRef name, llvm::ArrayRef<int64_t> dims) {
   return (", " + name + "={" + joinInts(dims) + "}").str();
 }
@@ -948,6 +963,47 @@ std::string windowText(llvm::ArrayRef<int64_t> size,
   return text + "}";
 }
 
+const llvm::DenseMap<TypeID, Exporter::Handler> &Exporter::handlers() {
+  static const llvm::DenseMap<TypeID, Handler> table = [] {
+    const std::pair<TypeID, Handler> entries[] = {
+        entry<ConstantOp, &Exporter::exportConstant>(),
+        entry<IotaOp, &Exporter::exportIota>(),
+        entry<CompareOp, &Exporter::exportCompare>(),
+        entry<BroadcastInDimOp, &Exporter::exportBroadcast>(),
+        entry<TransposeOp, &Exporter::exportTranspose>(),
+        entry<ReverseOp, &Exporter::exportReverse>(),
+        entry<SliceOp, &Exporter::exportSlice>(),
+        entry<DynamicSliceOp, &Exporter::exportDynamicSlice>(),
+        entry<ConcatenateOp, &Exporter::exportConcatenate>(),
+        entry<PadOp, &Exporter::exportPad>(),
+        entry<ReduceOp, &Exporter::exportReduce>(),
+        entry<ArgMaxOp, &Exporter::exportArgReduce<ArgMaxOp>>(),
+        entry<ArgMinOp, &Exporter::exportArgReduce<ArgMinOp>>(),
+        entry<ReduceWindowOp, &Exporter::exportReduceWindow>(),
+        entry<DotGeneralOp, &Exporter::exportDot>(),
+        entry<ConvolutionOp, &Exporter::exportConvolution>(),
+        entry<GatherOp, &Exporter::exportGather>(),
+        entry<ScatterOp, &Exporter::exportScatter>(),
+        entry<WhileOp, &Exporter::exportWhile>(),
+        entry<IfOp, &Exporter::exportIf>(),
+        entry<CaseOp, &Exporter::exportCase>(),
+        entry<CallOp, &Exporter::exportCall>(),
+        entry<RngBitGeneratorOp, &Exporter::exportRngBitGenerator>(),
+        entry<ReplicaIdOp, &Exporter::exportProcessId<ReplicaIdOp>>(),
+        entry<PartitionIdOp, &Exporter::exportProcessId<PartitionIdOp>>(),
+        entry<AllReduceOp, &Exporter::exportAllReduce>(),
+        entry<AllGatherOp, &Exporter::exportAllGather>(),
+        entry<ReduceScatterOp, &Exporter::exportReduceScatter>(),
+        entry<AllToAllOp, &Exporter::exportAllToAll>(),
+        entry<CollectivePermuteOp, &Exporter::exportCollectivePermute>(),
+        entry<ShardingConstraintOp, &Exporter::exportShardingConstraint>(),
+    };
+    return llvm::DenseMap<TypeID, Handler>(std::begin(entries),
+                                           std::end(entries));
+  }();
+  return table;
+}
+
 LogicalResult Exporter::exportOp(Operation *op) {
   llvm::SmallVector<std::string> operands;
   for (Value v : op->getOperands()) {
@@ -956,381 +1012,441 @@ LogicalResult Exporter::exportOp(Operation *op) {
       return failure();
     operands.push_back(*r);
   }
-  auto resultShape = [&](unsigned i = 0) {
-    return shapeOf(op->getResult(i).getType());
-  };
-  auto single = [&](llvm::StringRef opcode, llvm::StringRef attrs = "") {
-    std::string name = add(opcode, resultShape(), operands, attrs, op);
-    bind(op->getResult(0), name, resultShape());
-    return success();
-  };
-
-  if (llvm::StringRef opcode = elementwiseOpcode(op); !opcode.empty())
-    return single(opcode);
-
-  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
-      .Case<ConstantOp>([&](ConstantOp c) {
-        auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
-        if (!dense) {
-          c.emitError() << "HLO export: constants must be dense elements";
-          return failure();
-        }
-        auto type = cast<RankedTensorType>(dense.getType());
-        if (dense.isSplat() && type.getNumElements() > 1) {
-          // A scalar and a broadcast instead of every element.
-          Type et = type.getElementType();
-          Attribute scalar =
-              isa<FloatType>(et)
-                  ? Attribute(FloatAttr::get(
-                        et, dense.getSplatValue<llvm::APFloat>()))
-                  : Attribute(IntegerAttr::get(
-                        et, dense.getSplatValue<llvm::APInt>()));
-          std::string s = constant(scalar, et);
-          std::string name =
-              add("broadcast", resultShape(), {s}, ", dimensions={}", op);
-          bind(c.getResult(), name, resultShape());
-          return success();
-        }
-        std::string name =
-            add("constant", resultShape(), {formatLiteral(dense)}, "", op);
-        bind(c.getResult(), name, resultShape());
-        return success();
-      })
-      .Case<IotaOp>([&](IotaOp o) {
-        return single("iota", ", iota_dimension=" +
-                                  std::to_string(o.getIotaDimension()));
-      })
-      .Case<CompareOp>([&](CompareOp o) {
-        return single("compare",
-                      (", direction=" +
-                       stringifyComparisonDirection(o.getComparisonDirection()))
-                          .str());
-      })
-      .Case<BroadcastInDimOp>([&](BroadcastInDimOp o) {
-        return single("broadcast",
-                      dimsAttr("dimensions", o.getBroadcastDimensions()));
-      })
-      .Case<TransposeOp>([&](TransposeOp o) {
-        return single("transpose", dimsAttr("dimensions", o.getPermutation()));
-      })
-      .Case<ReverseOp>([&](ReverseOp o) {
-        return single("reverse", dimsAttr("dimensions", o.getDimensions()));
-      })
-      .Case<SliceOp>([&](SliceOp o) {
-        std::string text = ", slice={";
-        for (size_t i = 0; i < o.getStartIndices().size(); ++i)
-          text += llvm::formatv("{0}[{1}:{2}:{3}]", i ? ", " : "",
-                                o.getStartIndices()[i], o.getLimitIndices()[i],
-                                o.getStrides()[i]);
-        return single("slice", text + "}");
-      })
-      .Case<DynamicSliceOp>([&](DynamicSliceOp o) {
-        return single("dynamic-slice",
-                      dimsAttr("dynamic_slice_sizes", o.getSliceSizes()));
-      })
-      .Case<ConcatenateOp>([&](ConcatenateOp o) {
-        return single("concatenate", ", dimensions={" +
-                                         std::to_string(o.getDimension()) +
-                                         "}");
-      })
-      .Case<PadOp>([&](PadOp o) {
-        bool interior = llvm::any_of(o.getInteriorPadding(),
-                                     [](int64_t v) { return v != 0; });
-        std::string text = ", padding=";
-        for (size_t i = 0; i < o.getEdgePaddingLow().size(); ++i) {
-          text += (i ? "x" : "") + std::to_string(o.getEdgePaddingLow()[i]) +
-                  "_" + std::to_string(o.getEdgePaddingHigh()[i]);
-          if (interior)
-            text += "_" + std::to_string(o.getInteriorPadding()[i]);
-        }
-        return single("pad", text);
-      })
-      .Case<ReduceOp>([&](ReduceOp o) {
-        Type et =
-            cast<RankedTensorType>(o.getOperand().getType()).getElementType();
-        std::string init = constant(reduceIdentity(o.getKind(), et), et);
-        std::string name = add("reduce", resultShape(), {operands[0], init},
-                               dimsAttr("dimensions", o.getDimensions()) +
-                                   ", to_apply=%" + reducer(o.getKind(), et),
-                               op);
-        bind(o.getResult(), name, resultShape());
-        return success();
-      })
-      .Case<ArgMaxOp, ArgMinOp>([&](auto o) {
-        bool isMax = isa<ArgMaxOp>(op);
-        auto inType = cast<RankedTensorType>(o.getOperand().getType());
-        Type vt = inType.getElementType();
-        Type it =
-            cast<RankedTensorType>(o.getIndices().getType()).getElementType();
-        std::string iotaShape = shapeOf(inType.clone(it));
-        std::string iota =
-            add("iota", iotaShape, {},
-                ", iota_dimension=" + std::to_string(o.getDimension()));
-        std::string initValue = constant(
-            reduceIdentity(isMax ? ReduceKind::max : ReduceKind::min, vt), vt);
-        std::string initIndex = constant(IntegerAttr::get(it, 0), it);
-        std::string shape = tupleShapeOf(op->getResultTypes());
-        std::string name =
-            add("reduce", shape,
-                {operands[0], iotaShape + " %" + iota, initValue, initIndex},
-                ", dimensions={" + std::to_string(o.getDimension()) +
-                    "}, to_apply=%" + argReducer(isMax, vt, it),
-                op);
-        bindResults(op, name, shape, true);
-        return success();
-      })
-      .Case<ReduceWindowOp>([&](ReduceWindowOp o) {
-        Type et =
-            cast<RankedTensorType>(o.getOperand().getType()).getElementType();
-        std::string init = constant(reduceIdentity(o.getKind(), et), et);
-        std::string window = windowText(
-            o.getWindowDimensions(), o.getStrides(), o.getPaddingPairs(),
-            o.getBaseDilationsOr1(), o.getWindowDilationsOr1());
-        std::string name = add(
-            "reduce-window", resultShape(), {operands[0], init},
-            ", window=" + window + ", to_apply=%" + reducer(o.getKind(), et),
-            op);
-        bind(o.getResult(), name, resultShape());
-        return success();
-      })
-      .Case<DotGeneralOp>([&](DotGeneralOp o) {
-        std::string attrs;
-        if (!o.getLhsBatchingDimensions().empty() ||
-            !o.getRhsBatchingDimensions().empty())
-          attrs += dimsAttr("lhs_batch_dims", o.getLhsBatchingDimensions());
-        attrs +=
-            dimsAttr("lhs_contracting_dims", o.getLhsContractingDimensions());
-        if (!o.getLhsBatchingDimensions().empty() ||
-            !o.getRhsBatchingDimensions().empty())
-          attrs += dimsAttr("rhs_batch_dims", o.getRhsBatchingDimensions());
-        attrs +=
-            dimsAttr("rhs_contracting_dims", o.getRhsContractingDimensions());
-        return single("dot", attrs);
-      })
-      .Case<ConvolutionOp>([&](ConvolutionOp o) {
-        ConvDimensionNumbersAttr d = o.getDimensionNumbers();
-        auto rhsType = cast<RankedTensorType>(o.getRhs().getType());
-        llvm::SmallVector<int64_t> size;
-        for (int64_t dim : d.getKernelSpatialDimensions())
-          size.push_back(rhsType.getDimSize(dim));
-        auto labels = [](int64_t rank, int64_t a, int64_t b, char ca, char cb,
-                         llvm::ArrayRef<int64_t> spatial) {
-          std::string s(rank, '?');
-          if (a >= 0 && a < rank)
-            s[a] = ca;
-          if (b >= 0 && b < rank)
-            s[b] = cb;
-          for (auto [i, p] : llvm::enumerate(spatial))
-            if (p >= 0 && p < rank)
-              s[p] = static_cast<char>('0' + i);
-          return s;
-        };
-        int64_t rank = rhsType.getRank();
-        std::string attrs;
-        if (!size.empty())
-          attrs += ", window=" +
-                   windowText(size, o.getStrides(), o.getPaddingPairs(),
-                              o.getLhsDilationOr1(), o.getRhsDilationOr1());
-        attrs += ", dim_labels=" +
-                 labels(rank, d.getInputBatchDimension(),
-                        d.getInputFeatureDimension(), 'b', 'f',
-                        d.getInputSpatialDimensions()) +
-                 "_" +
-                 labels(rank, d.getKernelInputFeatureDimension(),
-                        d.getKernelOutputFeatureDimension(), 'i', 'o',
-                        d.getKernelSpatialDimensions()) +
-                 "->" +
-                 labels(rank, d.getOutputBatchDimension(),
-                        d.getOutputFeatureDimension(), 'b', 'f',
-                        d.getOutputSpatialDimensions());
-        if (o.getFeatureGroupCount() != 1)
-          attrs += ", feature_group_count=" +
-                   std::to_string(o.getFeatureGroupCount());
-        if (o.getBatchGroupCount() != 1)
-          attrs +=
-              ", batch_group_count=" + std::to_string(o.getBatchGroupCount());
-        return single("convolution", attrs);
-      })
-      .Case<GatherOp>([&](GatherOp o) {
-        std::string attrs =
-            dimsAttr("offset_dims", o.getOffsetDims()) +
-            dimsAttr("collapsed_slice_dims", o.getCollapsedSliceDims()) +
-            dimsAttr("start_index_map", o.getStartIndexMap()) +
-            ", index_vector_dim=" + std::to_string(o.getIndexVectorDim()) +
-            dimsAttr("slice_sizes", o.getSliceSizes());
-        if (o.getIndicesAreSorted())
-          attrs += ", indices_are_sorted=true";
-        return single("gather", attrs);
-      })
-      .Case<ScatterOp>([&](ScatterOp o) {
-        Type et =
-            cast<RankedTensorType>(o.getOperand().getType()).getElementType();
-        std::string apply;
-        switch (o.getKind()) {
-        case ScatterKind::replace:
-          apply = replaceReducer(et);
-          break;
-        case ScatterKind::sum:
-          apply = reducer(ReduceKind::sum, et);
-          break;
-        case ScatterKind::product:
-          apply = reducer(ReduceKind::product, et);
-          break;
-        case ScatterKind::max:
-          apply = reducer(ReduceKind::max, et);
-          break;
-        case ScatterKind::min:
-          apply = reducer(ReduceKind::min, et);
-          break;
-        }
-        std::string attrs =
-            dimsAttr("update_window_dims", o.getUpdateWindowDims()) +
-            dimsAttr("inserted_window_dims", o.getInsertedWindowDims()) +
-            dimsAttr("scatter_dims_to_operand_dims",
-                     o.getScatterDimsToOperandDims()) +
-            ", index_vector_dim=" + std::to_string(o.getIndexVectorDim());
-        if (o.getIndicesAreSorted())
-          attrs += ", indices_are_sorted=true";
-        if (o.getUniqueIndices())
-          attrs += ", unique_indices=true";
-        return single("scatter", attrs + ", to_apply=%" + apply);
-      })
-      .Case<WhileOp>([&](WhileOp o) { return exportWhile(o); })
-      .Case<IfOp>([&](IfOp o) {
-        return exportConditional(op, o.getPred(), op->getRegions());
-      })
-      .Case<CaseOp>([&](CaseOp o) {
-        return exportConditional(op, o.getIndex(), op->getRegions());
-      })
-      .Case<CallOp>([&](CallOp o) {
-        auto fn = module_.lookupSymbol<func::FuncOp>(o.getCallee());
-        if (!fn) {
-          o.emitError() << "HLO export: no function @" << o.getCallee();
-          return failure();
-        }
-        if (auto it = functions_.find(fn.getSymName());
-            it != functions_.end() && it->second.first.empty()) {
-          o.emitError() << "HLO export: @" << fn.getSymName()
-                        << " calls itself; HLO has no recursion";
-          return failure();
-        }
-        Comp *saved = comp_;
-        bool tuple = false;
-        auto name = exportFunction(fn, false, &tuple);
-        comp_ = saved;
-        if (failed(name))
-          return failure();
-        std::string shape =
-            tuple ? tupleShapeOf(op->getResultTypes()) : resultShape();
-        std::string call =
-            add("call", shape, operands, ", to_apply=%" + *name, op);
-        bindResults(op, call, shape, tuple);
-        return success();
-      })
-      .Case<RngBitGeneratorOp>([&](RngBitGeneratorOp o) {
-        // HLO's state and bits are unsigned: bit-preserving converts.
-        Type stateType = o.getInitialState().getType();
-        std::string ustate = shapeOf(stateType, true, true);
-        std::string state = add("convert", ustate, {operands[0]});
-        std::string bitsShape = shapeOf(o.getOutput().getType(), true, true);
-        std::string shape = "(" +
-                            shapeOf(o.getOutputState().getType(), true, true) +
-                            ", " + bitsShape + ")";
-        const char *algorithm =
-            o.getRngAlgorithm() == RngAlgorithm::THREE_FRY ? "rng_three_fry"
-            : o.getRngAlgorithm() == RngAlgorithm::PHILOX  ? "rng_philox"
-                                                           : "rng_default";
-        std::string rng =
-            add("rng-bit-generator", shape, {ustate + " %" + state},
-                std::string(", algorithm=") + algorithm, op);
-        for (unsigned i = 0; i < 2; ++i) {
-          Value r = op->getResult(i);
-          if (llvm::none_of(r.getUsers(),
-                            [&](Operation *u) { return !dead_.contains(u); }))
-            continue;
-          std::string us = shapeOf(r.getType(), true, true);
-          std::string gte = add("get-tuple-element", us, {shape + " %" + rng},
-                                ", index=" + std::to_string(i));
-          std::string s = shapeOf(r.getType());
-          bind(r, add("convert", s, {us + " %" + gte}), s);
-        }
-        return success();
-      })
-      .Case<ReplicaIdOp, PartitionIdOp>([&](Operation *idOp) {
-        std::string us = shapeOf(idOp->getResult(0).getType(), true, true);
-        std::string id =
-            add(isa<ReplicaIdOp>(idOp) ? "replica-id" : "partition-id", us, {},
-                "", idOp);
-        bind(idOp->getResult(0),
-             add("convert", resultShape(), {us + " %" + id}), resultShape());
-        return success();
-      })
-      .Case<AllReduceOp>([&](AllReduceOp o) {
-        auto mode = collectiveMode(op, o.getReplicaGroupsAttr(), true);
-        if (failed(mode))
-          return failure();
-        return single("all-reduce",
-                      *mode + ", to_apply=%" +
-                          reducer(o.getKind(), o.getType().getElementType()));
-      })
-      .Case<AllGatherOp>([&](AllGatherOp o) {
-        auto mode = collectiveMode(op, o.getReplicaGroupsAttr(), true);
-        if (failed(mode))
-          return failure();
-        return single("all-gather", *mode + ", dimensions={" +
-                                        std::to_string(o.getAllGatherDim()) +
-                                        "}");
-      })
-      .Case<ReduceScatterOp>([&](ReduceScatterOp o) {
-        auto mode = collectiveMode(op, o.getReplicaGroupsAttr(), true);
-        if (failed(mode))
-          return failure();
-        return single("reduce-scatter",
-                      *mode + ", dimensions={" +
-                          std::to_string(o.getScatterDimension()) +
-                          "}, to_apply=%" +
-                          reducer(o.getKind(), o.getType().getElementType()));
-      })
-      .Case<AllToAllOp>([&](AllToAllOp o) { return exportAllToAll(o); })
-      .Case<ShardingConstraintOp>([&](ShardingConstraintOp o) {
-        std::string name = add("custom-call", resultShape(), operands,
-                               ", custom_call_target=\"Sharding\"", op);
-        comp_->lines.back().sharding = o.getSharding().toString();
-        bind(o.getResult(), name, resultShape());
-        return success();
-      })
-      .Case<CollectivePermuteOp>([&](CollectivePermuteOp o) {
-        std::string pairs = groupsText(o.getSourceTargetPairs());
-        if (numPartitions_ == 1)
-          return single("collective-permute", ", source_target_pairs=" + pairs);
-        // Pairs of devices: the same partition pairs in every replica (a
-        // channel), or the same replica pairs in every partition.
-        std::vector<llvm::SmallVector<int64_t>> list;
-        auto values =
-            llvm::to_vector(o.getSourceTargetPairs().getValues<int64_t>());
-        for (size_t k = 0; k + 1 < values.size(); k += 2)
-          list.push_back({values[k], values[k + 1]});
-        if (auto f = factorGroups(list, /*withinReplica=*/true))
-          return single("collective-permute",
-                        llvm::formatv(", channel_id={0}, "
-                                      "source_target_pairs={1}",
-                                      ++channel_, *f)
-                            .str());
-        if (auto f = factorGroups(list, /*withinReplica=*/false))
-          return single("collective-permute", ", source_target_pairs=" + *f);
-        o.emitError() << "HLO export: the pairs of collective_permute mix "
-                         "replicas and partitions in a way HLO cannot "
-                         "express";
-        return failure();
-      })
-      .Default([&](Operation *other) {
-        other->emitError() << "HLO export: '" << other->getName()
-                           << "' has no HLO counterpart";
-        return failure();
-      });
+  if (auto it = handlers().find(op->getName().getTypeID());
+      it != handlers().end())
+    return (this->*it->second)(op, operands);
+  // An attribute-free op: its HloOpInterface says all there is to write.
+  if (isGenericHloOp(op->getName()))
+    return single(op, operands);
+  op->emitError() << "HLO export: '" << op->getName()
+                  << "' has no HLO counterpart";
+  return failure();
 }
 
-LogicalResult Exporter::exportWhile(WhileOp op) {
+LogicalResult Exporter::single(Operation *op, Operands operands,
+                               llvm::StringRef attrs) {
+  std::string shape = shapeOf(op->getResult(0).getType());
+  std::string name = add(hloOpcode(op->getName()), shape, operands, attrs, op);
+  bind(op->getResult(0), name, shape);
+  return success();
+}
+
+LogicalResult Exporter::exportConstant(ConstantOp c, Operands operands) {
+  auto resultShape = [&](unsigned i = 0) {
+    return shapeOf(c.getOperation()->getResult(i).getType());
+  };
+  Operation *op = c;
+  auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
+  if (!dense) {
+    c.emitError() << "HLO export: constants must be dense elements";
+    return failure();
+  }
+  auto type = cast<RankedTensorType>(dense.getType());
+  if (dense.isSplat() && type.getNumElements() > 1) {
+    // A scalar and a broadcast instead of every element.
+    Type et = type.getElementType();
+    Attribute scalar =
+        isa<FloatType>(et)
+            ? Attribute(
+                  FloatAttr::get(et, dense.getSplatValue<llvm::APFloat>()))
+            : Attribute(
+                  IntegerAttr::get(et, dense.getSplatValue<llvm::APInt>()));
+    std::string s = constant(scalar, et);
+    std::string name =
+        add("broadcast", resultShape(), {s}, ", dimensions={}", op);
+    bind(c.getResult(), name, resultShape());
+    return success();
+  }
+  std::string name =
+      add("constant", resultShape(), {formatLiteral(dense)}, "", op);
+  bind(c.getResult(), name, resultShape());
+  return success();
+}
+
+LogicalResult Exporter::exportIota(IotaOp o, Operands operands) {
+  Operation *op = o;
+  return single(op, operands,
+                ", iota_dimension=" + std::to_string(o.getIotaDimension()));
+}
+
+LogicalResult Exporter::exportCompare(CompareOp o, Operands operands) {
+  Operation *op = o;
+  return single(op, operands,
+                (", direction=" +
+                 stringifyComparisonDirection(o.getComparisonDirection()))
+                    .str());
+}
+
+LogicalResult Exporter::exportBroadcast(BroadcastInDimOp o, Operands operands) {
+  Operation *op = o;
+  return single(op, operands,
+                dimsAttr("dimensions", o.getBroadcastDimensions()));
+}
+
+LogicalResult Exporter::exportTranspose(TransposeOp o, Operands operands) {
+  Operation *op = o;
+  return single(op, operands, dimsAttr("dimensions", o.getPermutation()));
+}
+
+LogicalResult Exporter::exportReverse(ReverseOp o, Operands operands) {
+  Operation *op = o;
+  return single(op, operands, dimsAttr("dimensions", o.getDimensions()));
+}
+
+LogicalResult Exporter::exportSlice(SliceOp o, Operands operands) {
+  Operation *op = o;
+  std::string text = ", slice={";
+  for (size_t i = 0; i < o.getStartIndices().size(); ++i)
+    text +=
+        llvm::formatv("{0}[{1}:{2}:{3}]", i ? ", " : "", o.getStartIndices()[i],
+                      o.getLimitIndices()[i], o.getStrides()[i]);
+  return single(op, operands, text + "}");
+}
+
+LogicalResult Exporter::exportDynamicSlice(DynamicSliceOp o,
+                                           Operands operands) {
+  Operation *op = o;
+  return single(op, operands,
+                dimsAttr("dynamic_slice_sizes", o.getSliceSizes()));
+}
+
+LogicalResult Exporter::exportConcatenate(ConcatenateOp o, Operands operands) {
+  Operation *op = o;
+  return single(op, operands,
+                ", dimensions={" + std::to_string(o.getDimension()) + "}");
+}
+
+LogicalResult Exporter::exportPad(PadOp o, Operands operands) {
+  Operation *op = o;
+  bool interior =
+      llvm::any_of(o.getInteriorPadding(), [](int64_t v) { return v != 0; });
+  std::string text = ", padding=";
+  for (size_t i = 0; i < o.getEdgePaddingLow().size(); ++i) {
+    text += (i ? "x" : "") + std::to_string(o.getEdgePaddingLow()[i]) + "_" +
+            std::to_string(o.getEdgePaddingHigh()[i]);
+    if (interior)
+      text += "_" + std::to_string(o.getInteriorPadding()[i]);
+  }
+  return single(op, operands, text);
+}
+
+LogicalResult Exporter::exportReduce(ReduceOp o, Operands operands) {
+  auto resultShape = [&](unsigned i = 0) {
+    return shapeOf(o.getOperation()->getResult(i).getType());
+  };
+  Operation *op = o;
+  Type et = cast<RankedTensorType>(o.getOperand().getType()).getElementType();
+  std::string init = constant(reduceIdentity(o.getKind(), et), et);
+  std::string name = add("reduce", resultShape(), {operands[0], init},
+                         dimsAttr("dimensions", o.getDimensions()) +
+                             ", to_apply=%" + reducer(o.getKind(), et),
+                         op);
+  bind(o.getResult(), name, resultShape());
+  return success();
+}
+
+template <typename OpTy>
+LogicalResult Exporter::exportArgReduce(OpTy o, Operands operands) {
+  Operation *op = o;
+  bool isMax = isa<ArgMaxOp>(op);
+  auto inType = cast<RankedTensorType>(o.getOperand().getType());
+  Type vt = inType.getElementType();
+  Type it = cast<RankedTensorType>(o.getIndices().getType()).getElementType();
+  std::string iotaShape = shapeOf(inType.clone(it));
+  std::string iota =
+      add("iota", iotaShape, {},
+          ", iota_dimension=" + std::to_string(o.getDimension()));
+  std::string initValue = constant(
+      reduceIdentity(isMax ? ReduceKind::max : ReduceKind::min, vt), vt);
+  std::string initIndex = constant(IntegerAttr::get(it, 0), it);
+  std::string shape = tupleShapeOf(op->getResultTypes());
+  std::string name =
+      add("reduce", shape,
+          {operands[0], iotaShape + " %" + iota, initValue, initIndex},
+          ", dimensions={" + std::to_string(o.getDimension()) +
+              "}, to_apply=%" + argReducer(isMax, vt, it),
+          op);
+  bindResults(op, name, shape, true);
+  return success();
+}
+
+LogicalResult Exporter::exportReduceWindow(ReduceWindowOp o,
+                                           Operands operands) {
+  auto resultShape = [&](unsigned i = 0) {
+    return shapeOf(o.getOperation()->getResult(i).getType());
+  };
+  Operation *op = o;
+  Type et = cast<RankedTensorType>(o.getOperand().getType()).getElementType();
+  std::string init = constant(reduceIdentity(o.getKind(), et), et);
+  std::string window =
+      windowText(o.getWindowDimensions(), o.getStrides(), o.getPaddingPairs(),
+                 o.getBaseDilationsOr1(), o.getWindowDilationsOr1());
+  std::string name =
+      add("reduce-window", resultShape(), {operands[0], init},
+          ", window=" + window + ", to_apply=%" + reducer(o.getKind(), et), op);
+  bind(o.getResult(), name, resultShape());
+  return success();
+}
+
+LogicalResult Exporter::exportDot(DotGeneralOp o, Operands operands) {
+  Operation *op = o;
+  std::string attrs;
+  if (!o.getLhsBatchingDimensions().empty() ||
+      !o.getRhsBatchingDimensions().empty())
+    attrs += dimsAttr("lhs_batch_dims", o.getLhsBatchingDimensions());
+  attrs += dimsAttr("lhs_contracting_dims", o.getLhsContractingDimensions());
+  if (!o.getLhsBatchingDimensions().empty() ||
+      !o.getRhsBatchingDimensions().empty())
+    attrs += dimsAttr("rhs_batch_dims", o.getRhsBatchingDimensions());
+  attrs += dimsAttr("rhs_contracting_dims", o.getRhsContractingDimensions());
+  return single(op, operands, attrs);
+}
+
+LogicalResult Exporter::exportConvolution(ConvolutionOp o, Operands operands) {
+  Operation *op = o;
+  ConvDimensionNumbersAttr d = o.getDimensionNumbers();
+  auto rhsType = cast<RankedTensorType>(o.getRhs().getType());
+  llvm::SmallVector<int64_t> size;
+  for (int64_t dim : d.getKernelSpatialDimensions())
+    size.push_back(rhsType.getDimSize(dim));
+  auto labels = [](int64_t rank, int64_t a, int64_t b, char ca, char cb,
+                   llvm::ArrayRef<int64_t> spatial) {
+    std::string s(rank, '?');
+    if (a >= 0 && a < rank)
+      s[a] = ca;
+    if (b >= 0 && b < rank)
+      s[b] = cb;
+    for (auto [i, p] : llvm::enumerate(spatial))
+      if (p >= 0 && p < rank)
+        s[p] = static_cast<char>('0' + i);
+    return s;
+  };
+  int64_t rank = rhsType.getRank();
+  std::string attrs;
+  if (!size.empty())
+    attrs +=
+        ", window=" + windowText(size, o.getStrides(), o.getPaddingPairs(),
+                                 o.getLhsDilationOr1(), o.getRhsDilationOr1());
+  attrs +=
+      ", dim_labels=" +
+      labels(rank, d.getInputBatchDimension(), d.getInputFeatureDimension(),
+             'b', 'f', d.getInputSpatialDimensions()) +
+      "_" +
+      labels(rank, d.getKernelInputFeatureDimension(),
+             d.getKernelOutputFeatureDimension(), 'i', 'o',
+             d.getKernelSpatialDimensions()) +
+      "->" +
+      labels(rank, d.getOutputBatchDimension(), d.getOutputFeatureDimension(),
+             'b', 'f', d.getOutputSpatialDimensions());
+  if (o.getFeatureGroupCount() != 1)
+    attrs +=
+        ", feature_group_count=" + std::to_string(o.getFeatureGroupCount());
+  if (o.getBatchGroupCount() != 1)
+    attrs += ", batch_group_count=" + std::to_string(o.getBatchGroupCount());
+  return single(op, operands, attrs);
+}
+
+LogicalResult Exporter::exportGather(GatherOp o, Operands operands) {
+  Operation *op = o;
+  std::string attrs =
+      dimsAttr("offset_dims", o.getOffsetDims()) +
+      dimsAttr("collapsed_slice_dims", o.getCollapsedSliceDims()) +
+      dimsAttr("start_index_map", o.getStartIndexMap()) +
+      ", index_vector_dim=" + std::to_string(o.getIndexVectorDim()) +
+      dimsAttr("slice_sizes", o.getSliceSizes());
+  if (o.getIndicesAreSorted())
+    attrs += ", indices_are_sorted=true";
+  return single(op, operands, attrs);
+}
+
+LogicalResult Exporter::exportScatter(ScatterOp o, Operands operands) {
+  Operation *op = o;
+  Type et = cast<RankedTensorType>(o.getOperand().getType()).getElementType();
+  std::string apply;
+  switch (o.getKind()) {
+  case ScatterKind::replace:
+    apply = replaceReducer(et);
+    break;
+  case ScatterKind::sum:
+    apply = reducer(ReduceKind::sum, et);
+    break;
+  case ScatterKind::product:
+    apply = reducer(ReduceKind::product, et);
+    break;
+  case ScatterKind::max:
+    apply = reducer(ReduceKind::max, et);
+    break;
+  case ScatterKind::min:
+    apply = reducer(ReduceKind::min, et);
+    break;
+  }
+  std::string attrs =
+      dimsAttr("update_window_dims", o.getUpdateWindowDims()) +
+      dimsAttr("inserted_window_dims", o.getInsertedWindowDims()) +
+      dimsAttr("scatter_dims_to_operand_dims",
+               o.getScatterDimsToOperandDims()) +
+      ", index_vector_dim=" + std::to_string(o.getIndexVectorDim());
+  if (o.getIndicesAreSorted())
+    attrs += ", indices_are_sorted=true";
+  if (o.getUniqueIndices())
+    attrs += ", unique_indices=true";
+  return single(op, operands, attrs + ", to_apply=%" + apply);
+}
+
+LogicalResult Exporter::exportIf(IfOp o, Operands operands) {
+  Operation *op = o;
+  return exportConditional(op, o.getPred(), op->getRegions());
+}
+
+LogicalResult Exporter::exportCase(CaseOp o, Operands operands) {
+  Operation *op = o;
+  return exportConditional(op, o.getIndex(), op->getRegions());
+}
+
+LogicalResult Exporter::exportCall(CallOp o, Operands operands) {
+  auto resultShape = [&](unsigned i = 0) {
+    return shapeOf(o.getOperation()->getResult(i).getType());
+  };
+  Operation *op = o;
+  auto fn = module_.lookupSymbol<func::FuncOp>(o.getCallee());
+  if (!fn) {
+    o.emitError() << "HLO export: no function @" << o.getCallee();
+    return failure();
+  }
+  if (auto it = functions_.find(fn.getSymName());
+      it != functions_.end() && it->second.first.empty()) {
+    o.emitError() << "HLO export: @" << fn.getSymName()
+                  << " calls itself; HLO has no recursion";
+    return failure();
+  }
+  Comp *saved = comp_;
+  bool tuple = false;
+  auto name = exportFunction(fn, false, &tuple);
+  comp_ = saved;
+  if (failed(name))
+    return failure();
+  std::string shape =
+      tuple ? tupleShapeOf(op->getResultTypes()) : resultShape();
+  std::string call = add("call", shape, operands, ", to_apply=%" + *name, op);
+  bindResults(op, call, shape, tuple);
+  return success();
+}
+
+LogicalResult Exporter::exportRngBitGenerator(RngBitGeneratorOp o,
+                                              Operands operands) {
+  Operation *op = o;
+  // HLO's state and bits are unsigned: bit-preserving converts.
+  Type stateType = o.getInitialState().getType();
+  std::string ustate = shapeOf(stateType, true, true);
+  std::string state = add("convert", ustate, {operands[0]});
+  std::string bitsShape = shapeOf(o.getOutput().getType(), true, true);
+  std::string shape = "(" + shapeOf(o.getOutputState().getType(), true, true) +
+                      ", " + bitsShape + ")";
+  const char *algorithm =
+      o.getRngAlgorithm() == RngAlgorithm::THREE_FRY ? "rng_three_fry"
+      : o.getRngAlgorithm() == RngAlgorithm::PHILOX  ? "rng_philox"
+                                                     : "rng_default";
+  std::string rng = add("rng-bit-generator", shape, {ustate + " %" + state},
+                        std::string(", algorithm=") + algorithm, op);
+  for (unsigned i = 0; i < 2; ++i) {
+    Value r = op->getResult(i);
+    if (llvm::none_of(r.getUsers(),
+                      [&](Operation *u) { return !dead_.contains(u); }))
+      continue;
+    std::string us = shapeOf(r.getType(), true, true);
+    std::string gte = add("get-tuple-element", us, {shape + " %" + rng},
+                          ", index=" + std::to_string(i));
+    std::string s = shapeOf(r.getType());
+    bind(r, add("convert", s, {us + " %" + gte}), s);
+  }
+  return success();
+}
+
+template <typename OpTy>
+LogicalResult Exporter::exportProcessId(OpTy o, Operands operands) {
+  Operation *idOp = o;
+  auto resultShape = [&](unsigned i = 0) {
+    return shapeOf(idOp->getResult(i).getType());
+  };
+  std::string us = shapeOf(idOp->getResult(0).getType(), true, true);
+  std::string id = add(hloOpcode(idOp->getName()), us, {}, "", idOp);
+  bind(idOp->getResult(0), add("convert", resultShape(), {us + " %" + id}),
+       resultShape());
+  return success();
+}
+
+LogicalResult Exporter::exportAllReduce(AllReduceOp o, Operands operands) {
+  Operation *op = o;
+  auto mode = collectiveMode(op, o.getReplicaGroupsAttr(), true);
+  if (failed(mode))
+    return failure();
+  return single(op, operands,
+                *mode + ", to_apply=%" +
+                    reducer(o.getKind(), o.getType().getElementType()));
+}
+
+LogicalResult Exporter::exportAllGather(AllGatherOp o, Operands operands) {
+  Operation *op = o;
+  auto mode = collectiveMode(op, o.getReplicaGroupsAttr(), true);
+  if (failed(mode))
+    return failure();
+  return single(op, operands,
+                *mode + ", dimensions={" + std::to_string(o.getAllGatherDim()) +
+                    "}");
+}
+
+LogicalResult Exporter::exportReduceScatter(ReduceScatterOp o,
+                                            Operands operands) {
+  Operation *op = o;
+  auto mode = collectiveMode(op, o.getReplicaGroupsAttr(), true);
+  if (failed(mode))
+    return failure();
+  return single(op, operands,
+                *mode + ", dimensions={" +
+                    std::to_string(o.getScatterDimension()) + "}, to_apply=%" +
+                    reducer(o.getKind(), o.getType().getElementType()));
+}
+
+LogicalResult Exporter::exportShardingConstraint(ShardingConstraintOp o,
+                                                 Operands operands) {
+  auto resultShape = [&](unsigned i = 0) {
+    return shapeOf(o.getOperation()->getResult(i).getType());
+  };
+  Operation *op = o;
+  std::string name = add("custom-call", resultShape(), operands,
+                         ", custom_call_target=\"Sharding\"", op);
+  comp_->lines.back().sharding = o.getSharding().toString();
+  bind(o.getResult(), name, resultShape());
+  return success();
+}
+
+LogicalResult Exporter::exportCollectivePermute(CollectivePermuteOp o,
+                                                Operands operands) {
+  Operation *op = o;
+  std::string pairs = groupsText(o.getSourceTargetPairs());
+  if (numPartitions_ == 1)
+    return single(op, operands, ", source_target_pairs=" + pairs);
+  // Pairs of devices: the same partition pairs in every replica (a
+  // channel), or the same replica pairs in every partition.
+  std::vector<llvm::SmallVector<int64_t>> list;
+  auto values = llvm::to_vector(o.getSourceTargetPairs().getValues<int64_t>());
+  for (size_t k = 0; k + 1 < values.size(); k += 2)
+    list.push_back({values[k], values[k + 1]});
+  if (auto f = factorGroups(list, /*withinReplica=*/true))
+    return single(op, operands,
+                  llvm::formatv(", channel_id={0}, "
+                                "source_target_pairs={1}",
+                                ++channel_, *f)
+                      .str());
+  if (auto f = factorGroups(list, /*withinReplica=*/false))
+    return single(op, operands, ", source_target_pairs=" + *f);
+  o.emitError() << "HLO export: the pairs of collective_permute mix "
+                   "replicas and partitions in a way HLO cannot "
+                   "express";
+  return failure();
+}
+
+LogicalResult Exporter::exportWhile(WhileOp op, Operands) {
   llvm::SetVector<Value> captured;
   getUsedValuesDefinedAbove(op->getRegions(), captured);
   llvm::SmallVector<Value> state(op.getOperand().begin(),
@@ -1431,7 +1547,7 @@ Exporter::exportConditional(Operation *op, Value selector,
   return success();
 }
 
-LogicalResult Exporter::exportAllToAll(AllToAllOp op) {
+LogicalResult Exporter::exportAllToAll(AllToAllOp op, Operands) {
   auto x = ref(op.getOperand(), op);
   if (failed(x))
     return failure();
