@@ -44,6 +44,7 @@ const UnaryCase kUnary[] = {
     {"sigmoid", sigmoid, sigmoidOf},
     {"sin", sin, [](double x) { return std::sin(x); }},
     {"cos", cos, [](double x) { return std::cos(x); }},
+    {"tan", tan, [](double x) { return std::tan(x); }},
     {"floor", floor, [](double x) { return std::floor(x); }},
     {"ceil", ceil, [](double x) { return std::ceil(x); }},
     {"round", round, roundEven},

@@ -236,6 +236,22 @@ def Torus_CosOp : Torus_UnaryOp<"cos", Torus_FloatTensor, "cosine",
   let scalarBody = [{ return b.create<math::CosOp>(loc, x[0]); }];
   let foldsViaDouble = "std::cos";
 }
+def Torus_TanOp : Torus_UnaryOp<"tan", Torus_FloatTensor, "tangent",
+    "In radians, computed in f64 as `sin(x) / cos(x)` and rounded once."> {
+  // d tan(x) = 1 + tan(x)^2
+  let vjp = [{
+    Value one = gb.splat(gb.typeOf(ct), 1.0);
+    set(0, gb.mul(ct, gb.add(one, gb.mul(getResult(), getResult()))));
+  }];
+  let scalarBody = [{
+    Type t = x[0].getType(), f64 = b.getF64Type();
+    Value v = t == f64 ? x[0] : b.create<arith::ExtFOp>(loc, f64, x[0]);
+    Value r = b.create<arith::DivFOp>(loc, b.create<math::SinOp>(loc, v),
+                                      b.create<math::CosOp>(loc, v));
+    return t == f64 ? r : b.create<arith::TruncFOp>(loc, t, r).getResult();
+  }];
+  let foldsViaDouble = "std::tan";
+}
 def Torus_FloorOp : Torus_UnaryOp<"floor", Torus_FloatTensor,
     "round toward negative infinity", ""> {
   // Piecewise constant: zero gradient almost everywhere (as in JAX).
