@@ -2,6 +2,7 @@
 
 #include "codegen/DotGraph.h"
 #include "ir/DiagnosticCollector.h"
+#include "ir/Sharding.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -16,9 +17,12 @@ namespace mlir::torus {
 
 namespace {
 
-constexpr std::string_view kShardingAttrs[] = {"torus.sharding", "sharding"};
+/// The torus dialect's sharding (ir/Sharding.h), or another dialect's.
+constexpr std::string_view kShardingAttrs[] = {
+    {kShardingAttrName.data(), kShardingAttrName.size()}, "sharding"};
 /// Where propagation says a sharding came from (passes/ShardingPropagation).
-constexpr std::string_view kOriginAttr = "torus.sharding_origin";
+constexpr std::string_view kOriginAttr{kShardingOriginAttrName.data(),
+                                       kShardingOriginAttrName.size()};
 // ColorBrewer's Set3: pale, distinct, readable under black text.
 constexpr const char *kPalette[] = {
     "#8dd3c7", "#ffffb3", "#bebada", "#fb8072", "#80b1d3", "#fdb462",

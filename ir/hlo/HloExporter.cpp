@@ -1557,7 +1557,7 @@ LogicalResult Exporter::exportAllToAll(AllToAllOp op, Operands) {
   int64_t split = op.getSplitDimension(), concat = op.getConcatDimension();
   int64_t count = op.getSplitCount();
   if (numPartitions_ == 1 && !op.getReplicaGroupsAttr() &&
-      !module_->hasAttr(kReplicaCountAttr) && count > 0 && count <= (1 << 16))
+      !module_->hasAttr(kNumReplicasAttrName) && count > 0 && count <= (1 << 16))
     // All replicas, which the split count says are `count`: HLO needs
     // replica_count to know that, so the group is written out.
     *mode = ", replica_groups={{" +
@@ -1653,8 +1653,8 @@ LogicalResult Exporter::run(llvm::raw_ostream &os) {
     module_.emitError() << "HLO export: the module has no public function";
     return failure();
   }
-  for (auto [name, slot] : {std::pair{kReplicaCountAttr, &numReplicas_},
-                            std::pair{kNumPartitionsAttr, &numPartitions_}}) {
+  for (auto [name, slot] : {std::pair{kNumReplicasAttrName, &numReplicas_},
+                            std::pair{kNumPartitionsAttrName, &numPartitions_}}) {
     auto attr = module_->getAttrOfType<IntegerAttr>(name);
     if (!attr)
       continue;
@@ -1682,9 +1682,9 @@ LogicalResult Exporter::run(llvm::raw_ostream &os) {
                            : tupleShapeOf(entry.getResultTypes());
   os << "HloModule " << moduleName << ", entry_computation_layout={(" << params
      << ")->" << result << "}";
-  if (module_->hasAttr(kReplicaCountAttr))
+  if (module_->hasAttr(kNumReplicasAttrName))
     os << ", replica_count=" << numReplicas_;
-  if (module_->hasAttr(kNumPartitionsAttr))
+  if (module_->hasAttr(kNumPartitionsAttrName))
     os << ", num_partitions=" << numPartitions_;
   os << "\n";
   for (const std::string &comp : computations_)

@@ -11,6 +11,7 @@
 #ifndef TORUS_IR_HLO_HLOIMPORT_H
 #define TORUS_IR_HLO_HLOIMPORT_H
 
+#include "ir/Sharding.h"
 #include "ir/TorusDialect.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -20,13 +21,10 @@
 
 namespace mlir::torus::hlo {
 
-/// Module attributes holding the `HloModule` header's replica_count and
-/// num_partitions (i64), declared in ir/TorusDialect.td. torusc takes them
-/// as its defaults.
-inline constexpr llvm::StringLiteral kReplicaCountAttr =
-    TorusDialect::NumReplicasAttrHelper::getNameStr();
-inline constexpr llvm::StringLiteral kNumPartitionsAttr =
-    TorusDialect::NumPartitionsAttrHelper::getNameStr();
+/// The `HloModule` header's replica_count and num_partitions become the
+/// module attributes kNumReplicasAttrName and kNumPartitionsAttrName
+/// (ir/Sharding.h, declared in ir/TorusDialect.td); torusc takes them as
+/// its defaults.
 /// The metadata tag of the FusedLoc an imported op gets: its HLO position
 /// first, then the location from its `metadata={...}` (op_name becomes a
 /// NameLoc, source_file/source_line a FileLineColLoc).

@@ -456,8 +456,8 @@ LogicalResult Importer::checkHeader() {
       } else {
         numPartitions_ = v;
       }
-      module_->setAttr(attr.name == "replica_count" ? kReplicaCountAttr
-                                                    : kNumPartitionsAttr,
+      module_->setAttr(attr.name == "replica_count" ? kNumReplicasAttrName
+                                                    : kNumPartitionsAttrName,
                        b_.getI64IntegerAttr(v));
       continue;
     }

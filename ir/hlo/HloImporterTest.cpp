@@ -139,9 +139,9 @@ ENTRY e {
 }
 )");
   ASSERT_TRUE(module) << errors_;
-  EXPECT_EQ((*module)->getAttrOfType<IntegerAttr>(kReplicaCountAttr).getInt(),
+  EXPECT_EQ((*module)->getAttrOfType<IntegerAttr>(kNumReplicasAttrName).getInt(),
             8);
-  EXPECT_EQ((*module)->getAttrOfType<IntegerAttr>(kNumPartitionsAttr).getInt(),
+  EXPECT_EQ((*module)->getAttrOfType<IntegerAttr>(kNumPartitionsAttrName).getInt(),
             2);
   auto fn = module->lookupSymbol<func::FuncOp>("e");
   auto name = dyn_cast<NameLoc>(fn.getArgument(0).getLoc());

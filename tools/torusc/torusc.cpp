@@ -464,8 +464,8 @@ int main(int argc, char **argv) {
       return v.getInt();
     return std::nullopt;
   };
-  auto moduleReplicas = moduleCount(mlir::torus::hlo::kReplicaCountAttr);
-  auto modulePartitions = moduleCount(mlir::torus::hlo::kNumPartitionsAttr);
+  auto moduleReplicas = moduleCount(mlir::torus::kNumReplicasAttrName);
+  auto modulePartitions = moduleCount(mlir::torus::kNumPartitionsAttrName);
   if ((moduleReplicas && !replicas.getNumOccurrences()) ||
       (modulePartitions && !numPartitions.getNumOccurrences())) {
     if (moduleReplicas && !replicas.getNumOccurrences())
