@@ -292,6 +292,98 @@ TEST(ElementwiseOpsTest, I64Arithmetic) {
   }
 }
 
+/// Every integer op on T, against C++ with HLO's rules spelled out: wrapping
+/// arithmetic, x / 0 = -1 (all ones), x % 0 = x, MIN / -1 = MIN, unsigned
+/// compares and max/min for unsigned T, conversions extending by T's sign,
+/// float to T truncating and saturating (NaN to 0).
+template <typename T> void checkIntegerType() {
+  using Lim = std::numeric_limits<T>;
+  using W = WrappingUnsigned<T>;
+  DType dtype = dtypeOf<T>();
+  SCOPED_TRACE(std::string(dtypeName(dtype)));
+  std::vector<T> a = {7, T(-7), Lim::max(), Lim::min(), 5, Lim::min(), 0,
+                      3, T(Lim::max() - 1), 1, 100, 2};
+  std::vector<T> b = {2, 2, 3, T(-1), 0, 1, 3, T(-3), Lim::max(), 0, 7, 9};
+  const size_t n = a.size();
+  HostTensor ta(dtype, {static_cast<int64_t>(n)}), tb = ta;
+  std::copy(a.begin(), a.end(), ta.data<T>().begin());
+  std::copy(b.begin(), b.end(), tb.data<T>().begin());
+  std::vector<double> f = {1.9, -1.9, 1e20, -1e20, kNaN, 300.7, -0.5, 65535.5};
+  std::vector<HostTensor> out = run(
+      [dtype](Tensor x, Tensor y, Tensor g) {
+        return std::vector<Tensor>{
+            x / y, x % y, x + y, x - y, x * y, maximum(x, y), minimum(x, y),
+            sign(x), abs(x), astype(x < y, DType::I32),
+            astype(x >= y, DType::I32), astype(x, DType::F64),
+            astype(x, DType::I64), astype(g, dtype), max(x), min(x), sum(x),
+            power(x, y % 4)};
+      },
+      {ta, tb, fromDoubles(DType::F64, {8}, f)});
+  ASSERT_EQ(out.size(), 18u);
+  auto wrap = [](W v) { return static_cast<T>(v); };
+  for (size_t i = 0; i < n; ++i) {
+    SCOPED_TRACE(::testing::Message() << "x = " << +a[i] << ", y = " << +b[i]);
+    T x = a[i], y = b[i];
+    bool overflow = Lim::is_signed && x == Lim::min() && y == T(-1);
+    T q = y == 0 ? T(-1) : overflow ? x : static_cast<T>(x / y);
+    T r = y == 0 ? x : overflow ? T(0) : static_cast<T>(x % y);
+    T e = static_cast<T>(y % 4), p = 1;
+    if (Lim::is_signed && e < 0)
+      p = x == 1 ? 1 : x == T(-1) ? ((-e) % 2 ? T(-1) : T(1)) : T(0);
+    else
+      for (T k = 0; k < e; ++k)
+        p = wrap(W(p) * W(x));
+    EXPECT_EQ(out[0].data<T>()[i], q) << "divide";
+    EXPECT_EQ(out[1].data<T>()[i], r) << "remainder";
+    EXPECT_EQ(out[2].data<T>()[i], wrap(W(x) + W(y))) << "add";
+    EXPECT_EQ(out[3].data<T>()[i], wrap(W(x) - W(y))) << "subtract";
+    EXPECT_EQ(out[4].data<T>()[i], wrap(W(x) * W(y))) << "multiply";
+    EXPECT_EQ(out[5].data<T>()[i], std::max(x, y)) << "maximum";
+    EXPECT_EQ(out[6].data<T>()[i], std::min(x, y)) << "minimum";
+    EXPECT_EQ(out[7].data<T>()[i], T((x > 0) - (x < 0))) << "sign";
+    EXPECT_EQ(out[8].data<T>()[i], x < 0 ? wrap(W(0) - W(x)) : x) << "abs";
+    EXPECT_EQ(out[9].data<int32_t>()[i], x < y) << "compare LT";
+    EXPECT_EQ(out[10].data<int32_t>()[i], x >= y) << "compare GE";
+    EXPECT_EQ(out[11].data<double>()[i], static_cast<double>(x)) << "to f64";
+    EXPECT_EQ(out[12].data<int64_t>()[i], static_cast<int64_t>(x)) << "to i64";
+    EXPECT_EQ(out[17].data<T>()[i], p) << "power";
+  }
+  for (size_t i = 0; i < f.size(); ++i) {
+    double t = std::trunc(f[i]);
+    T want = std::isnan(f[i])                        ? T(0)
+             : t <= static_cast<double>(Lim::min()) ? Lim::min()
+             : t >= static_cast<double>(Lim::max()) ? Lim::max()
+                                                     : static_cast<T>(t);
+    EXPECT_EQ(out[13].data<T>()[i], want) << "from f64 " << f[i];
+  }
+  W total = 0;
+  for (T x : a)
+    total += W(x);
+  EXPECT_EQ(out[14].data<T>()[0], *std::max_element(a.begin(), a.end()));
+  EXPECT_EQ(out[15].data<T>()[0], *std::min_element(a.begin(), a.end()));
+  EXPECT_EQ(out[16].data<T>()[0], wrap(total)) << "sum";
+}
+
+TEST(ElementwiseOpsTest, NarrowAndUnsignedIntegersFollowXla) {
+  checkIntegerType<int8_t>();
+  checkIntegerType<int16_t>();
+  checkIntegerType<uint8_t>();
+  checkIntegerType<uint16_t>();
+  checkIntegerType<uint32_t>();
+  checkIntegerType<uint64_t>();
+}
+
+TEST(ElementwiseOpsTest, UnsignedPromotionFollowsJax) {
+  // JAX's lattice: u8 + i8 -> i16, u32 + i32 -> i64, u64 + i64 -> f32 (the
+  // default float), u8 + weak int stays u8.
+  EXPECT_EQ(promoteTypes(DType::U8, DType::I8), DType::I16);
+  EXPECT_EQ(promoteTypes(DType::U32, DType::I32), DType::I64);
+  EXPECT_EQ(promoteTypes(DType::U64, DType::I64), DType::F32);
+  EXPECT_EQ(promoteTypes(DType::U8, DType::U16), DType::U16);
+  EXPECT_EQ(promoteTypes(DType::I1, DType::U8), DType::U8);
+  EXPECT_EQ(promoteTypes(DType::U16, DType::BF16), DType::BF16);
+}
+
 TEST(ElementwiseOpsTest, BooleanOps) {
   std::vector<double> a = {0, 0, 1, 1}, b = {0, 1, 0, 1};
   auto out = run(

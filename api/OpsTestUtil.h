@@ -10,6 +10,7 @@
 #ifndef TORUS_API_OPSTESTUTIL_H
 #define TORUS_API_OPSTESTUTIL_H
 
+#include "support/DTypeDispatch.h"
 #include "torus/Torus.h"
 
 #include <gmock/gmock.h>
@@ -98,15 +99,10 @@ inline std::vector<double> toDoubles(const HostTensor &t) {
     case DType::BF16:
       out[i] = bf16ToFloat(static_cast<const uint16_t *>(raw)[i]);
       break;
-    case DType::I1:
-      out[i] = static_cast<const uint8_t *>(raw)[i] ? 1 : 0;
-      break;
-    case DType::I32:
-      out[i] = static_cast<const int32_t *>(raw)[i];
-      break;
-    case DType::I64:
-      out[i] = static_cast<double>(static_cast<const int64_t *>(raw)[i]);
-      break;
+    default:
+      visitDType(t.dtype(), [&]<typename T>(T) {
+        out[i] = static_cast<double>(static_cast<const T *>(raw)[i]);
+      });
     }
   }
   return out;
@@ -134,15 +130,10 @@ inline HostTensor fromDoubles(DType dtype, const Shape &shape,
     case DType::BF16:
       static_cast<uint16_t *>(raw)[i] = floatToBf16(static_cast<float>(v));
       break;
-    case DType::I1:
-      static_cast<uint8_t *>(raw)[i] = v != 0;
-      break;
-    case DType::I32:
-      static_cast<int32_t *>(raw)[i] = static_cast<int32_t>(v);
-      break;
-    case DType::I64:
-      static_cast<int64_t *>(raw)[i] = static_cast<int64_t>(v);
-      break;
+    default:
+      visitDType(dtype, [&]<typename T>(T) {
+        static_cast<T *>(raw)[i] = static_cast<T>(v);
+      });
     }
   }
   return t;

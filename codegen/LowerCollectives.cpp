@@ -114,7 +114,10 @@ struct LowerCollectivesPass
             module, name, b.getFunctionType({}, {b.getI32Type()}));
         Value scalar = builder.create<func::CallOp>(loc, fn).getResult(0);
         Value tensor = builder.create<tensor::FromElementsOp>(
-            loc, op->getResult(0).getType(), ValueRange{scalar});
+            loc, RankedTensorType::get({}, b.getI32Type()), ValueRange{scalar});
+        Type type = op->getResult(0).getType();
+        if (tensor.getType() != type) // HLO's u32 id: the same bits
+          tensor = builder.create<ConvertOp>(loc, type, tensor);
         op->getResult(0).replaceAllUsesWith(tensor);
         op->erase();
         continue;

@@ -136,6 +136,39 @@ def TorusUniqueResultBuffers : Pass<"torus-unique-result-buffers", "func::FuncOp
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def TorusEmptyBufferArguments
+    : Pass<"torus-empty-buffer-arguments", "ModuleOp"> {
+  let summary = "Pass zero-element buffers as memref<0xT>";
+  let description = [{
+    A value with a zero-sized dimension (`f32[2,0]`, which HLO and JAX
+    produce from empty slices, pads and convolutions) holds no data, but
+    after bufferization it is still a function argument or out-parameter.
+    MLIR 19's bare-pointer calling convention refuses some such types
+    (`memref<2x0xf32>`, though not `memref<0x2xf32>`), which left the
+    function unconverted and LLVM translation failing. Every zero-element
+    argument becomes `memref<0xT>` (the same bare pointer); inside the
+    function a zero-element `memref.alloca` of the original type serves its
+    uses, since nothing can read or write it. Calls pass such a buffer too.
+
+    Before:
+    ```mlir
+    func.func @f(%a: memref<4xf32>, %out: memref<2x0xf32>) {
+      memref.copy %c, %out : memref<2x0xf32> to memref<2x0xf32>
+      return
+    }
+    ```
+    After:
+    ```mlir
+    func.func @f(%a: memref<4xf32>, %out: memref<0xf32>) {
+      %0 = memref.alloca() : memref<2x0xf32>
+      memref.copy %c, %0 : memref<2x0xf32> to memref<2x0xf32>
+      return
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def TorusStridedCopiesToLinalg
     : Pass<"torus-strided-copies-to-linalg", "func::FuncOp"> {
   let summary = "Lower copies between strided buffers to linalg.copy";

@@ -148,7 +148,9 @@ void buildBuffersToLLVMPipeline(OpPassManager &pm,
       withOptions(createTorusVectorizeReductions(), bits));
   // The kernels' own temporaries join the buffer plan (torus-plan-buffers).
   pm.addPass(withOptions(createTorusPlanBuffers(), "only-grow=true"));
-  // Loops, then LLVM.
+  // Loops, then LLVM (with the bare-pointer calling convention, which takes
+  // zero-element buffers only as memref<0xT>).
+  pm.addPass(createTorusEmptyBufferArguments());
   pm.addNestedPass<func::FuncOp>(createTorusStridedCopiesToLinalg());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(createLowerAffinePass());
@@ -180,12 +182,7 @@ void registerTorusPipelines() {
   // twice; every tool may call this.
   static std::once_flag once;
   std::call_once(once, [] {
-    registerTorusLowerCollectivesPass();
-    registerTorusToLinalgPass();
-    registerTorusUniqueResultBuffersPass();
-    registerTorusStridedCopiesToLinalgPass();
-    registerTorusFusionPass();
-    registerTorusPlanBuffersPass();
+    registerCodegenPasses(); // every pass in codegen/Passes.td
     PassPipelineRegistration<>(
         "torus-lower-to-linalg", "Lower torus to linalg on tensors",
         [](OpPassManager &pm) { buildLowerToLinalgPipeline(pm); });
@@ -208,10 +205,6 @@ void registerTorusPipelines() {
                                  buildLowerToLinalgPipeline(pm);
                                  buildLowerToLLVMPipeline(pm);
                                });
-    registerTorusVectorizeKernelsPass();
-    registerTorusVectorizeReductionsPass();
-    registerTorusFuseEpiloguesPass();
-    registerTorusBoolVectorsAsBytesPass();
   });
 }
 

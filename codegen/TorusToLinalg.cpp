@@ -15,6 +15,11 @@
 // Collectives and replica/partition ids are runtime calls, made earlier by
 // torus-lower-collectives.
 //
+// The patterns build arith code on the torus ops' own element types, so an
+// op's semantics read HLO's unsigned types (`ui32`) from its operands (an
+// unsigned compare, division, conversion, ...). When every op is lowered,
+// the function's integers become signless, as arith and LLVM want them.
+//
 //===----------------------------------------------------------------------===//
 
 #include "codegen/Passes.h"
@@ -26,6 +31,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::torus {
@@ -63,7 +69,36 @@ struct TorusToLinalgPass : impl::TorusToLinalgBase<TorusToLinalgPass> {
     populateRandomLowering(patterns);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
-      signalPassFailure();
+      return signalPassFailure();
+    makeIntegersSignless(getOperation());
+  }
+
+  /// Gives every integer in `func` (types, block arguments, constants, its
+  /// signature) the signless type of its width.
+  static void makeIntegersSignless(func::FuncOp func) {
+    auto signless = [](IntegerType t) -> std::optional<Type> {
+      if (t.isSignless())
+        return std::nullopt;
+      return IntegerType::get(t.getContext(), t.getWidth());
+    };
+    AttrTypeReplacer replacer;
+    replacer.addReplacement(signless);
+    replacer.addReplacement([&](IntegerAttr a) -> std::optional<Attribute> {
+      auto t = dyn_cast<IntegerType>(a.getType());
+      if (!t || t.isSignless())
+        return std::nullopt;
+      return IntegerAttr::get(*signless(t), a.getValue());
+    });
+    replacer.addReplacement(
+        [&](DenseIntElementsAttr a) -> std::optional<Attribute> {
+          auto t = dyn_cast<IntegerType>(a.getElementType());
+          if (!t || t.isSignless())
+            return std::nullopt;
+          return a.bitcast(*signless(t));
+        });
+    replacer.recursivelyReplaceElementsIn(func, /*replaceAttrs=*/true,
+                                          /*replaceLocs=*/false,
+                                          /*replaceTypes=*/true);
   }
 };
 

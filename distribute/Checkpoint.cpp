@@ -257,7 +257,7 @@ Checkpoint::readFile(const std::string &path) {
     for (uint32_t d = 0; d < rank; ++d)
       if (!r.get(shape[d]) || shape[d] < 0)
         return corrupt(path, "bad shape of '" + key + "'");
-    if (dtype > static_cast<uint8_t>(DType::I64))
+    if (dtype > static_cast<uint8_t>(std::size(kAllDTypes) - 1))
       return corrupt(path, "bad dtype of '" + key + "'");
     TensorSpec spec{static_cast<DType>(dtype), shape};
     if (!r.get(bytes) || bytes != spec.sizeInBytes() || !r.bytes(bytes, payload))

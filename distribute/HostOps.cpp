@@ -2,8 +2,11 @@
 
 #include "distribute/HostOps.h"
 
+#include "support/DTypeDispatch.h"
+
 #include <cstring>
 #include <string>
+#include <type_traits>
 
 namespace torus::distribute::detail {
 
@@ -16,24 +19,14 @@ int64_t rowElements(const HostTensor &t) {
 }
 
 template <typename Fn> absl::Status dispatch(DType dtype, Fn &&fn) {
-  switch (dtype) {
-  case DType::F32:
-    fn(float{});
+  if (dtype != DType::I1 && visitDType(dtype, [&]<typename T>(T) {
+        if constexpr (!std::is_same_v<T, bool>)
+          fn(T{});
+      }))
     return absl::OkStatus();
-  case DType::F64:
-    fn(double{});
-    return absl::OkStatus();
-  case DType::I32:
-    fn(int32_t{});
-    return absl::OkStatus();
-  case DType::I64:
-    fn(int64_t{});
-    return absl::OkStatus();
-  default:
-    return absl::UnimplementedError(
-        "host arithmetic on " + std::string(dtypeName(dtype)) +
-        " tensors is not supported");
-  }
+  return absl::UnimplementedError("host arithmetic on " +
+                                  std::string(dtypeName(dtype)) +
+                                  " tensors is not supported");
 }
 
 absl::Status sameSpec(const HostTensor &a, const HostTensor &b,
@@ -203,45 +196,19 @@ absl::StatusOr<HostTensor> reduceSum(const HostTensor &a,
 }
 
 double elementAsDouble(const HostTensor &t, int64_t i) {
-  const void *p = t.rawData();
-  switch (t.dtype()) {
-  case DType::F32:
-    return static_cast<const float *>(p)[i];
-  case DType::F64:
-    return static_cast<const double *>(p)[i];
-  case DType::I32:
-    return static_cast<const int32_t *>(p)[i];
-  case DType::I64:
-    return static_cast<double>(static_cast<const int64_t *>(p)[i]);
-  case DType::I1:
-    return static_cast<const uint8_t *>(p)[i];
-  default:
-    return 0;
-  }
+  double v = 0;
+  visitDType(t.dtype(), [&]<typename T>(T) {
+    v = static_cast<double>(static_cast<const T *>(t.rawData())[i]);
+  });
+  return v;
 }
 
 namespace {
 void storeElement(HostTensor &t, int64_t i, double v) {
-  void *p = t.rawData();
-  switch (t.dtype()) {
-  case DType::F32:
-    static_cast<float *>(p)[i] = static_cast<float>(v);
-    break;
-  case DType::F64:
-    static_cast<double *>(p)[i] = v;
-    break;
-  case DType::I32:
-    static_cast<int32_t *>(p)[i] = static_cast<int32_t>(v);
-    break;
-  case DType::I64:
-    static_cast<int64_t *>(p)[i] = static_cast<int64_t>(v);
-    break;
-  case DType::I1:
-    static_cast<uint8_t *>(p)[i] = v != 0;
-    break;
-  default:
-    break;
-  }
+  visitDType(t.dtype(), [&]<typename T>(T) {
+    static_cast<T *>(t.rawData())[i] =
+        std::is_same_v<T, bool> ? v != 0 : static_cast<T>(v);
+  });
 }
 } // namespace
 

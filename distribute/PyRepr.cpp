@@ -58,6 +58,18 @@ std::string tfDtypeName(DType dtype) {
     return "int32";
   case DType::I64:
     return "int64";
+  case DType::I8:
+    return "int8";
+  case DType::I16:
+    return "int16";
+  case DType::U8:
+    return "uint8";
+  case DType::U16:
+    return "uint16";
+  case DType::U32:
+    return "uint32";
+  case DType::U64:
+    return "uint64";
   }
   return "unknown";
 }

@@ -2,6 +2,7 @@
 #ifndef TORUS_DISTRIBUTE_TESTUTIL_H
 #define TORUS_DISTRIBUTE_TESTUTIL_H
 
+#include "support/DTypeDispatch.h"
 #include "torus/HostTensor.h"
 #include "torus/distribute/Dataset.h"
 #include "torus/distribute/Values.h"
@@ -25,16 +26,11 @@ using ::testing::StartsWith;
 inline std::vector<int64_t> ints(const HostTensor &t) {
   std::vector<int64_t> out;
   for (int64_t i = 0; i < t.numElements(); ++i) {
-    switch (t.dtype()) {
-    case DType::I64:
-      out.push_back(t.data<int64_t>()[i]);
-      break;
-    case DType::I32:
-      out.push_back(t.data<int32_t>()[i]);
-      break;
-    default:
+    if (isFloat(t.dtype()) ||
+        !visitDType(t.dtype(), [&]<typename T>(T) {
+          out.push_back(static_cast<int64_t>(t.data<T>()[i]));
+        }))
       ADD_FAILURE() << "ints() of " << t.spec().toString();
-    }
   }
   return out;
 }

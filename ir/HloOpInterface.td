@@ -47,11 +47,4 @@ class HloOpcode<string opcode>
     : TraitList<[DeclareOpInterfaceMethods<Torus_HloOpInterface>,
                  Torus_HloOpcodeDefinition<opcode>]>;
 
-/// The op reads integer operands as signed (two's complement) values. HLO's
-/// unsigned types become Torus's signless ones, so the HLO importer rejects
-/// them for such an op rather than change its meaning.
-def ReadsIntegersAsSigned : NativeOpTrait<"ReadsIntegersAsSigned"> {
-  let cppNamespace = "::mlir::torus";
-}
-
 #endif // TORUS_HLO_OP_INTERFACE_TD

@@ -19,10 +19,16 @@ mlir::Type toMlirElementType(mlir::MLIRContext *ctx, DType dtype) {
     return b.getBF16Type();
   case DType::I1:
     return b.getI1Type();
+  case DType::I8:
+  case DType::I16:
   case DType::I32:
-    return b.getI32Type();
   case DType::I64:
-    return b.getI64Type();
+    return b.getIntegerType(8 * byteWidth(dtype));
+  case DType::U8:
+  case DType::U16:
+  case DType::U32:
+  case DType::U64:
+    return b.getIntegerType(8 * byteWidth(dtype), /*isSigned=*/false);
   }
   return {};
 }
@@ -47,12 +53,12 @@ std::optional<TensorSpec> fromMlirType(mlir::Type type) {
     dtype = DType::F16;
   else if (et.isBF16())
     dtype = DType::BF16;
-  else if (et.isSignlessInteger(1))
-    dtype = DType::I1;
-  else if (et.isSignlessInteger(32))
-    dtype = DType::I32;
-  else if (et.isSignlessInteger(64))
-    dtype = DType::I64;
+  else if (auto it = mlir::dyn_cast<mlir::IntegerType>(et)) {
+    // Signless integers are the signed types (HLO's s8..s64), as in HLO.
+    for (DType d : kAllDTypes)
+      if (!isFloat(d) && toMlirElementType(et.getContext(), d) == et)
+        dtype = d;
+  }
   if (!dtype)
     return std::nullopt;
   return TensorSpec{*dtype, Shape(tensor.getShape().begin(),

@@ -233,10 +233,14 @@ TypedAttr mlir::torus::reduceIdentity(ReduceKind kind, Type t) {
     value = APInt(width, 1);
     break;
   case ReduceKind::max:
-    value = width == 1 ? APInt(1, 0) : APInt::getSignedMinValue(width);
+    value = width == 1 || t.isUnsignedInteger()
+                ? APInt::getMinValue(width)
+                : APInt::getSignedMinValue(width);
     break;
   case ReduceKind::min:
-    value = width == 1 ? APInt(1, 1) : APInt::getSignedMaxValue(width);
+    value = width == 1 || t.isUnsignedInteger()
+                ? APInt::getMaxValue(width)
+                : APInt::getSignedMaxValue(width);
     break;
   case ReduceKind::And:
     value = APInt::getAllOnes(width);

@@ -23,10 +23,6 @@ namespace mlir::torus {
 /// Carries an op's HLO opcode (HloOpcode<...> in ODS) into its class.
 template <typename ConcreteOp>
 class HloOpcodeTrait : public OpTrait::TraitBase<ConcreteOp, HloOpcodeTrait> {};
-/// The op reads integers as signed (ReadsIntegersAsSigned in ODS).
-template <typename ConcreteOp>
-class ReadsIntegersAsSigned
-    : public OpTrait::TraitBase<ConcreteOp, ReadsIntegersAsSigned> {};
 
 /// Carries an op's ScalarBody (ODS) into its class.
 template <typename ConcreteOp>

@@ -20,14 +20,20 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/IR/BuiltinAttributeInterfaces.td"
 include "mlir/IR/SymbolInterfaces.td"
 
-def Torus_ElementType : AnyTypeOf<[F16, BF16, F32, F64, I1, I32, I64]>;
-def Torus_Tensor : StaticShapeTensorOf<[F16, BF16, F32, F64, I1, I32, I64]>;
-def Torus_FloatTensor : StaticShapeTensorOf<[F16, BF16, F32, F64]>;
-def Torus_NumericTensor : StaticShapeTensorOf<[F16, BF16, F32, F64, I32, I64]>;
-def Torus_IntTensor : StaticShapeTensorOf<[I32, I64]>;
-def Torus_IntOrPredTensor : StaticShapeTensorOf<[I1, I32, I64]>;
+// HLO's element types: signless integers are HLO's signed ones (s8..s64),
+// `ui8`..`ui64` its unsigned ones; i1 is `pred`.
+defvar Torus_Floats = [F16, BF16, F32, F64];
+defvar Torus_Ints = [I8, I16, I32, I64, UI8, UI16, UI32, UI64];
+def Torus_ElementType : AnyTypeOf<!listconcat(Torus_Floats, [I1], Torus_Ints)>;
+def Torus_Tensor : StaticShapeTensorOf<!listconcat(Torus_Floats, [I1], Torus_Ints)>;
+def Torus_FloatTensor : StaticShapeTensorOf<Torus_Floats>;
+def Torus_NumericTensor : StaticShapeTensorOf<!listconcat(Torus_Floats, Torus_Ints)>;
+def Torus_IntTensor : StaticShapeTensorOf<Torus_Ints>;
+def Torus_IntOrPredTensor : StaticShapeTensorOf<!listconcat([I1], Torus_Ints)>;
 def Torus_PredTensor : StaticShapeTensorOf<[I1]>;
-def Torus_IndexScalar : 0DTensorOf<[I32, I64]>;
+def Torus_IndexScalar : 0DTensorOf<Torus_Ints>;
+// Replica and partition ids: `i32`, or HLO's own `u32`.
+def Torus_IdScalar : 0DTensorOf<[I32, UI32]>;
 def Torus_PredScalar : 0DTensorOf<[I1]> {
   let builderCall = "::mlir::RankedTensorType::get({}, $_builder.getI1Type())";
 }
@@ -99,12 +105,14 @@ class Torus_UnaryOp<string mnemonic, Type type, string summaryText,
 }
 
 def Torus_AbsOp : Torus_UnaryOp<"abs", Torus_NumericTensor, "absolute value",
-    "For integers the most negative value maps to itself (two's complement)."> {
-  let extraTraits = [ReadsIntegersAsSigned];
+    "For integers the most negative value maps to itself (two's complement); "
+    "unsigned values are their own absolute value."> {
   let vjp = [{ set(0, gb.mul(ct, gb.same<SignOp>(getOperand()))); }];
   let scalarBody = [{
     if (isFloatType(x[0].getType()))
       return b.create<math::AbsFOp>(loc, x[0]);
+    if (isUnsignedInt(x[0].getType()))
+      return x[0];
     return b.create<math::AbsIOp>(loc, x[0]);
   }];
 }
@@ -120,7 +128,6 @@ def Torus_NegateOp : Torus_UnaryOp<"negate", Torus_NumericTensor, "negation",
 def Torus_SignOp : Torus_UnaryOp<"sign", Torus_NumericTensor, "sign",
     "-1, 0 or 1 by the sign of the operand; for floats `±0` stays `±0` and "
     "NaN stays NaN."> {
-  let extraTraits = [ReadsIntegersAsSigned];
   // Piecewise constant: zero gradient almost everywhere (as in JAX).
   let vjp = [{ set(0, gb.zerosLike(getOperand())); }];
   let scalarBody = [{
@@ -138,6 +145,10 @@ def Torus_SignOp : Torus_UnaryOp<"sign", Torus_NumericTensor, "sign",
     }
     Value zero = cst(b, loc, t, 0);
     Value pos = b.create<arith::ExtUIOp>(
+        loc, t, cmpi(b, loc, arith::CmpIPredicate::ne, x[0], zero));
+    if (isUnsignedInt(t))
+      return pos;
+    pos = b.create<arith::ExtUIOp>(
         loc, t, cmpi(b, loc, arith::CmpIPredicate::sgt, x[0], zero));
     Value neg = b.create<arith::ExtUIOp>(
         loc, t, cmpi(b, loc, arith::CmpIPredicate::slt, x[0], zero));
@@ -355,7 +366,6 @@ def Torus_MultiplyOp : Torus_BinaryOp<"multiply", Torus_Tensor, "product",
 def Torus_DivideOp : Torus_BinaryOp<"divide", Torus_NumericTensor, "quotient",
     "Integer division rounds toward zero; as in XLA, `x / 0` is -1 and "
     "`INT_MIN / -1` is `INT_MIN`."> {
-  let extraTraits = [ReadsIntegersAsSigned];
   // d(a/b) = da/b - a/b * db/b
   let vjp = [{
     Value ctOverB = gb.div(ct, getRhs());
@@ -372,7 +382,6 @@ def Torus_RemainderOp : Torus_BinaryOp<"remainder", Torus_NumericTensor,
     "remainder",
     "The result has the sign of the dividend (C `fmod` and `%`); as in XLA, "
     "`x % 0` is `x` and `INT_MIN % -1` is 0 for integers."> {
-  let extraTraits = [ReadsIntegersAsSigned];
   // a - b * trunc(a / b): d/da = 1, d/db = -trunc(a / b).
   let vjp = [{
     Value q = gb.div(getLhs(), getRhs());
@@ -390,7 +399,6 @@ def Torus_RemainderOp : Torus_BinaryOp<"remainder", Torus_NumericTensor,
 def Torus_PowerOp : Torus_BinaryOp<"power", Torus_NumericTensor, "power",
     "`lhs ^ rhs`. Integers are exact (repeated squaring, wrapping); a "
     "negative integer exponent gives 0 unless the base is 1 or -1."> {
-  let extraTraits = [ReadsIntegersAsSigned];
   // d a^b / da = b a^(b-1); d a^b / db = log(a) a^b (log(1) at a = 0, as JAX
   // does, so 0^b has a finite exponent gradient).
   let vjp = [{
@@ -410,7 +418,6 @@ def Torus_PowerOp : Torus_BinaryOp<"power", Torus_NumericTensor, "power",
 }
 def Torus_MaximumOp : Torus_BinaryOp<"maximum", Torus_Tensor, "maximum",
     "NaN if either operand is NaN; logical or for `i1`."> {
-  let extraTraits = [ReadsIntegersAsSigned];
   // JAX: the larger operand gets the cotangent; ties split it in two.
   let vjp = [{
     auto type = GradBuilder::typeOf(getLhs());
@@ -429,7 +436,6 @@ def Torus_MaximumOp : Torus_BinaryOp<"maximum", Torus_Tensor, "maximum",
 }
 def Torus_MinimumOp : Torus_BinaryOp<"minimum", Torus_Tensor, "minimum",
     "NaN if either operand is NaN; logical and for `i1`."> {
-  let extraTraits = [ReadsIntegersAsSigned];
   // As maximum, mirrored: the smaller operand gets the cotangent.
   let vjp = [{
     auto type = GradBuilder::typeOf(getLhs());
@@ -537,7 +543,6 @@ def Torus_ClampOp : Torus_Op<"clamp", [HloOpcode<"clamp">, ScalarBody<[{
       return combine(b, loc, ReduceKind::min, lo, x[2]);
     }]>,
     Pure, Torus_HasVJP,
-    ReadsIntegersAsSigned,
     AllTypesMatch<["operand", "result"]>,
     Torus_ShardingRuleOpInterface]> {
   let summary = "elementwise clamp to a range";
@@ -948,7 +953,7 @@ def Torus_ReduceWindowOp : Torus_Op<"reduce_window", [HloOpcode<"reduce-window">
 // Linear algebra
 //===----------------------------------------------------------------------===//
 
-def Torus_DotGeneralOp : Torus_Op<"dot_general", [ReadsIntegersAsSigned, HloOpcode<"dot">, Pure, Torus_HasVJP,
+def Torus_DotGeneralOp : Torus_Op<"dot_general", [HloOpcode<"dot">, Pure, Torus_HasVJP,
     DeclareOpInterfaceMethods<Torus_ShardingRuleOpInterface,
       ["getOperandDimMap"]>]> {
   let summary = "generalized batched matrix product";
@@ -985,7 +990,7 @@ def Torus_DotGeneralOp : Torus_Op<"dot_general", [ReadsIntegersAsSigned, HloOpco
   let hasVerifier = 1;
 }
 
-def Torus_ConvolutionOp : Torus_Op<"convolution", [ReadsIntegersAsSigned, HloOpcode<"convolution">, Pure, Torus_HasVJP,
+def Torus_ConvolutionOp : Torus_Op<"convolution", [HloOpcode<"convolution">, Pure, Torus_HasVJP,
     DeclareOpInterfaceMethods<Torus_ShardingRuleOpInterface,
       ["getOperandDimMap"]>]> {
   let summary = "N-d convolution with strides, padding, dilation and groups";
@@ -1299,8 +1304,8 @@ def Torus_RngBitGeneratorOp : Torus_Op<"rng_bit_generator", [HloOpcode<"rng-bit-
     ```
   }];
   let arguments = (ins Torus_RngAlgorithm:$rng_algorithm,
-                       StaticShapeTensorOf<[I64]>:$initial_state);
-  let results = (outs StaticShapeTensorOf<[I64]>:$output_state,
+                       StaticShapeTensorOf<[I64, UI64]>:$initial_state);
+  let results = (outs StaticShapeTensorOf<[I64, UI64]>:$output_state,
                       Torus_IntTensor:$output);
   let assemblyFormat = [{
     $rng_algorithm $initial_state attr-dict `:`
@@ -1317,13 +1322,14 @@ def Torus_ReplicaIdOp : Torus_Op<"replica_id", [HloOpcode<"replica-id">, Torus_N
   let summary = "the executing replica's index";
   let description = [{
     The index of the replica running this program, in `[0, replica_count)`
-    (HLO `replica-id`; an `i32` scalar here, where HLO uses `u32`).
+    (HLO `replica-id`: a `u32` scalar when imported from HLO, `i32` from the
+    tracer).
 
     ```mlir
     %id = torus.replica_id : tensor<i32>
     ```
   }];
-  let results = (outs Torus_I32Scalar:$result);
+  let results = (outs Torus_IdScalar:$result);
   let assemblyFormat = "attr-dict `:` type($result)";
 }
 
@@ -1331,15 +1337,15 @@ def Torus_PartitionIdOp : Torus_Op<"partition_id", [HloOpcode<"partition-id">, T
   let summary = "the executing partition's index";
   let description = [{
     The index of the partition (logical device within a replica) running
-    this program, in `[0, num_partitions)` (HLO `partition-id`; an `i32`
-    scalar here, where HLO uses `u32`). SPMD-partitioned programs use it to
-    find their shard.
+    this program, in `[0, num_partitions)` (HLO `partition-id`: a `u32`
+    scalar when imported from HLO, `i32` from the tracer and the
+    partitioner). SPMD-partitioned programs use it to find their shard.
 
     ```mlir
     %p = torus.partition_id : tensor<i32>
     ```
   }];
-  let results = (outs Torus_I32Scalar:$result);
+  let results = (outs Torus_IdScalar:$result);
   let assemblyFormat = "attr-dict `:` type($result)";
 }
 

@@ -2,6 +2,8 @@
 
 #include "torus/HostTensor.h"
 
+#include "support/DTypeDispatch.h"
+
 #include <fmt/format.h>
 
 #include <cstdlib>
@@ -21,27 +23,16 @@ void *allocateAligned(size_t bytes) {
   return p;
 }
 
-template <typename T> std::string formatElement(const void *data, int64_t i) {
-  return fmt::format("{}", static_cast<const T *>(data)[i]);
-}
-
 std::string formatElement(DType dtype, const void *data, int64_t i) {
-  switch (dtype) {
-  case DType::F32:
-    return formatElement<float>(data, i);
-  case DType::F64:
-    return formatElement<double>(data, i);
-  case DType::I32:
-    return formatElement<int32_t>(data, i);
-  case DType::I64:
-    return formatElement<int64_t>(data, i);
-  case DType::I1:
+  if (dtype == DType::I1)
     return static_cast<const uint8_t *>(data)[i] ? "true" : "false";
-  case DType::F16:
-  case DType::BF16:
-    return fmt::format("0x{:04x}", static_cast<const uint16_t *>(data)[i]);
-  }
-  return "?";
+  std::string text;
+  if (!visitDType(dtype, [&]<typename T>(T) {
+        // Print 8-bit integers as numbers, not characters.
+        text = fmt::format("{}", +static_cast<const T *>(data)[i]);
+      }))
+    text = fmt::format("0x{:04x}", static_cast<const uint16_t *>(data)[i]);
+  return text;
 }
 } // namespace
 

@@ -41,6 +41,12 @@ constexpr Descr kDescrs[] = {
     {"<f2", DType::F16}, {"=f2", DType::F16}, {"f2", DType::F16},
     {"<i4", DType::I32}, {"=i4", DType::I32}, {"i4", DType::I32},
     {"<i8", DType::I64}, {"=i8", DType::I64}, {"i8", DType::I64},
+    {"|i1", DType::I8},  {"<i1", DType::I8},  {"i1", DType::I8},
+    {"<i2", DType::I16}, {"=i2", DType::I16}, {"i2", DType::I16},
+    {"|u1", DType::U8},  {"<u1", DType::U8},  {"u1", DType::U8},
+    {"<u2", DType::U16}, {"=u2", DType::U16}, {"u2", DType::U16},
+    {"<u4", DType::U32}, {"=u4", DType::U32}, {"u4", DType::U32},
+    {"<u8", DType::U64}, {"=u8", DType::U64}, {"u8", DType::U64},
     {"|b1", DType::I1},  {"<b1", DType::I1},  {"=b1", DType::I1},
     {"b1", DType::I1},   {"?", DType::I1},    {"|?", DType::I1},
 };
@@ -203,8 +209,8 @@ uint32_t readLittleEndian(std::string_view bytes, size_t offset, size_t width) {
 
 std::string describeUnsupported(std::string_view descr) {
   std::string supported =
-      "supported: <f4 (f32), <f8 (f64), <f2 (f16), <i4 (i32), <i8 (i64), "
-      "|b1 (bool)";
+      "supported: <f4 (f32), <f8 (f64), <f2 (f16), |i1, <i2, <i4, <i8 "
+      "(i8..i64), |u1, <u2, <u4, <u8 (u8..u64), |b1 (bool)";
   if (!descr.empty() && descr[0] == '>')
     return fmt::format("big-endian data ('{}') is not supported; convert "
                        "with arr.astype(arr.dtype.newbyteorder('<')) ({})",
@@ -226,6 +232,18 @@ std::string_view npyDescr(DType dtype) {
     return "<i4";
   case DType::I64:
     return "<i8";
+  case DType::I8:
+    return "|i1";
+  case DType::I16:
+    return "<i2";
+  case DType::U8:
+    return "|u1";
+  case DType::U16:
+    return "<u2";
+  case DType::U32:
+    return "<u4";
+  case DType::U64:
+    return "<u8";
   case DType::I1:
     return "|b1";
   case DType::BF16:

@@ -11,14 +11,20 @@ size_t byteWidth(DType dtype) {
   switch (dtype) {
   case DType::F64:
   case DType::I64:
+  case DType::U64:
     return 8;
   case DType::F32:
   case DType::I32:
+  case DType::U32:
     return 4;
   case DType::F16:
   case DType::BF16:
+  case DType::I16:
+  case DType::U16:
     return 2;
   case DType::I1:
+  case DType::I8:
+  case DType::U8:
     return 1;
   }
   return 0;
@@ -36,17 +42,28 @@ std::string_view dtypeName(DType dtype) {
     return "bf16";
   case DType::I1:
     return "i1";
+  case DType::I8:
+    return "i8";
+  case DType::I16:
+    return "i16";
   case DType::I32:
     return "i32";
   case DType::I64:
     return "i64";
+  case DType::U8:
+    return "u8";
+  case DType::U16:
+    return "u16";
+  case DType::U32:
+    return "u32";
+  case DType::U64:
+    return "u64";
   }
   return "?";
 }
 
 std::optional<DType> parseDType(std::string_view name) {
-  for (DType d : {DType::F32, DType::F64, DType::F16, DType::BF16, DType::I1,
-                  DType::I32, DType::I64})
+  for (DType d : kAllDTypes)
     if (dtypeName(d) == name)
       return d;
   return std::nullopt;
@@ -55,6 +72,13 @@ std::optional<DType> parseDType(std::string_view name) {
 bool isFloat(DType dtype) {
   return dtype == DType::F32 || dtype == DType::F64 || dtype == DType::F16 ||
          dtype == DType::BF16;
+}
+
+bool isInteger(DType dtype) { return !isFloat(dtype) && dtype != DType::I1; }
+
+bool isUnsigned(DType dtype) {
+  return dtype == DType::U8 || dtype == DType::U16 || dtype == DType::U32 ||
+         dtype == DType::U64;
 }
 
 int64_t numElements(const Shape &shape) {

@@ -28,6 +28,8 @@ Value extractScalar(OpBuilder &b, Location loc, Value tensor0d) {
 }
 
 Value toIndex(OpBuilder &b, Location loc, Value integer) {
+  if (integer.getType().isUnsignedInteger())
+    return b.create<arith::IndexCastUIOp>(loc, b.getIndexType(), integer);
   return b.create<arith::IndexCastOp>(loc, b.getIndexType(), integer);
 }
 

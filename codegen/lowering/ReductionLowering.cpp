@@ -122,8 +122,9 @@ struct ArgReduceLowering : OpConversionPattern<OpTy> {
             Value takeNaN = b.create<arith::OrIOp>(l, aNum, earlier);
             take = b.create<arith::SelectOp>(l, xNaN, takeNaN, takeNumber);
           } else {
-            Value better = b.create<arith::CmpIOp>(
-                l, isMax ? CmpIPredicate::sgt : CmpIPredicate::slt, x, a);
+            Value better = compareScalar(
+                b, l, isMax ? ComparisonDirection::GT : ComparisonDirection::LT,
+                x, a);
             Value equal = b.create<arith::CmpIOp>(l, CmpIPredicate::eq, x, a);
             take = b.create<arith::OrIOp>(
                 l, better, b.create<arith::AndIOp>(l, equal, earlier));

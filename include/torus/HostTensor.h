@@ -18,13 +18,20 @@
 namespace torus {
 
 /// The DType of the C++ element type T: float -> F32, double -> F64,
-/// int32_t -> I32, int64_t -> I64, bool -> I1 (no other T is defined).
+/// int8_t .. int64_t -> I8 .. I64, uint8_t .. uint64_t -> U8 .. U64,
+/// bool -> I1 (no other T is defined).
 ///@{
 template <typename T> constexpr DType dtypeOf();
 template <> constexpr DType dtypeOf<float>() { return DType::F32; }
 template <> constexpr DType dtypeOf<double>() { return DType::F64; }
+template <> constexpr DType dtypeOf<int8_t>() { return DType::I8; }
+template <> constexpr DType dtypeOf<int16_t>() { return DType::I16; }
 template <> constexpr DType dtypeOf<int32_t>() { return DType::I32; }
 template <> constexpr DType dtypeOf<int64_t>() { return DType::I64; }
+template <> constexpr DType dtypeOf<uint8_t>() { return DType::U8; }
+template <> constexpr DType dtypeOf<uint16_t>() { return DType::U16; }
+template <> constexpr DType dtypeOf<uint32_t>() { return DType::U32; }
+template <> constexpr DType dtypeOf<uint64_t>() { return DType::U64; }
 template <> constexpr DType dtypeOf<bool>() { return DType::I1; }
 ///@}
 

@@ -22,9 +22,11 @@
 
 namespace mlir::torus::hlo {
 
-/// The HLO element types Torus reads. Unsigned types are read as the
-/// signless type of their width (HloImporter.cpp says where that is exact).
-enum class PrimitiveType { Pred, S32, S64, U32, U64, F16, BF16, F32, F64 };
+/// The HLO element types Torus reads. Signed integers become MLIR's
+/// signless integers, unsigned ones `ui8`..`ui64`.
+enum class PrimitiveType {
+  Pred, S8, S16, S32, S64, U8, U16, U32, U64, F16, BF16, F32, F64
+};
 
 /// `f32`, `pred`, ...: the HLO spelling.
 llvm::StringRef primitiveTypeName(PrimitiveType type);

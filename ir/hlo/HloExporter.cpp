@@ -66,7 +66,8 @@ std::string elementName(Type t, bool unsignedInts = false) {
   if (t.isInteger(1))
     return "pred";
   if (auto i = dyn_cast<IntegerType>(t))
-    return (unsignedInts ? "u" : "s") + std::to_string(i.getWidth());
+    return (unsignedInts || i.isUnsigned() ? "u" : "s") +
+           std::to_string(i.getWidth());
   return "";
 }
 
@@ -127,32 +128,34 @@ std::string formatFloat(const llvm::APFloat &value) {
   return buffer;
 }
 
-std::string formatInt(const llvm::APInt &value, bool pred, bool scalar) {
-  if (pred)
+/// An integer literal of type `type` (pred, signed or unsigned).
+std::string formatInt(const llvm::APInt &value, Type type, bool scalar) {
+  if (type.isInteger(1))
     return scalar ? (value.isZero() ? "false" : "true")
                   : (value.isZero() ? "0" : "1");
-  return llvm::toString(value, 10, /*Signed=*/true, /*formatAsCLiteral=*/false);
+  return llvm::toString(value, 10, /*Signed=*/!type.isUnsignedInteger(),
+                        /*formatAsCLiteral=*/false);
 }
 
 std::string formatScalar(Attribute attr) {
   if (auto f = dyn_cast<FloatAttr>(attr))
     return formatFloat(f.getValue());
   auto i = cast<IntegerAttr>(attr);
-  return formatInt(i.getValue(), i.getType().isInteger(1), true);
+  return formatInt(i.getValue(), i.getType(), true);
 }
 
 /// The literal of `constant(...)` for `attr`: a scalar, or nested braces.
 std::string formatLiteral(DenseElementsAttr attr) {
   auto type = cast<RankedTensorType>(attr.getType());
   bool isFloat = isa<FloatType>(type.getElementType());
-  bool pred = type.getElementType().isInteger(1);
   llvm::SmallVector<std::string> elements;
   if (isFloat)
     for (const llvm::APFloat &v : attr.getValues<llvm::APFloat>())
       elements.push_back(formatFloat(v));
   else
     for (const llvm::APInt &v : attr.getValues<llvm::APInt>())
-      elements.push_back(formatInt(v, pred, type.getRank() == 0));
+      elements.push_back(
+          formatInt(v, type.getElementType(), type.getRank() == 0));
   if (type.getRank() == 0)
     return elements.empty() ? "0" : elements[0];
   // Row-major, one brace level per dimension.
@@ -1338,7 +1341,9 @@ LogicalResult Exporter::exportRngBitGenerator(RngBitGeneratorOp o,
   // HLO's state and bits are unsigned: bit-preserving converts.
   Type stateType = o.getInitialState().getType();
   std::string ustate = shapeOf(stateType, true, true);
-  std::string state = add("convert", ustate, {operands[0]});
+  std::string state = ustate == shapeOf(stateType)
+                          ? operands[0].substr(operands[0].rfind('%') + 1)
+                          : add("convert", ustate, {operands[0]});
   std::string bitsShape = shapeOf(o.getOutput().getType(), true, true);
   std::string shape = "(" + shapeOf(o.getOutputState().getType(), true, true) +
                       ", " + bitsShape + ")";
@@ -1357,7 +1362,7 @@ LogicalResult Exporter::exportRngBitGenerator(RngBitGeneratorOp o,
     std::string gte = add("get-tuple-element", us, {shape + " %" + rng},
                           ", index=" + std::to_string(i));
     std::string s = shapeOf(r.getType());
-    bind(r, add("convert", s, {us + " %" + gte}), s);
+    bind(r, s == us ? gte : add("convert", s, {us + " %" + gte}), s);
   }
   return success();
 }
@@ -1370,7 +1375,9 @@ LogicalResult Exporter::exportProcessId(OpTy o, Operands operands) {
   };
   std::string us = shapeOf(idOp->getResult(0).getType(), true, true);
   std::string id = add(hloOpcode(idOp->getName()), us, {}, "", idOp);
-  bind(idOp->getResult(0), add("convert", resultShape(), {us + " %" + id}),
+  bind(idOp->getResult(0),
+       us == resultShape() ? id
+                           : add("convert", resultShape(), {us + " %" + id}),
        resultShape());
   return success();
 }

@@ -18,12 +18,9 @@
 // list of its leaves plus its HLO shape (HloValue). `tuple` and
 // `get-tuple-element` only regroup leaves and emit nothing.
 //
-// Unsigned types become the signless type of their width. That is exact for
-// the ops that do not look at the sign (bitwise ops, add, multiply, shapes,
-// collectives without max/min, ...) and for a convert between u32 and s32;
-// ops that would read an unsigned value as signed (ODS trait
-// ReadsIntegersAsSigned, and the handlers of compare, convert and reducers
-// with max/min) are rejected.
+// Signed integers become MLIR's signless integers and unsigned ones its
+// unsigned integers (`ui32`): each op's semantics reads the sign from its
+// types, as HLO's do.
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,14 +53,6 @@ namespace {
 
 Type elementType(MLIRContext *ctx, PrimitiveType type) {
   switch (type) {
-  case PrimitiveType::Pred:
-    return IntegerType::get(ctx, 1);
-  case PrimitiveType::S32:
-  case PrimitiveType::U32:
-    return IntegerType::get(ctx, 32);
-  case PrimitiveType::S64:
-  case PrimitiveType::U64:
-    return IntegerType::get(ctx, 64);
   case PrimitiveType::F16:
     return Float16Type::get(ctx);
   case PrimitiveType::BF16:
@@ -72,8 +61,11 @@ Type elementType(MLIRContext *ctx, PrimitiveType type) {
     return Float32Type::get(ctx);
   case PrimitiveType::F64:
     return Float64Type::get(ctx);
+  default:
+    return IntegerType::get(ctx, bitWidth(type),
+                            isUnsigned(type) ? IntegerType::Unsigned
+                                             : IntegerType::Signless);
   }
-  return {};
 }
 
 } // namespace
@@ -348,23 +340,6 @@ LogicalResult Importer::checkOperandCount(const Instruction &instr, size_t n,
   error(instr.opcodeLoc) << "'" << instr.opcode << "' takes " << n << " operand"
                          << (n == 1 ? "" : "s") << ", found " << got;
   return failure();
-}
-
-LogicalResult Importer::checkSigned(const Instruction &instr,
-                                    Operands operands) {
-  for (const HloValue *v : operands) {
-    llvm::SmallVector<const Shape *> leaves;
-    v->shape->leaves(leaves);
-    for (const Shape *leaf : leaves)
-      if (isUnsigned(leaf->type)) {
-        error(instr.opcodeLoc)
-            << "'" << instr.opcode << "' of the unsigned type "
-            << primitiveTypeName(leaf->type)
-            << " is not supported: Torus integers are signed";
-        return failure();
-      }
-  }
-  return success();
 }
 
 bool Importer::isIdentity(Value value, ReduceKind kind) {
@@ -816,15 +791,6 @@ FailureOr<ShardingAttr> Importer::shardingAttr(const Attr &attr,
 
 LogicalResult Importer::emitOp(const Instruction &instr, Operands operands,
                                HloValue &result) {
-  // Whether an op reads integers as signed is the op's to say (ODS).
-  auto ops = hloOps_.find(instr.opcode);
-  if (ops != hloOps_.end() &&
-      llvm::any_of(ops->second,
-                   [](RegisteredOperationName name) {
-                     return name.hasTrait<ReadsIntegersAsSigned>();
-                   }) &&
-      failed(checkSigned(instr, operands)))
-    return failure();
   auto entry = opcodeTable().find(instr.opcode);
   if (entry != opcodeTable().end() && entry->second.handler)
     return (this->*entry->second.handler)(instr, operands, result);

@@ -33,46 +33,40 @@ namespace mlir::torus::hlo {
 // Element types and shapes
 //===----------------------------------------------------------------------===//
 
+namespace {
+struct PrimitiveTypeInfo {
+  PrimitiveType type;
+  llvm::StringLiteral name;
+  unsigned bits;
+};
+constexpr PrimitiveTypeInfo kPrimitiveTypes[] = {
+    {PrimitiveType::Pred, "pred", 1}, {PrimitiveType::S8, "s8", 8},
+    {PrimitiveType::S16, "s16", 16},  {PrimitiveType::S32, "s32", 32},
+    {PrimitiveType::S64, "s64", 64},  {PrimitiveType::U8, "u8", 8},
+    {PrimitiveType::U16, "u16", 16},  {PrimitiveType::U32, "u32", 32},
+    {PrimitiveType::U64, "u64", 64},  {PrimitiveType::F16, "f16", 16},
+    {PrimitiveType::BF16, "bf16", 16}, {PrimitiveType::F32, "f32", 32},
+    {PrimitiveType::F64, "f64", 64}};
+
+const PrimitiveTypeInfo &info(PrimitiveType type) {
+  return kPrimitiveTypes[static_cast<int>(type)];
+}
+} // namespace
+
 llvm::StringRef primitiveTypeName(PrimitiveType type) {
-  switch (type) {
-  case PrimitiveType::Pred:
-    return "pred";
-  case PrimitiveType::S32:
-    return "s32";
-  case PrimitiveType::S64:
-    return "s64";
-  case PrimitiveType::U32:
-    return "u32";
-  case PrimitiveType::U64:
-    return "u64";
-  case PrimitiveType::F16:
-    return "f16";
-  case PrimitiveType::BF16:
-    return "bf16";
-  case PrimitiveType::F32:
-    return "f32";
-  case PrimitiveType::F64:
-    return "f64";
-  }
-  return "?";
+  return info(type).name;
 }
 
 std::optional<PrimitiveType> parsePrimitiveType(llvm::StringRef name) {
-  return llvm::StringSwitch<std::optional<PrimitiveType>>(name)
-      .Case("pred", PrimitiveType::Pred)
-      .Case("s32", PrimitiveType::S32)
-      .Case("s64", PrimitiveType::S64)
-      .Case("u32", PrimitiveType::U32)
-      .Case("u64", PrimitiveType::U64)
-      .Case("f16", PrimitiveType::F16)
-      .Case("bf16", PrimitiveType::BF16)
-      .Case("f32", PrimitiveType::F32)
-      .Case("f64", PrimitiveType::F64)
-      .Default(std::nullopt);
+  for (const PrimitiveTypeInfo &t : kPrimitiveTypes)
+    if (t.name == name)
+      return t.type;
+  return std::nullopt;
 }
 
 bool isUnsigned(PrimitiveType type) {
-  return type == PrimitiveType::U32 || type == PrimitiveType::U64;
+  return type == PrimitiveType::U8 || type == PrimitiveType::U16 ||
+         type == PrimitiveType::U32 || type == PrimitiveType::U64;
 }
 
 bool isFloat(PrimitiveType type) {
@@ -80,24 +74,7 @@ bool isFloat(PrimitiveType type) {
          type == PrimitiveType::F32 || type == PrimitiveType::F64;
 }
 
-unsigned bitWidth(PrimitiveType type) {
-  switch (type) {
-  case PrimitiveType::Pred:
-    return 1;
-  case PrimitiveType::F16:
-  case PrimitiveType::BF16:
-    return 16;
-  case PrimitiveType::S32:
-  case PrimitiveType::U32:
-  case PrimitiveType::F32:
-    return 32;
-  case PrimitiveType::S64:
-  case PrimitiveType::U64:
-  case PrimitiveType::F64:
-    return 64;
-  }
-  return 0;
-}
+unsigned bitWidth(PrimitiveType type) { return info(type).bits; }
 
 void Shape::leaves(llvm::SmallVectorImpl<const Shape *> &out) const {
   if (!isTuple) {
@@ -541,8 +518,8 @@ LogicalResult Parser::parseShape(Shape &shape, int depth) {
   auto type = parsePrimitiveType(typeName);
   if (!type) {
     error(typeLoc) << "unsupported element type '" << typeName
-                   << "' (Torus reads pred, s32, s64, u32, u64, f16, bf16, "
-                      "f32 and f64)";
+                   << "' (Torus reads pred, s8, s16, s32, s64, u8, u16, u32, "
+                      "u64, f16, bf16, f32 and f64)";
     return failure();
   }
   shape.type = *type;

@@ -253,9 +253,6 @@ LogicalResult Importer::emitCollective(const Instruction &instr,
     if (failed(opcodes))
       return failure();
     kind = reduceKindOf((*opcodes)[0]);
-    if ((*kind == ReduceKind::max || *kind == ReduceKind::min) &&
-        failed(checkSigned(instr, operands)))
-      return failure();
   }
   int64_t dim = 0;
   if (op != "all-reduce") {

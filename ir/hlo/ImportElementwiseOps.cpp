@@ -25,25 +25,6 @@ LogicalResult Importer::emitConvert(const Instruction &instr, Operands operands,
   auto x = array(instr, operands, 0);
   if (failed(x))
     return failure();
-  PrimitiveType from = operands[0]->shape->type, to = instr.shape.type;
-  bool sameBits = from == to ||
-                  ((from == PrimitiveType::U32 || from == PrimitiveType::S32) &&
-                   (to == PrimitiveType::U32 || to == PrimitiveType::S32)) ||
-                  ((from == PrimitiveType::U64 || from == PrimitiveType::S64) &&
-                   (to == PrimitiveType::U64 || to == PrimitiveType::S64));
-  if (sameBits && operands[0]->shape->dims == instr.shape.dims) {
-    // Same width, only the sign's reading changes: the bits stay.
-    result.leaves.push_back(*x);
-    return success();
-  }
-  if (isUnsigned(from) || isUnsigned(to)) {
-    error(instr.opcodeLoc) << "'convert' from " << primitiveTypeName(from)
-                           << " to " << primitiveTypeName(to)
-                           << " is not supported: only u32<->s32 and "
-                              "u64<->s64 keep their meaning in Torus's "
-                              "signed integers";
-    return failure();
-  }
   result.leaves.push_back(b_.create<ConvertOp>(loc, *type, *x));
   return success();
 }
@@ -73,8 +54,6 @@ LogicalResult Importer::emitCompare(const Instruction &instr, Operands operands,
     return failure();
   }
   PrimitiveType operandType = operands[0]->shape->type;
-  bool ordered =
-      *dir != ComparisonDirection::EQ && *dir != ComparisonDirection::NE;
   if (const Attr *typeAttr = instr.attr("type")) {
     llvm::StringRef t;
     if (failed(AttrParser(*typeAttr, locator_).word(t)))
@@ -91,12 +70,6 @@ LogicalResult Importer::emitCompare(const Instruction &instr, Operands operands,
           << primitiveTypeName(operandType) << " operands";
       return failure();
     }
-  }
-  if (ordered && isUnsigned(operandType)) {
-    error(instr.opcodeLoc) << "ordered comparison of the unsigned type "
-                           << primitiveTypeName(operandType)
-                           << " is not supported: Torus integers are signed";
-    return failure();
   }
   result.leaves.push_back(b_.create<CompareOp>(
       loc, *type, ComparisonDirectionAttr::get(ctx_, *dir), *x, *y));

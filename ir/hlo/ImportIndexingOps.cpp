@@ -99,9 +99,6 @@ LogicalResult Importer::emitScatter(const Instruction &instr, Operands operands,
         << (*opcodes)[0] << "'";
     return failure();
   }
-  if ((*kind == ScatterKind::max || *kind == ScatterKind::min) &&
-      failed(checkSigned(instr, operands)))
-    return failure();
   result.leaves.push_back(b_.create<ScatterOp>(
       loc, *type, ScatterKindAttr::get(ctx_, *kind), *x, *idx, *upd,
       b_.getDenseI64ArrayAttr(*uwd), b_.getDenseI64ArrayAttr(*iwd),

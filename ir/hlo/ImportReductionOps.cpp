@@ -527,8 +527,6 @@ LogicalResult Importer::emitReduce(const Instruction &instr, Operands operands,
     bool isMax = isArgReducer(*reducer, true, vt, it);
     bool isMin = !isMax && isArgReducer(*reducer, false, vt, it);
     if (isMax || isMin) {
-      if (failed(checkSigned(instr, operands)))
-        return failure();
       if (dims->size() != 1) {
         error(instr.attr("dimensions")->valueLoc)
             << "an argmax/argmin-style 'reduce' must reduce one dimension";
@@ -577,9 +575,6 @@ LogicalResult Importer::emitReduce(const Instruction &instr, Operands operands,
     return failure();
   for (size_t i = 0; i < inputs; ++i) {
     ReduceKind kind = *reduceKindOf((*opcodes)[i]);
-    if ((kind == ReduceKind::max || kind == ReduceKind::min) &&
-        failed(checkSigned(instr, operands)))
-      return failure();
     RankedTensorType type = tensorType(ctx_, *resultShapes[i]);
     Value reduced =
         b_.create<ReduceOp>(loc, type, ReduceKindAttr::get(ctx_, kind), in[i],
@@ -609,9 +604,6 @@ LogicalResult Importer::emitReduceWindow(const Instruction &instr,
   if (failed(opcodes))
     return failure();
   ReduceKind kind = *reduceKindOf((*opcodes)[0]);
-  if ((kind == ReduceKind::max || kind == ReduceKind::min) &&
-      failed(checkSigned(instr, operands)))
-    return failure();
   if (!isIdentity(*init, kind)) {
     error(instr.operands[1].loc)
         << "'reduce-window' needs the identity of its reducer as init value "

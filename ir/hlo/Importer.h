@@ -245,8 +245,6 @@ private:
   FailureOr<RankedTensorType> resultType(const Instruction &instr);
   LogicalResult checkOperandCount(const Instruction &instr, size_t n,
                                   size_t got);
-  /// Rejects unsigned operands in ops that would read them as signed.
-  LogicalResult checkSigned(const Instruction &instr, Operands operands);
   bool isIdentity(Value value, ReduceKind kind);
   Value combine(ReduceKind kind, Location loc, Value a, Value b);
 

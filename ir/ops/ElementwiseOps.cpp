@@ -11,6 +11,7 @@
 #include "ir/TorusOps.h"
 #include "ir/ops/OpUtils.h"
 
+#include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/APSInt.h"
 
 #include <cmath>
@@ -56,11 +57,16 @@ std::optional<Scalar> roundTo(const Scalar &x, APFloat::roundingMode mode) {
   return Scalar(f);
 }
 
+/// Whether `op`'s first operand has one of HLO's unsigned integer types.
+bool readsUnsigned(Operation *op) {
+  return getElementTypeOrSelf(op->getOperand(0).getType()).isUnsignedInteger();
+}
+
 /// Integer `base ^ exponent` by squaring (wrapping); XLA's rule for a
-/// negative exponent: 1 for base 1, ±1 for base -1, else 0.
-APInt integerPower(APInt base, APInt exponent) {
+/// negative signed exponent: 1 for base 1, ±1 for base -1, else 0.
+APInt integerPower(APInt base, APInt exponent, bool isUnsigned) {
   unsigned width = base.getBitWidth();
-  if (exponent.isNegative()) {
+  if (!isUnsigned && exponent.isNegative()) {
     if (base.isOne())
       return base;
     if (base.isAllOnes())
@@ -77,19 +83,23 @@ APInt integerPower(APInt base, APInt exponent) {
   return result;
 }
 
-/// XLA's integer division: x / 0 = -1, INT_MIN / -1 = INT_MIN.
-APInt integerDivide(const APInt &x, const APInt &y) {
+/// XLA's integer division: x / 0 = -1 (all ones), INT_MIN / -1 = INT_MIN.
+APInt integerDivide(const APInt &x, const APInt &y, bool isUnsigned) {
   if (y.isZero())
     return APInt::getAllOnes(x.getBitWidth());
+  if (isUnsigned)
+    return x.udiv(y);
   if (x.isMinSignedValue() && y.isAllOnes())
     return x;
   return x.sdiv(y);
 }
 
 /// XLA's integer remainder: x % 0 = x, INT_MIN % -1 = 0.
-APInt integerRemainder(const APInt &x, const APInt &y) {
+APInt integerRemainder(const APInt &x, const APInt &y, bool isUnsigned) {
   if (y.isZero())
     return x;
+  if (isUnsigned)
+    return x.urem(y);
   if (x.isMinSignedValue() && y.isAllOnes())
     return APInt(x.getBitWidth(), 0);
   return x.srem(y);
@@ -109,6 +119,8 @@ OpFoldResult foldWith(Op op, ArrayRef<Attribute> operands, ScalarFn fn) {
 //===----------------------------------------------------------------------===//
 
 OpFoldResult AbsOp::fold(FoldAdaptor adaptor) {
+  if (readsUnsigned(*this))
+    return getOperand();
   return foldWith(*this, adaptor.getOperands(),
                   [](ArrayRef<Scalar> x) -> std::optional<Scalar> {
                     if (isFloat(x[0]))
@@ -129,9 +141,10 @@ OpFoldResult NegateOp::fold(FoldAdaptor adaptor) {
 }
 
 OpFoldResult SignOp::fold(FoldAdaptor adaptor) {
+  bool u = readsUnsigned(*this);
   return foldWith(
       *this, adaptor.getOperands(),
-      [](ArrayRef<Scalar> x) -> std::optional<Scalar> {
+      [u](ArrayRef<Scalar> x) -> std::optional<Scalar> {
         if (isFloat(x[0])) {
           const APFloat &f = floatOf(x[0]);
           if (f.isNaN() || f.isZero())
@@ -141,8 +154,8 @@ OpFoldResult SignOp::fold(FoldAdaptor adaptor) {
         }
         const APInt &i = intOf(x[0]);
         unsigned w = i.getBitWidth();
-        return Scalar(i.isNegative() ? APInt::getAllOnes(w)
-                                     : APInt(w, i.isZero() ? 0 : 1));
+        return Scalar(!u && i.isNegative() ? APInt::getAllOnes(w)
+                                           : APInt(w, i.isZero() ? 0 : 1));
       });
 }
 
@@ -246,62 +259,70 @@ OpFoldResult MultiplyOp::fold(FoldAdaptor adaptor) {
 OpFoldResult DivideOp::fold(FoldAdaptor adaptor) {
   if (isSplatOf(getRhs(), 1.0))
     return getLhs();
+  bool u = readsUnsigned(*this);
   return foldWith(*this, adaptor.getOperands(),
-                  [](ArrayRef<Scalar> x) -> std::optional<Scalar> {
+                  [u](ArrayRef<Scalar> x) -> std::optional<Scalar> {
                     if (isFloat(x[0]))
                       return Scalar(floatOf(x[0]) / floatOf(x[1]));
-                    return Scalar(integerDivide(intOf(x[0]), intOf(x[1])));
+                    return Scalar(integerDivide(intOf(x[0]), intOf(x[1]), u));
                   });
 }
 
 OpFoldResult RemainderOp::fold(FoldAdaptor adaptor) {
+  bool u = readsUnsigned(*this);
   return foldWith(*this, adaptor.getOperands(),
-                  [](ArrayRef<Scalar> x) -> std::optional<Scalar> {
+                  [u](ArrayRef<Scalar> x) -> std::optional<Scalar> {
                     if (isFloat(x[0])) {
                       APFloat r = floatOf(x[0]);
                       r.mod(floatOf(x[1]));
                       return Scalar(r);
                     }
-                    return Scalar(integerRemainder(intOf(x[0]), intOf(x[1])));
+                    return Scalar(
+                        integerRemainder(intOf(x[0]), intOf(x[1]), u));
                   });
 }
 
 OpFoldResult PowerOp::fold(FoldAdaptor adaptor) {
   if (isSplatOf(getRhs(), 1.0))
     return getLhs();
+  bool u = readsUnsigned(*this);
   return foldWith(*this, adaptor.getOperands(),
-                  [](ArrayRef<Scalar> x) -> std::optional<Scalar> {
+                  [u](ArrayRef<Scalar> x) -> std::optional<Scalar> {
                     if (isFloat(x[0]))
                       return viaDouble2(
                           x[0], x[1],
                           static_cast<double (*)(double, double)>(std::pow));
-                    return Scalar(integerPower(intOf(x[0]), intOf(x[1])));
+                    return Scalar(integerPower(intOf(x[0]), intOf(x[1]), u));
                   });
 }
 
 OpFoldResult MaximumOp::fold(FoldAdaptor adaptor) {
   if (getLhs() == getRhs())
     return getLhs();
+  bool u = readsUnsigned(*this);
   return foldWith(*this, adaptor.getOperands(),
-                  [](ArrayRef<Scalar> x) -> std::optional<Scalar> {
+                  [u](ArrayRef<Scalar> x) -> std::optional<Scalar> {
                     if (isFloat(x[0]))
                       return Scalar(maximum(floatOf(x[0]), floatOf(x[1])));
                     const APInt &a = intOf(x[0]), &b = intOf(x[1]);
-                    return Scalar(a.getBitWidth() == 1 ? (a | b)
-                                                       : llvm::APIntOps::smax(a, b));
+                    return Scalar(u || a.getBitWidth() == 1
+                                      ? llvm::APIntOps::umax(a, b)
+                                      : llvm::APIntOps::smax(a, b));
                   });
 }
 
 OpFoldResult MinimumOp::fold(FoldAdaptor adaptor) {
   if (getLhs() == getRhs())
     return getLhs();
+  bool u = readsUnsigned(*this);
   return foldWith(*this, adaptor.getOperands(),
-                  [](ArrayRef<Scalar> x) -> std::optional<Scalar> {
+                  [u](ArrayRef<Scalar> x) -> std::optional<Scalar> {
                     if (isFloat(x[0]))
                       return Scalar(minimum(floatOf(x[0]), floatOf(x[1])));
                     const APInt &a = intOf(x[0]), &b = intOf(x[1]);
-                    return Scalar(a.getBitWidth() == 1 ? (a & b)
-                                                       : llvm::APIntOps::smin(a, b));
+                    return Scalar(u || a.getBitWidth() == 1
+                                      ? llvm::APIntOps::umin(a, b)
+                                      : llvm::APIntOps::smin(a, b));
                   });
 }
 
@@ -358,9 +379,10 @@ void CompareOp::build(OpBuilder &builder, OperationState &state,
 
 OpFoldResult CompareOp::fold(FoldAdaptor adaptor) {
   ComparisonDirection dir = getComparisonDirection();
+  bool isUnsigned = readsUnsigned(*this);
   return foldWith(
       *this, adaptor.getOperands(),
-      [dir](ArrayRef<Scalar> x) -> std::optional<Scalar> {
+      [dir, isUnsigned](ArrayRef<Scalar> x) -> std::optional<Scalar> {
         bool lt, eq, gt;
         if (isFloat(x[0])) {
           APFloat::cmpResult c = floatOf(x[0]).compare(floatOf(x[1]));
@@ -369,7 +391,7 @@ OpFoldResult CompareOp::fold(FoldAdaptor adaptor) {
           gt = c == APFloat::cmpGreaterThan;
         } else {
           const APInt &a = intOf(x[0]), &b = intOf(x[1]);
-          bool u = a.getBitWidth() == 1;
+          bool u = isUnsigned || a.getBitWidth() == 1;
           lt = u ? a.ult(b) : a.slt(b);
           eq = a == b;
           gt = u ? a.ugt(b) : a.sgt(b);
@@ -457,25 +479,33 @@ OpFoldResult ConvertOp::fold(FoldAdaptor adaptor) {
             return Scalar(f);
           }
           APFloat f(sem);
-          f.convertFromAPInt(intOf(x[0]), /*IsSigned=*/!from.isInteger(1),
+          f.convertFromAPInt(intOf(x[0]),
+                             /*IsSigned=*/!from.isInteger(1) &&
+                                 !from.isUnsignedInteger(),
                              APFloat::rmNearestTiesToEven);
           return Scalar(f);
         }
         unsigned width = to.getIntOrFloatBitWidth();
         if (!isFloat(x[0])) {
           const APInt &i = intOf(x[0]);
-          return Scalar(from.isInteger(1) ? i.zext(width)
-                                          : i.sextOrTrunc(width));
+          return Scalar(from.isInteger(1) || from.isUnsignedInteger()
+                            ? i.zextOrTrunc(width)
+                            : i.sextOrTrunc(width));
         }
         const APFloat &f = floatOf(x[0]);
         if (f.isNaN())
           return Scalar(APInt(width, 0));
-        APSInt result(width, /*isUnsigned=*/false);
+        bool toUnsigned = to.isUnsignedInteger();
+        APSInt result(width, toUnsigned);
         bool exact;
         if (f.convertToInteger(result, APFloat::rmTowardZero, &exact) ==
-            APFloat::opInvalidOp)
+            APFloat::opInvalidOp) {
+          if (toUnsigned)
+            return Scalar(f.isNegative() ? APInt::getMinValue(width)
+                                         : APInt::getMaxValue(width));
           return Scalar(f.isNegative() ? APInt::getSignedMinValue(width)
                                        : APInt::getSignedMaxValue(width));
+        }
         return Scalar(APInt(result));
       });
 }

@@ -86,13 +86,17 @@ Value combine(OpBuilder &b, Location loc, ReduceKind kind, Value x, Value y) {
   case ReduceKind::max:
     if (isF)
       return b.create<arith::MaximumFOp>(loc, x, y);
-    return isB ? b.create<arith::OrIOp>(loc, x, y).getResult()
-               : b.create<arith::MaxSIOp>(loc, x, y).getResult();
+    if (isB)
+      return b.create<arith::OrIOp>(loc, x, y);
+    return isUnsignedInt(t) ? b.create<arith::MaxUIOp>(loc, x, y).getResult()
+                            : b.create<arith::MaxSIOp>(loc, x, y).getResult();
   case ReduceKind::min:
     if (isF)
       return b.create<arith::MinimumFOp>(loc, x, y);
-    return isB ? b.create<arith::AndIOp>(loc, x, y).getResult()
-               : b.create<arith::MinSIOp>(loc, x, y).getResult();
+    if (isB)
+      return b.create<arith::AndIOp>(loc, x, y);
+    return isUnsignedInt(t) ? b.create<arith::MinUIOp>(loc, x, y).getResult()
+                            : b.create<arith::MinSIOp>(loc, x, y).getResult();
   case ReduceKind::And:
     return b.create<arith::AndIOp>(loc, x, y);
   case ReduceKind::Or:
@@ -242,8 +246,6 @@ Value atan2Of(OpBuilder &b, Location loc, Value y, Value x) {
   return t == f64 ? r : b.create<arith::TruncFOp>(loc, t, r).getResult();
 }
 
-/// XLA's integer division: x / 0 = -1, INT_MIN / -1 = INT_MIN (no trap).
-/// With `remainder`, x % 0 = x and INT_MIN % -1 = 0.
 Value integerDivide(OpBuilder &b, Location loc, Value x, Value y,
                     bool remainder) {
   Type t = x.getType();
@@ -251,6 +253,14 @@ Value integerDivide(OpBuilder &b, Location loc, Value x, Value y,
   Value zero = cst(b, loc, t, 0), one = cst(b, loc, t, 1);
   Value minusOne = intConstant(b, loc, t, APInt::getAllOnes(w));
   Value yZero = cmpi(b, loc, CmpIPredicate::eq, y, zero);
+  if (isUnsignedInt(t)) {
+    Value safeY = select(b, loc, yZero, one, y);
+    if (remainder)
+      return select(b, loc, yZero, x,
+                    b.create<arith::RemUIOp>(loc, x, safeY));
+    return select(b, loc, yZero, minusOne,
+                  b.create<arith::DivUIOp>(loc, x, safeY));
+  }
   Value overflow = b.create<arith::AndIOp>(
       loc,
       cmpi(b, loc, CmpIPredicate::eq, x,
@@ -290,6 +300,8 @@ Value integerPower(OpBuilder &b, Location loc, Value x, Value y) {
       select(b, loc, cmpi(b, loc, CmpIPredicate::eq, x, one), one,
              select(b, loc, cmpi(b, loc, CmpIPredicate::eq, x, minusOne),
                     select(b, loc, odd, minusOne, one), zero));
+  if (isUnsignedInt(t)) // never negative
+    return loop.getResult(0);
   return select(b, loc, cmpi(b, loc, CmpIPredicate::slt, y, zero), negative,
                 loop.getResult(0));
 }
@@ -320,44 +332,53 @@ Value convertScalar(OpBuilder &b, Location loc, Value v, Type to) {
                : b.create<arith::TruncFOp>(loc, to, v).getResult();
   }
   if (isFloatType(to)) {
-    if (isBool(from))
-      return narrowTo(b, loc,
-                      b.create<arith::UIToFPOp>(
-                          loc, isHalfFloat(to) ? b.getF32Type() : to, v),
-                      to);
+    bool fromUnsigned = isBool(from) || isUnsignedInt(from);
+    auto intToFloat = [&](Type ft) -> Value {
+      if (fromUnsigned)
+        return b.create<arith::UIToFPOp>(loc, ft, v);
+      return b.create<arith::SIToFPOp>(loc, ft, v);
+    };
     if (!isHalfFloat(to))
-      return b.create<arith::SIToFPOp>(loc, to, v);
-    // Integers to f16/bf16: exactly to f64 (for |x| < 2^53), then one
-    // rounding.
-    return truncF64ToHalf(
-        b, loc, b.create<arith::SIToFPOp>(loc, b.getF64Type(), v), to);
+      return intToFloat(to);
+    if (from.getIntOrFloatBitWidth() <= 16) // exact in f32
+      return narrowTo(b, loc, intToFloat(b.getF32Type()), to);
+    // Wider integers to f16/bf16: exactly to f64 (for |x| < 2^53), then
+    // one rounding.
+    return truncF64ToHalf(b, loc, intToFloat(b.getF64Type()), to);
   }
   unsigned toWidth = to.getIntOrFloatBitWidth();
   if (isFloatType(from)) {
-    // Saturating, NaN to 0 (XLA): fptosi alone is poison out of range.
+    // Saturating, NaN to 0 (XLA): fptosi/fptoui alone are poison out of
+    // range. An unsigned result's range is [0, 2^w).
+    bool toUnsigned = isUnsignedInt(to);
     v = widenHalf(b, loc, v);
     Type ft = v.getType();
-    double limit = std::ldexp(1.0, toWidth - 1);
-    Value tooBig = cmpf(b, loc, CmpFPredicate::OGE, v, cst(b, loc, ft, limit));
-    Value tooSmall =
-        cmpf(b, loc, CmpFPredicate::OLT, v, cst(b, loc, ft, -limit));
+    double high = std::ldexp(1.0, toUnsigned ? toWidth : toWidth - 1);
+    double low = toUnsigned ? 0.0 : -high;
+    Value tooBig = cmpf(b, loc, CmpFPredicate::OGE, v, cst(b, loc, ft, high));
+    Value tooSmall = cmpf(b, loc, CmpFPredicate::OLT, v, cst(b, loc, ft, low));
     Value isNaN = cmpf(b, loc, CmpFPredicate::UNO, v, v);
     Value safe = select(b, loc,
                         b.create<arith::OrIOp>(
                             loc, b.create<arith::OrIOp>(loc, tooBig, tooSmall),
                             isNaN),
                         cst(b, loc, ft, 0.0), v);
-    Value r = b.create<arith::FPToSIOp>(loc, to, safe);
-    r = select(b, loc, tooBig,
-               intConstant(b, loc, to, APInt::getSignedMaxValue(toWidth)), r);
-    return select(b, loc, tooSmall,
-                  intConstant(b, loc, to, APInt::getSignedMinValue(toWidth)),
-                  r);
+    Value r = toUnsigned ? b.create<arith::FPToUIOp>(loc, to, safe).getResult()
+                         : b.create<arith::FPToSIOp>(loc, to, safe).getResult();
+    APInt max = toUnsigned ? APInt::getMaxValue(toWidth)
+                           : APInt::getSignedMaxValue(toWidth);
+    APInt min = toUnsigned ? APInt::getMinValue(toWidth)
+                           : APInt::getSignedMinValue(toWidth);
+    r = select(b, loc, tooBig, intConstant(b, loc, to, max), r);
+    return select(b, loc, tooSmall, intConstant(b, loc, to, min), r);
   }
   unsigned fromWidth = from.getIntOrFloatBitWidth();
   if (fromWidth < toWidth)
-    return isBool(from) ? b.create<arith::ExtUIOp>(loc, to, v).getResult()
-                        : b.create<arith::ExtSIOp>(loc, to, v).getResult();
+    return isBool(from) || isUnsignedInt(from)
+               ? b.create<arith::ExtUIOp>(loc, to, v).getResult()
+               : b.create<arith::ExtSIOp>(loc, to, v).getResult();
+  if (fromWidth == toWidth) // only the sign's reading changes
+    return b.create<arith::BitcastOp>(loc, to, v);
   return b.create<arith::TruncIOp>(loc, to, v);
 }
 
@@ -370,8 +391,8 @@ Value compareScalar(OpBuilder &b, Location loc, ComparisonDirection dir,
         CmpFPredicate::OLE, CmpFPredicate::OGT, CmpFPredicate::OGE};
     return cmpf(b, loc, preds[static_cast<int>(dir)], x, y);
   }
-  // i1 compares unsigned (false < true); other integers are signed.
-  bool u = isBool(t);
+  // i1 compares unsigned (false < true), as do HLO's unsigned types.
+  bool u = isBool(t) || isUnsignedInt(t);
   CmpIPredicate preds[] = {CmpIPredicate::eq,
                            CmpIPredicate::ne,
                            u ? CmpIPredicate::ult : CmpIPredicate::slt,

@@ -17,6 +17,10 @@ namespace mlir::torus {
 
 inline bool isFloatType(Type t) { return isa<FloatType>(t); }
 inline bool isBool(Type t) { return t.isInteger(1); }
+/// HLO's unsigned integers (`ui8`..`ui64`), which compare, divide, convert
+/// and take max/min as unsigned. (Before torus-to-linalg makes them
+/// signless, arith code is built on these types so that it can tell.)
+inline bool isUnsignedInt(Type t) { return t.isUnsignedInteger(); }
 /// f16 and bf16, which are computed in f32 (as XLA's CPU backend does).
 inline bool isHalfFloat(Type t) { return t.isF16() || t.isBF16(); }
 
@@ -42,17 +46,19 @@ Value tanhOf(OpBuilder &b, Location loc, Value x);
 /// C atan2(y, x), computed in f64, with C's special cases for zeros and
 /// infinities.
 Value atan2Of(OpBuilder &b, Location loc, Value y, Value x);
-/// XLA's integer division: x / 0 = -1, INT_MIN / -1 = INT_MIN (no trap).
-/// With `remainder`, x % 0 = x and INT_MIN % -1 = 0.
+/// XLA's integer division: x / 0 = -1 (all ones, also when unsigned),
+/// INT_MIN / -1 = INT_MIN (no trap). With `remainder`, x % 0 = x and
+/// INT_MIN % -1 = 0.
 Value integerDivide(OpBuilder &b, Location loc, Value x, Value y,
                     bool remainder);
 /// Integer power by squaring (wrapping), XLA's rule for negative exponents.
 Value integerPower(OpBuilder &b, Location loc, Value x, Value y);
 /// HLO `convert` of one element to `to`: floats to integers round toward
 /// zero and saturate (NaN to 0), anything to i1 is `x != 0`, f64 to
-/// f16/bf16 rounds once.
+/// f16/bf16 rounds once, integers extend by their source's sign.
 Value convertScalar(OpBuilder &b, Location loc, Value v, Type to);
-/// HLO `compare`: floats ordered except NE, integers signed, i1 unsigned.
+/// HLO `compare`: floats ordered except NE, integers by their sign, i1
+/// unsigned.
 Value compareScalar(OpBuilder &b, Location loc, ComparisonDirection dir,
                     Value x, Value y);
 

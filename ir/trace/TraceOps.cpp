@@ -13,14 +13,19 @@ namespace torus {
 
 namespace {
 /// Lattice nodes: the dtypes plus JAX's weak `i*` and `f*`.
-enum Node : int { B1, IW, I32, I64, FW, BF16, F16, F32, F64, kNumNodes };
+enum Node : int {
+  B1, IW, I8, I16, I32, I64, U8, U16, U32, U64, FW, BF16, F16, F32, F64,
+  kNumNodes
+};
 
 /// Bit set of the nodes at or above `n` (its upper bounds).
 unsigned upperBounds(Node n) {
   static const std::vector<std::vector<Node>> edges = {
-      /*B1*/ {IW},  /*IW*/ {I32},   /*I32*/ {I64},  /*I64*/ {FW},
-      /*FW*/ {BF16, F16}, /*BF16*/ {F32}, /*F16*/ {F32}, /*F32*/ {F64},
-      /*F64*/ {}};
+      /*B1*/ {IW},       /*IW*/ {U8, I8},    /*I8*/ {I16},
+      /*I16*/ {I32},     /*I32*/ {I64},      /*I64*/ {FW},
+      /*U8*/ {I16, U16}, /*U16*/ {I32, U32}, /*U32*/ {I64, U64},
+      /*U64*/ {FW},      /*FW*/ {BF16, F16}, /*BF16*/ {F32},
+      /*F16*/ {F32},     /*F32*/ {F64},      /*F64*/ {}};
   unsigned set = 1u << n;
   std::vector<Node> work = {n};
   while (!work.empty()) {
@@ -49,10 +54,22 @@ Node nodeOf(DType d) {
   switch (d) {
   case DType::I1:
     return B1;
+  case DType::I8:
+    return I8;
+  case DType::I16:
+    return I16;
   case DType::I32:
     return I32;
   case DType::I64:
     return I64;
+  case DType::U8:
+    return U8;
+  case DType::U16:
+    return U16;
+  case DType::U32:
+    return U32;
+  case DType::U64:
+    return U64;
   case DType::BF16:
     return BF16;
   case DType::F16:
@@ -75,6 +92,18 @@ DType dtypeOf(Node n) {
     return DType::I32;
   case I64:
     return DType::I64;
+  case I8:
+    return DType::I8;
+  case I16:
+    return DType::I16;
+  case U8:
+    return DType::U8;
+  case U16:
+    return DType::U16;
+  case U32:
+    return DType::U32;
+  case U64:
+    return DType::U64;
   case FW:
   case F32:
     return DType::F32;

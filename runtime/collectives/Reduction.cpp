@@ -2,6 +2,8 @@
 
 #include "runtime/collectives/Reduction.h"
 
+#include "support/DTypeDispatch.h"
+
 #include "runtime/collectives/HalfFloat.h"
 #include "runtime/collectives/StreamingCopy.h"
 
@@ -18,16 +20,16 @@ namespace {
 
 template <typename T> T wrapAdd(T a, T b) {
   if constexpr (std::is_integral_v<T>)
-    return static_cast<T>(static_cast<std::make_unsigned_t<T>>(a) +
-                          static_cast<std::make_unsigned_t<T>>(b));
+    return static_cast<T>(static_cast<WrappingUnsigned<T>>(a) +
+                          static_cast<WrappingUnsigned<T>>(b));
   else
     return a + b;
 }
 
 template <typename T> T wrapMul(T a, T b) {
   if constexpr (std::is_integral_v<T>)
-    return static_cast<T>(static_cast<std::make_unsigned_t<T>>(a) *
-                          static_cast<std::make_unsigned_t<T>>(b));
+    return static_cast<T>(static_cast<WrappingUnsigned<T>>(a) *
+                          static_cast<WrappingUnsigned<T>>(b));
   else
     return a * b;
 }
@@ -138,13 +140,19 @@ absl::Status checkReducible(DType dtype, ReduceKind kind) {
   case DType::F64:
   case DType::F16:
   case DType::BF16:
+  case DType::I8:
+  case DType::I16:
   case DType::I32:
   case DType::I64:
+  case DType::U8:
+  case DType::U16:
+  case DType::U32:
+  case DType::U64:
     return absl::OkStatus();
   case DType::I1:
     return absl::UnimplementedError(
         fmt::format("{} reduction of {} elements is not supported yet "
-                    "(supported: f32, f64, f16, bf16, i32, i64)",
+                    "(supported: floats and integers but pred)",
                     reduceKindName(kind), dtypeName(dtype)));
   }
   return absl::InvalidArgumentError(
@@ -176,14 +184,13 @@ void reduceRangeTo(ReduceKind kind, DType dtype,
     return reduceKind<F16>(kind, inputs, begin, end, outputs, outBegin);
   case DType::BF16:
     return reduceKind<Bf16>(kind, inputs, begin, end, outputs, outBegin);
-  case DType::I32:
-    return reduceKind<Native<int32_t>>(kind, inputs, begin, end, outputs,
-                                       outBegin);
-  case DType::I64:
-    return reduceKind<Native<int64_t>>(kind, inputs, begin, end, outputs,
-                                       outBegin);
   default:
-    assert(false && "unsupported dtype");
+    visitDType(dtype, [&]<typename T>(T) {
+      if constexpr (!std::is_same_v<T, bool> && std::is_integral_v<T>)
+        reduceKind<Native<T>>(kind, inputs, begin, end, outputs, outBegin);
+      else
+        assert(false && "unsupported dtype");
+    });
   }
 }
 

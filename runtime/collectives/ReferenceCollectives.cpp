@@ -2,6 +2,8 @@
 
 #include "runtime/collectives/ReferenceCollectives.h"
 
+#include "support/DTypeDispatch.h"
+
 #include "runtime/collectives/HalfFloat.h"
 
 #include <cassert>
@@ -23,7 +25,7 @@ template <typename T> void storeAt(Bytes &b, int64_t i, T v) {
 
 template <typename T> T combine(ReduceKind kind, T a, T b) {
   if constexpr (std::is_integral_v<T>) {
-    using U = std::make_unsigned_t<T>; // wrap around
+    using U = WrappingUnsigned<T>;
     switch (kind) {
     case ReduceKind::Sum:
       return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
@@ -67,12 +69,19 @@ void combineElement(ReduceKind kind, DType dtype, Bytes &acc, int64_t i,
   case DType::F64:
     return storeAt(acc, i,
                    combine(kind, loadAt<double>(acc, i), loadAt<double>(x, j)));
+  case DType::I8:
+  case DType::I16:
   case DType::I32:
-    return storeAt(acc, i, combine(kind, loadAt<int32_t>(acc, i),
-                                   loadAt<int32_t>(x, j)));
   case DType::I64:
-    return storeAt(acc, i, combine(kind, loadAt<int64_t>(acc, i),
-                                   loadAt<int64_t>(x, j)));
+  case DType::U8:
+  case DType::U16:
+  case DType::U32:
+  case DType::U64:
+    visitDType(dtype, [&]<typename T>(T) {
+      if constexpr (!std::is_same_v<T, bool>)
+        storeAt(acc, i, combine(kind, loadAt<T>(acc, i), loadAt<T>(x, j)));
+    });
+    return;
   case DType::BF16:
     return storeAt(acc, i,
                    floatToBf16(combine(kind,

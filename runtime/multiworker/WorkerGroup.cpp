@@ -3,6 +3,7 @@
 #include "runtime/multiworker/WorkerGroup.h"
 
 #include "runtime/collectives/Reduction.h"
+#include "support/DTypeDispatch.h"
 
 #include <gloo/allreduce.h>
 #include <gloo/barrier.h>
@@ -328,7 +329,7 @@ template <typename T, bool Integral> struct WrapOf {
   using type = T;
 };
 template <typename T> struct WrapOf<T, true> {
-  using type = std::make_unsigned_t<T>;
+  using type = WrappingUnsigned<T>;
 };
 
 template <typename T>
@@ -368,15 +369,14 @@ CombineFn combineFor(ReduceKind kind, DType dtype) {
       combine<T>(kind, o, a, b, n);
     };
   };
+  CombineFn fn;
+  visitDType(dtype, [&]<typename T>(T) {
+    if constexpr (!std::is_same_v<T, bool>)
+      fn = typed(T{});
+  });
+  if (fn)
+    return fn;
   switch (dtype) {
-  case DType::F32:
-    return typed(float{});
-  case DType::F64:
-    return typed(double{});
-  case DType::I32:
-    return typed(int32_t{});
-  case DType::I64:
-    return typed(int64_t{});
   default: // f16, bf16: combined in f32 and rounded, by the runtime's code
     return [kind, dtype](void *out, const void *a, const void *b, size_t n) {
       const void *inputs[2] = {a, b};

@@ -20,6 +20,7 @@
 #include "runtime/executor/Executor.h"
 #include "runtime/jit/AotProgram.h"
 #include "runtime/jit/JitModule.h"
+#include "support/DTypeDispatch.h"
 #include "support/Npy.h"
 #include "tools/common/MeshPlan.h"
 #include "tools/common/SourceProgram.h"
@@ -40,6 +41,7 @@
 #include <filesystem>
 #include <map>
 #include <random>
+#include <type_traits>
 #include <variant>
 
 namespace cl = llvm::cl;
@@ -315,15 +317,15 @@ HostTensor randomTensor(const TensorSpec &spec, uint64_t seedValue,
       static_cast<uint16_t *>(data)[i] = static_cast<uint16_t>(bits >> 16);
       break;
     }
-    case DType::I32:
-      static_cast<int32_t *>(data)[i] = static_cast<int32_t>(integer(gen));
-      break;
-    case DType::I64:
-      static_cast<int64_t *>(data)[i] = integer(gen);
-      break;
     case DType::I1:
       static_cast<uint8_t *>(data)[i] = static_cast<uint8_t>(gen() & 1);
       break;
+    default: // integers in [-100, 100], or [0, 100] when unsigned
+      visitDType(spec.dtype, [&]<typename T>(T) {
+        int64_t v = integer(gen);
+        static_cast<T *>(data)[i] =
+            static_cast<T>(std::is_unsigned_v<T> && v < 0 ? -v : v);
+      });
     }
   }
   return t;
@@ -413,6 +415,16 @@ prepareInputs(const LoadedProgram &loaded) {
                                        std::string(array.status().message()))};
     TensorSpec stacked = want;
     stacked.shape.insert(stacked.shape.begin(), numReplicas);
+    if (array->dtype() != want.dtype && isInteger(array->dtype()) &&
+        isInteger(want.dtype) &&
+        byteWidth(array->dtype()) == byteWidth(want.dtype)) {
+      // Unsigned data is often held in NumPy's signed arrays (and the other
+      // way round): the same width is read as the parameter's type, bit for
+      // bit, as a bit-preserving convert would.
+      HostTensor same(TensorSpec{want.dtype, array->shape()});
+      std::memcpy(same.rawData(), array->rawData(), array->sizeInBytes());
+      *array = std::move(same);
+    }
     if (array->dtype() != want.dtype)
       return Failure{
           kExitInvalid,
