@@ -346,7 +346,8 @@ absl::StatusOr<NpyArray> parseNpyArray(std::string_view bytes,
     d.remove_prefix(1);
   if (d == "?")
     d = "b1";
-  if (d.size() < 2 || std::string_view("biufcV").find(d[0]) == std::string_view::npos ||
+  if (d.size() < 2 ||
+      std::string_view("biufcV").find(d[0]) == std::string_view::npos ||
       d.substr(1).find_first_not_of("0123456789") != std::string_view::npos ||
       d.size() > 4)
     return error(name, fmt::format("unsupported dtype '{}' (not a scalar "

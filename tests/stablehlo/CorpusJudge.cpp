@@ -149,7 +149,7 @@ std::optional<std::string> judge(const NpyArray &got, const NpyArray &want,
     bool exact = isInteger(g) && isInteger(w);
     int64_t wrong = 0, first = -1;
     for (int64_t i = 0; i < n; ++i) {
-      bool equal = byBits ? bitsAt(got, i) == bitsAt(want, i)
+      bool equal = byBits  ? bitsAt(got, i) == bitsAt(want, i)
                    : exact ? intAt(got, i) == intAt(want, i)
                            : doubleAt(got, i) == doubleAt(want, i);
       if (!equal && wrong++ == 0)
@@ -208,8 +208,8 @@ std::optional<std::string> judge(const NpyArray &got, const NpyArray &want,
   if (worst >= 0)
     return fmt::format("{} of {} elements differ: max abs error {} {}", wrong,
                        n, worstError, where);
-  return fmt::format("{} of {} elements differ: non-finite values {}", wrong,
-                     n, where);
+  return fmt::format("{} of {} elements differ: non-finite values {}", wrong, n,
+                     where);
 }
 
 } // namespace torus::stablehlo

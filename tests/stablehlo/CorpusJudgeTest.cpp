@@ -26,8 +26,7 @@ NpyArray array(std::string descr, const std::vector<T> &values,
   a.descr = descr;
   a.kind = descr[1];
   a.width = sizeof(T);
-  a.shape = shape.empty() ? Shape{static_cast<int64_t>(values.size())}
-                          : shape;
+  a.shape = shape.empty() ? Shape{static_cast<int64_t>(values.size())} : shape;
   a.data.assign(reinterpret_cast<const char *>(values.data()),
                 values.size() * sizeof(T));
   return a;
@@ -35,7 +34,9 @@ NpyArray array(std::string descr, const std::vector<T> &values,
 
 NpyArray f32(const std::vector<float> &v) { return array("<f4", v); }
 
-Check kind(std::string k, bool narrow = false) { return {std::move(k), narrow}; }
+Check kind(std::string k, bool narrow = false) {
+  return {std::move(k), narrow};
+}
 
 constexpr float kInf = std::numeric_limits<float>::infinity();
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
@@ -59,11 +60,10 @@ TEST(CorpusJudgeTest, IntegersExactly) {
 
 TEST(CorpusJudgeTest, SameWidthIntegersByBitsOthersByValue) {
   // A u32 result Torus holds as signless i32.
-  EXPECT_EQ(judge(array<int32_t>("<i4", {-1}), array<uint32_t>("<u4", {~0u}),
-                  {}),
-            std::nullopt);
-  EXPECT_EQ(judge(array<int32_t>("<i4", {-1}), array<int64_t>("<i8", {-1}),
-                  {}),
+  EXPECT_EQ(
+      judge(array<int32_t>("<i4", {-1}), array<uint32_t>("<u4", {~0u}), {}),
+      std::nullopt);
+  EXPECT_EQ(judge(array<int32_t>("<i4", {-1}), array<int64_t>("<i8", {-1}), {}),
             std::nullopt);
   auto wrong = judge(array<int32_t>("<i4", {-1}),
                      array<uint64_t>("<u8", {0xffffffffu}), {});
@@ -75,11 +75,11 @@ TEST(CorpusJudgeTest, SameWidthIntegersByBitsOthersByValue) {
 }
 
 TEST(CorpusJudgeTest, ExpectEqIsRelativeAndAbsolute) {
-  EXPECT_EQ(judge(f32({1.f + 9e-6f, 0.f}), f32({1.f, 9e-7f}),
-                  kind("expect_eq")),
-            std::nullopt);
-  auto wrong = judge(f32({1.f + 2e-5f, 0.f}), f32({1.f, 0.f}),
-                     kind("expect_eq"));
+  EXPECT_EQ(
+      judge(f32({1.f + 9e-6f, 0.f}), f32({1.f, 9e-7f}), kind("expect_eq")),
+      std::nullopt);
+  auto wrong =
+      judge(f32({1.f + 2e-5f, 0.f}), f32({1.f, 0.f}), kind("expect_eq"));
   ASSERT_TRUE(wrong);
   EXPECT_THAT(*wrong, HasSubstr("1 of 2 elements differ: max abs error "));
   EXPECT_THAT(*wrong, HasSubstr("at index [0]"));
@@ -97,12 +97,11 @@ TEST(CorpusJudgeTest, ExpectCloseIsThreeUlpsOfTheResultType) {
   for (int i = 0; i < 3; ++i)
     up3 = std::nextafter(up3, 2.f);
   up4 = std::nextafter(up3, 2.f);
-  EXPECT_EQ(judge(f32({up3}), f32({one}), kind("expect_close")),
-            std::nullopt);
+  EXPECT_EQ(judge(f32({up3}), f32({one}), kind("expect_close")), std::nullopt);
   EXPECT_TRUE(judge(f32({up4}), f32({one}), kind("expect_close")));
   // f64: ULPs of double, far finer.
-  double d = 1.0, d3 = std::nextafter(std::nextafter(std::nextafter(d, 2.), 2.),
-                                      2.);
+  double d = 1.0,
+         d3 = std::nextafter(std::nextafter(std::nextafter(d, 2.), 2.), 2.);
   EXPECT_EQ(judge(array<double>("<f8", {d3}), array<double>("<f8", {d}),
                   kind("expect_close")),
             std::nullopt);

@@ -62,16 +62,16 @@ using torus::NpyArray;
 
 namespace {
 
-cl::opt<std::string> corpusDir("corpus",
-                               cl::desc("The corpus (it holds hlo/)"),
+cl::opt<std::string> corpusDir("corpus", cl::desc("The corpus (it holds hlo/)"),
                                cl::value_desc("dir"), cl::Required);
 cl::opt<std::string> expectedFailuresPath(
     "expected-failures",
     cl::desc("The programs expected to fail, one `NAME  reason` a line"),
     cl::value_desc("file"), cl::Required);
-cl::opt<std::string> shardSpec(
-    "shard", cl::desc("Run shard I of N (programs I, I+N, ... by name)"),
-    cl::value_desc("I/N"), cl::init("0/1"));
+cl::opt<std::string>
+    shardSpec("shard",
+              cl::desc("Run shard I of N (programs I, I+N, ... by name)"),
+              cl::value_desc("I/N"), cl::init("0/1"));
 cl::opt<std::string> filter("filter",
                             cl::desc("Run only programs whose name contains "
                                      "this"),
@@ -83,7 +83,8 @@ cl::opt<bool> verbose("verbose",
                       cl::desc("Print every failing program, expected or "
                                "not"));
 
-/// The same CPU target, executor and JIT options for every program.
+/// What every program shares: the CPU target, and the executor (replaced
+/// after a failed run).
 struct Runner {
   rt::CpuTarget target;
   std::unique_ptr<rt::Executor> executor;
@@ -92,8 +93,8 @@ struct Runner {
 /// The first line of a Status's message, with the corpus folder and the
 /// program's file name taken out of locations.
 std::string firstLine(const absl::Status &status, const std::string &hloPath) {
-  std::string text = torus::tools::normalizeDiagnostics(
-      std::string(status.message()));
+  std::string text =
+      torus::tools::normalizeDiagnostics(std::string(status.message()));
   text = text.substr(0, text.find('\n'));
   for (size_t at; (at = text.find(hloPath + ":")) != std::string::npos;)
     text.replace(at, hloPath.size() + 1, "");
@@ -117,20 +118,20 @@ std::optional<std::string> existing(const fs::path &path) {
 /// The checks of NAME.json, one per result (the last repeats), as
 /// scripts/stablehlo-corpus.py reads them.
 absl::StatusOr<std::vector<torus::stablehlo::Check>>
-readChecks(const std::string &path) {
+readChecks(const std::string &path) try {
   std::ifstream in(path);
   if (!in)
     return absl::NotFoundError(fmt::format("cannot open {}", path));
   nlohmann::json meta = nlohmann::json::parse(in, nullptr, false);
   if (meta.is_discarded() || !meta.is_object())
-    return absl::InvalidArgumentError(fmt::format("{}: not a JSON object",
-                                                  path));
+    return absl::InvalidArgumentError(
+        fmt::format("{}: not a JSON object", path));
   nlohmann::json checks = meta.value("checks", nlohmann::json::array());
   if (!checks.is_array() || checks.empty())
     checks = nlohmann::json::array(
         {{{"check", meta.value("check", "expect_eq")},
-          {"result_types", meta.value("result_types",
-                                      nlohmann::json::array())}}});
+          {"result_types",
+           meta.value("result_types", nlohmann::json::array())}}});
   std::vector<torus::stablehlo::Check> out;
   for (const nlohmann::json &c : checks) {
     if (!c.is_object())
@@ -140,11 +141,15 @@ readChecks(const std::string &path) {
     torus::stablehlo::Check check;
     check.kind = c.value("check", "expect_eq");
     // "bf16" contains "f16": the script's test on the types' text.
-    check.narrow = c.value("result_types", nlohmann::json()).dump().find(
-                       "f16") != std::string::npos;
+    check.narrow =
+        c.value("result_types", nlohmann::json()).dump().find("f16") !=
+        std::string::npos;
     out.push_back(std::move(check));
   }
   return out;
+} catch (const nlohmann::json::exception &e) {
+  // A value of the wrong type, e.g. a "check" that is not a string.
+  return absl::InvalidArgumentError(fmt::format("{}: {}", path, e.what()));
 }
 
 /// Runs and judges one program: OK when it passes, else the reason.
@@ -183,8 +188,8 @@ absl::Status runProgram(Runner &runner, const fs::path &hloDir,
 
   // NAME.in0.npy, NAME.in1.npy, ... by argument index.
   std::vector<HostTensor> inputs;
-  while (auto file = existing(hloDir / fmt::format("{}.in{}.npy", name,
-                                                   inputs.size()))) {
+  while (auto file = existing(
+             hloDir / fmt::format("{}.in{}.npy", name, inputs.size()))) {
     auto array = torus::readNpy(*file);
     if (!array.ok())
       return failed("inputs", array.status(), hloPath);
@@ -263,8 +268,8 @@ absl::StatusOr<ExpectedFailures> readExpectedFailures(const std::string &path) {
         reason = line.substr(r);
     }
     if (!out.reasons.emplace(name, reason).second)
-      return absl::InvalidArgumentError(fmt::format(
-          "{}:{}: '{}' is listed twice", path, lineNumber, name));
+      return absl::InvalidArgumentError(
+          fmt::format("{}:{}: '{}' is listed twice", path, lineNumber, name));
   }
   // Blank lines between the header and the first entry are not header.
   while (!out.header.empty() &&
@@ -358,14 +363,14 @@ int run() {
     if (absl::StartsWith(status.message(), "run:"))
       runner.executor.reset();
   }
-  double seconds = std::chrono::duration<double>(
-                       std::chrono::steady_clock::now() - start)
-                       .count();
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
 
-  std::string label = numShards > 1
-                          ? fmt::format("StableHLO corpus shard {}/{}", shard,
-                                        numShards)
-                          : std::string("StableHLO corpus");
+  std::string label =
+      numShards > 1
+          ? fmt::format("StableHLO corpus shard {}/{}", shard, numShards)
+          : std::string("StableHLO corpus");
   if (update) {
     for (const std::string &name : selected)
       expected->reasons.erase(name);
@@ -374,8 +379,7 @@ int run() {
     std::set<std::string> known(all.begin(), all.end());
     std::erase_if(expected->reasons,
                   [&](const auto &entry) { return !known.count(entry.first); });
-    if (absl::Status s =
-            writeExpectedFailures(expectedFailuresPath, *expected);
+    if (absl::Status s = writeExpectedFailures(expectedFailuresPath, *expected);
         !s.ok()) {
       llvm::errs() << std::string(s.message()) << "\n";
       return 2;
@@ -400,8 +404,8 @@ int run() {
         llvm::outs() << fmt::format("expected failure {}: {}\n", name,
                                     failure->second);
     } else if (failure != failures.end()) {
-      problems.push_back(fmt::format("UNEXPECTED FAILURE {}: {}", name,
-                                     failure->second));
+      problems.push_back(
+          fmt::format("UNEXPECTED FAILURE {}: {}", name, failure->second));
     } else if (listed) {
       problems.push_back(fmt::format(
           "UNEXPECTED PASS {}: it passes now; remove its line from {} (or "
