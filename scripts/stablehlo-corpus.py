@@ -1,12 +1,19 @@
 #!/usr/bin/env python3
 """Runs the public StableHLO test programs through torus-run and judges them.
 
+The test suite runs the corpus in process instead, much faster and against
+the known failures: tests/stablehlo/StableHloCorpus.cpp (ctest
+StableHloCorpus.0-3, docs/testing.md), whose judge (CorpusJudge.cpp) is a
+port of close() below; keep the two alike. This script remains for a look
+at torus-run itself and for --compare, which runs two builds.
+
 The corpus (../shared/corpora/stablehlo, README there) holds one-op programs
 as HLO text whose entry returns (result_0, expected_0, result_1, ...), with
 the inputs as .npy files and the check kind in NAME.json. Each program is
 run with `torus-run NAME.hlo in0.npy ... --output-dir=DIR` and judged as the
-README says: integers exactly, f32/f64 by the check kind, f16/bf16 (or their
-widened results) with rtol 1e-2, NaN matching NaN.
+README says: integers exactly (same-width integers by bits, so that a u32
+result Torus holds as signless i32 matches), f32/f64 by the check kind,
+f16/bf16 (or their widened results) with rtol 1e-2, NaN matching NaN.
 
   scripts/stablehlo-corpus.py [--torus-run build/bin/torus-run]
       [--corpus DIR] [--sample N] [--compare OTHER_TORUS_RUN]
@@ -49,15 +56,31 @@ def run(torus_run, hlo_dir, name, out_dir):
     outputs = []
     i = 0
     while os.path.exists(os.path.join(out_dir, f"result{i}.replica0.npy")):
-        outputs.append(np.load(os.path.join(out_dir, f"result{i}.replica0.npy")))
+        outputs.append(load(os.path.join(out_dir, f"result{i}.replica0.npy")))
         i += 1
     return code, outputs, err.strip().splitlines()[-1:] if err else []
+
+
+class Bf16(np.ndarray):
+    """A bf16 array (torus-run writes bf16 as ml_dtypes does, the 2-byte
+    void '<V2'), widened to f32: a narrow float."""
+
+
+def load(path):
+    a = np.load(path)
+    if a.dtype.kind == "V" and a.dtype.itemsize == 2:
+        bits = a.view(np.uint16).astype(np.uint32) << 16
+        return bits.view(np.float32).view(Bf16)
+    return a
 
 
 def close(got, want, kind, narrow):
     if got.shape != want.shape:
         return False
     if got.dtype.kind in "biu" or want.dtype.kind in "biu":
+        if (got.dtype.kind in "iu" and want.dtype.kind in "iu" and
+                got.dtype.itemsize == want.dtype.itemsize):
+            return np.array_equal(got.view(want.dtype), want)
         return np.array_equal(got, want)
     g = got.astype(np.float64)
     w = want.astype(np.float64)
@@ -67,7 +90,7 @@ def close(got, want, kind, narrow):
     if not np.array_equal(g[~finite & ~np.isnan(w)], w[~finite & ~np.isnan(w)]):
         return False
     g, w = g[finite], w[finite]
-    if narrow or got.dtype == np.float16:
+    if narrow or got.dtype == np.float16 or isinstance(got, Bf16):
         return bool(np.all(np.abs(g - w) <= 1e-2 * np.abs(w) + 1e-2))
     if kind == "expect_almost_eq":
         return bool(np.all(np.abs(g - w) <= 1e-3))
@@ -88,7 +111,7 @@ def judge(hlo_dir, name, outputs):
         got, want = outputs[2 * r], outputs[2 * r + 1]
         file = os.path.join(hlo_dir, f"{name}.expected{'' if r == 0 else r}.npy")
         if os.path.exists(file):
-            want = np.load(file)
+            want = load(file)
         check = checks[min(r, len(checks) - 1)]
         types = str(check.get("result_types", ""))
         narrow = "bf16" in types or "f16" in types

@@ -49,6 +49,10 @@ constexpr Descr kDescrs[] = {
     {"<u8", DType::U64}, {"=u8", DType::U64}, {"u8", DType::U64},
     {"|b1", DType::I1},  {"<b1", DType::I1},  {"=b1", DType::I1},
     {"b1", DType::I1},   {"?", DType::I1},    {"|?", DType::I1},
+    // bf16 as the ml_dtypes package saves it: numpy.save writes a 2-byte
+    // void, '<V2' (np.load returns it as '|V2'; .view(ml_dtypes.bfloat16)
+    // gets the values back).
+    {"<V2", DType::BF16}, {"|V2", DType::BF16}, {"V2", DType::BF16},
 };
 
 absl::Status error(std::string_view name, std::string_view message) {
@@ -210,7 +214,8 @@ uint32_t readLittleEndian(std::string_view bytes, size_t offset, size_t width) {
 std::string describeUnsupported(std::string_view descr) {
   std::string supported =
       "supported: <f4 (f32), <f8 (f64), <f2 (f16), |i1, <i2, <i4, <i8 "
-      "(i8..i64), |u1, <u2, <u4, <u8 (u8..u64), |b1 (bool)";
+      "(i8..i64), |u1, <u2, <u4, <u8 (u8..u64), |b1 (bool), <V2 (bf16, as "
+      "ml_dtypes saves it)";
   if (!descr.empty() && descr[0] == '>')
     return fmt::format("big-endian data ('{}') is not supported; convert "
                        "with arr.astype(arr.dtype.newbyteorder('<')) ({})",
@@ -247,13 +252,22 @@ std::string_view npyDescr(DType dtype) {
   case DType::I1:
     return "|b1";
   case DType::BF16:
-    return "";
+    return "<V2";
   }
   return "";
 }
 
-absl::StatusOr<HostTensor> parseNpy(std::string_view bytes,
-                                    std::string_view name) {
+namespace {
+
+/// The header of a .npy file and where its data starts, checked up to the
+/// element type.
+struct Layout {
+  Header header;
+  size_t dataOffset = 0;
+};
+
+absl::StatusOr<Layout> parseLayout(std::string_view bytes,
+                                   std::string_view name) {
   if (bytes.size() < kMagic.size() + 2 ||
       bytes.substr(0, kMagic.size()) != kMagic)
     return error(name, "not a .npy file (it does not start with "
@@ -279,45 +293,98 @@ absl::StatusOr<HostTensor> parseNpy(std::string_view bytes,
                                    headerLength, bytes.size() - headerStart));
   std::string_view headerText = bytes.substr(headerStart, headerLength);
   TORUS_ASSIGN_OR_RETURN(Header header, HeaderParser(headerText, name).parse());
+  return Layout{std::move(header), headerStart + headerLength};
+}
 
+/// Checks that the data after the header is exactly the array: `elements`
+/// of `width` bytes (`typeName` for the message).
+absl::StatusOr<uint64_t> checkDataSize(std::string_view bytes,
+                                       const Layout &layout, size_t width,
+                                       std::string_view typeName,
+                                       std::string_view name) {
+  if (layout.header.fortranOrder)
+    return error(name, "Fortran-order arrays are not supported; save "
+                       "np.ascontiguousarray(arr) instead");
+  // Element count without overflow.
+  uint64_t elements = 1;
+  for (int64_t dim : layout.header.shape) {
+    if (dim != 0 && elements > std::numeric_limits<uint64_t>::max() / 8 /
+                                   static_cast<uint64_t>(dim))
+      return error(name, "the array is too large");
+    elements *= static_cast<uint64_t>(dim);
+  }
+  uint64_t dataBytes = elements * width;
+  uint64_t available = bytes.size() - layout.dataOffset;
+  if (available != dataBytes)
+    return error(name,
+                 fmt::format("{} .npy data: shape {} of {} needs {} bytes, the "
+                             "file has {}",
+                             available < dataBytes ? "truncated" : "extra",
+                             shapeToString(layout.header.shape), typeName,
+                             dataBytes, available));
+  return elements;
+}
+
+} // namespace
+
+absl::StatusOr<HostTensor> parseNpy(std::string_view bytes,
+                                    std::string_view name) {
+  TORUS_ASSIGN_OR_RETURN(Layout layout, parseLayout(bytes, name));
+  const Header &header = layout.header;
   std::optional<DType> dtype;
   for (const Descr &d : kDescrs)
     if (d.descr == header.descr)
       dtype = d.dtype;
   if (!dtype)
     return error(name, describeUnsupported(header.descr));
-  if (header.fortranOrder)
-    return error(name, "Fortran-order arrays are not supported; save "
-                       "np.ascontiguousarray(arr) instead");
-
-  // Element count without overflow.
-  uint64_t elements = 1;
-  for (int64_t dim : header.shape) {
-    if (dim != 0 &&
-        elements > std::numeric_limits<uint64_t>::max() / 8 / static_cast<uint64_t>(dim))
-      return error(name, "the array is too large");
-    elements *= static_cast<uint64_t>(dim);
-  }
-  uint64_t dataBytes = elements * byteWidth(*dtype);
-  uint64_t available = bytes.size() - headerStart - headerLength;
-  if (available != dataBytes)
-    return error(name,
-                 fmt::format("{} .npy data: shape {} of {} needs {} bytes, the "
-                             "file has {}",
-                             available < dataBytes ? "truncated" : "extra",
-                             shapeToString(header.shape), dtypeName(*dtype),
-                             dataBytes, available));
+  TORUS_ASSIGN_OR_RETURN(uint64_t elements,
+                         checkDataSize(bytes, layout, byteWidth(*dtype),
+                                       dtypeName(*dtype), name));
 
   HostTensor tensor(*dtype, header.shape);
-  const char *data = bytes.data() + headerStart + headerLength;
+  const char *data = bytes.data() + layout.dataOffset;
   if (*dtype == DType::I1) {
     auto *out = static_cast<uint8_t *>(tensor.rawData());
     for (uint64_t i = 0; i < elements; ++i)
       out[i] = data[i] != 0 ? 1 : 0;
-  } else if (dataBytes > 0) {
-    std::memcpy(tensor.rawData(), data, dataBytes);
+  } else if (elements > 0) {
+    std::memcpy(tensor.rawData(), data, elements * byteWidth(*dtype));
   }
   return tensor;
+}
+
+absl::StatusOr<NpyArray> parseNpyArray(std::string_view bytes,
+                                       std::string_view name) {
+  TORUS_ASSIGN_OR_RETURN(Layout layout, parseLayout(bytes, name));
+  NpyArray array;
+  array.descr = layout.header.descr;
+  array.shape = layout.header.shape;
+  // [byte order] kind width, as NumPy writes a scalar type; '?' is bool.
+  std::string_view d = array.descr;
+  if (!d.empty() && (d[0] == '<' || d[0] == '>' || d[0] == '|' || d[0] == '='))
+    d.remove_prefix(1);
+  if (d == "?")
+    d = "b1";
+  if (d.size() < 2 ||
+      std::string_view("biufcV").find(d[0]) == std::string_view::npos ||
+      d.substr(1).find_first_not_of("0123456789") != std::string_view::npos ||
+      d.size() > 4)
+    return error(name, fmt::format("unsupported dtype '{}' (not a scalar "
+                                   "type: bool, integer, float, complex or "
+                                   "void, of a fixed width)",
+                                   array.descr));
+  array.kind = d[0];
+  array.width = std::stoi(std::string(d.substr(1)));
+  if (array.width == 0)
+    return error(name, fmt::format("unsupported dtype '{}' (zero width)",
+                                   array.descr));
+  if (array.descr[0] == '>' && array.width > 1)
+    return error(name, describeUnsupported(array.descr));
+  TORUS_ASSIGN_OR_RETURN(uint64_t elements,
+                         checkDataSize(bytes, layout, array.width, array.descr,
+                                       name));
+  array.data.assign(bytes.substr(layout.dataOffset, elements * array.width));
+  return array;
 }
 
 absl::StatusOr<HostTensor> readNpy(const std::string &path) {
@@ -330,6 +397,18 @@ absl::StatusOr<HostTensor> readNpy(const std::string &path) {
   if (in.bad())
     return absl::DataLossError(fmt::format("{}: read error", path));
   return parseNpy(buffer.str(), path);
+}
+
+absl::StatusOr<NpyArray> readNpyArray(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return absl::NotFoundError(
+        fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  if (in.bad())
+    return absl::DataLossError(fmt::format("{}: read error", path));
+  return parseNpyArray(buffer.str(), path);
 }
 
 absl::StatusOr<std::string> serializeNpy(const HostTensor &tensor) {

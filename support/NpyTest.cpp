@@ -88,6 +88,7 @@ TEST(NpyTest, RoundTripsEverySupportedType) {
       HostTensor::scalar<float>(42.f),
       HostTensor(DType::F32, {0, 5}),
       HostTensor(DType::F16, {3}),
+      HostTensor(DType::BF16, {2, 1}),
   };
   for (const HostTensor &t : tensors) {
     auto bytes = serializeNpy(t);
@@ -158,11 +159,77 @@ TEST(NpyTest, ClearErrorsForUnsupportedFiles) {
     EXPECT_FALSE(parseNpy(good.substr(0, n)).ok()) << n;
 }
 
-TEST(NpyTest, Bf16CannotBeWritten) {
-  auto bytes = serializeNpy(HostTensor(DType::BF16, {2}));
-  ASSERT_FALSE(bytes.ok());
-  EXPECT_THAT(std::string(bytes.status().message()),
-              HasSubstr("bf16[2] has no .npy element type"));
+TEST(NpyTest, Bf16AsMlDtypesSavesIt) {
+  // numpy.save(f, np.array([1, -2.5, 0.1, inf], dtype=ml_dtypes.bfloat16))
+  // with NumPy 2.4.6 and ml_dtypes 0.6.0: 136 bytes, the 2-byte void '<V2'.
+  std::string header =
+      "{'descr': '<V2', 'fortran_order': False, 'shape': (4,), }";
+  header.append(117 - header.size(), ' ');
+  header += '\n';
+  std::string saved = std::string("\x93NUMPY\x01\x00v\x00", 10) + header +
+                      std::string("\x80\x3f\x20\xc0\xcd\x3d\x80\x7f", 8);
+  ASSERT_EQ(saved.size(), 136u);
+  auto t = parseNpy(saved);
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_EQ(t->spec().toString(), "bf16[4]");
+  // The upper halves of the f32 bits of 1, -2.5, 0.1 (rounded), inf.
+  std::vector<uint16_t> bits(4);
+  std::memcpy(bits.data(), t->rawData(), 8);
+  EXPECT_EQ(bits, (std::vector<uint16_t>{0x3f80, 0xc020, 0x3dcd, 0x7f80}));
+  // Written back byte for byte; np.load returns it as '|V2', read too.
+  auto bytes = serializeNpy(*t);
+  ASSERT_TRUE(bytes.ok()) << bytes.status();
+  EXPECT_EQ(*bytes, saved);
+  auto reloaded = parseNpy(numpyBytes("|V2", "(1,)", "\x80\x3f"));
+  ASSERT_TRUE(reloaded.ok()) << reloaded.status();
+  EXPECT_EQ(reloaded->dtype(), DType::BF16);
+  // Other voids are not bf16.
+  EXPECT_THAT(std::string(parseNpy(numpyBytes("|V4", "(1,)", "abcd"))
+                              .status()
+                              .message()),
+              HasSubstr("unsupported dtype '|V4'"));
+}
+
+TEST(NpyTest, ArraysOfAnyScalarTypeUndecoded) {
+  auto u2 = parseNpyArray(
+      numpyBytes("<u2", "(2, 1)", std::string("\x01\x00\xff\xff", 4)));
+  ASSERT_TRUE(u2.ok()) << u2.status();
+  EXPECT_EQ(u2->descr, "<u2");
+  EXPECT_EQ(u2->kind, 'u');
+  EXPECT_EQ(u2->width, 2);
+  EXPECT_EQ(u2->shape, (Shape{2, 1}));
+  EXPECT_EQ(u2->data, std::string("\x01\x00\xff\xff", 4));
+  auto i1 = parseNpyArray(numpyBytes("|i1", "()", "\xfe"));
+  ASSERT_TRUE(i1.ok()) << i1.status();
+  EXPECT_EQ(i1->kind, 'i');
+  EXPECT_EQ(i1->width, 1);
+  EXPECT_EQ(i1->shape, Shape{});
+  auto b = parseNpyArray(numpyBytes("?", "(1,)", "\x01"));
+  ASSERT_TRUE(b.ok()) << b.status();
+  EXPECT_EQ(b->kind, 'b');
+  EXPECT_EQ(b->width, 1);
+  auto c = parseNpyArray(numpyBytes("<c8", "(1,)", "abcdefgh"));
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_EQ(c->kind, 'c');
+  EXPECT_EQ(c->width, 8);
+
+  auto message = [](std::string bytes) {
+    auto a = parseNpyArray(bytes, "x.npy");
+    EXPECT_FALSE(a.ok());
+    return a.ok() ? std::string() : std::string(a.status().message());
+  };
+  EXPECT_THAT(message(numpyBytes(">u2", "(1,)", "ab")),
+              HasSubstr("big-endian data ('>u2') is not supported"));
+  EXPECT_THAT(message(numpyBytes("|O", "(1,)", "abcdefgh")),
+              HasSubstr("unsupported dtype '|O'"));
+  EXPECT_THAT(message(numpyBytes("<U3", "(1,)", std::string(12, 'a'))),
+              HasSubstr("x.npy: unsupported dtype '<U3'"));
+  EXPECT_THAT(message(numpyBytes("<u4", "(3,)", "abcd")),
+              HasSubstr("truncated .npy data: shape [3] of <u4 needs 12 "
+                        "bytes, the file has 4"));
+  std::string good = numpyBytes("<u8", "(2,)", std::string(16, '\1'));
+  for (size_t n = 0; n < good.size(); ++n)
+    EXPECT_FALSE(parseNpyArray(good.substr(0, n)).ok()) << n;
 }
 
 TEST(NpyTest, FilesOnDisk) {
