@@ -463,4 +463,14 @@ absl::Status writeNpy(const std::string &path, const HostTensor &tensor) {
   return absl::OkStatus();
 }
 
+HostTensor asIntegerArgument(HostTensor array, DType dtype) {
+  if (array.dtype() == dtype || !isInteger(array.dtype()) ||
+      !isInteger(dtype) || byteWidth(array.dtype()) != byteWidth(dtype))
+    return array;
+  HostTensor same(TensorSpec{dtype, array.shape()});
+  if (array.sizeInBytes())
+    std::memcpy(same.rawData(), array.rawData(), array.sizeInBytes());
+  return same;
+}
+
 } // namespace torus

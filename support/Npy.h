@@ -70,6 +70,12 @@ absl::Status writeNpy(const std::string &path, const HostTensor &tensor);
 /// The `descr` NumPy uses for `dtype` (`<f4`, `|b1`, ...), or "" if none.
 std::string_view npyDescr(DType dtype);
 
+/// `array` as an argument of type `dtype`: an integer array of the same
+/// width and the other signedness is read bit for bit (NumPy code often
+/// holds uint32 data in int32 arrays), as a bit-preserving convert would.
+/// Anything else is returned unchanged, for the caller's type check.
+HostTensor asIntegerArgument(HostTensor array, DType dtype);
+
 } // namespace torus
 
 #endif // TORUS_SUPPORT_NPY_H

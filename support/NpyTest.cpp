@@ -159,6 +159,51 @@ TEST(NpyTest, ClearErrorsForUnsupportedFiles) {
     EXPECT_FALSE(parseNpy(good.substr(0, n)).ok()) << n;
 }
 
+TEST(NpyTest, NarrowAndUnsignedIntegers) {
+  // numpy.save of int8, int16, uint8, uint16, uint32 and uint64 arrays.
+  struct Case {
+    const char *descr;
+    DType dtype;
+    std::string data;
+  } cases[] = {
+      {"|i1", DType::I8, std::string("\xff\x7f", 2)},
+      {"<i2", DType::I16, std::string("\x00\x80\xff\x7f", 4)},
+      {"|u1", DType::U8, std::string("\xff\x01", 2)},
+      {"<u2", DType::U16, std::string("\xff\xff\x02\x00", 4)},
+      {"<u4", DType::U32, std::string("\xff\xff\xff\xff\x03\x00\x00\x00", 8)},
+      {"<u8", DType::U64, std::string("\xff\xff\xff\xff\xff\xff\xff\xff"
+                                      "\x04\x00\x00\x00\x00\x00\x00\x00",
+                                      16)},
+  };
+  for (const Case &c : cases) {
+    SCOPED_TRACE(c.descr);
+    std::string saved = numpyBytes(c.descr, "(2,)", c.data);
+    auto t = parseNpy(saved);
+    ASSERT_TRUE(t.ok()) << t.status();
+    EXPECT_EQ(t->dtype(), c.dtype);
+    EXPECT_EQ(std::string(static_cast<const char *>(t->rawData()),
+                          t->sizeInBytes()),
+              c.data);
+    auto bytes = serializeNpy(*t);
+    ASSERT_TRUE(bytes.ok()) << bytes.status();
+    EXPECT_EQ(*bytes, saved);
+  }
+  auto u8 = parseNpy(numpyBytes("|u1", "(2,)", std::string("\xff\x01", 2)));
+  ASSERT_TRUE(u8.ok());
+  EXPECT_EQ(u8->data<uint8_t>()[0], 255);
+}
+
+TEST(NpyTest, SameWidthIntegersReadAsTheArgumentType) {
+  HostTensor i32 = HostTensor::fromVector<int32_t>({2}, {-1, 7});
+  HostTensor u32 = asIntegerArgument(i32, DType::U32);
+  EXPECT_EQ(u32.dtype(), DType::U32);
+  EXPECT_EQ(u32.data<uint32_t>()[0], 0xffffffffu);
+  EXPECT_EQ(u32.data<uint32_t>()[1], 7u);
+  // Another width or a float stays as it is, for the caller to reject.
+  EXPECT_EQ(asIntegerArgument(i32, DType::U64).dtype(), DType::I32);
+  EXPECT_EQ(asIntegerArgument(i32, DType::F32).dtype(), DType::I32);
+}
+
 TEST(NpyTest, Bf16AsMlDtypesSavesIt) {
   // numpy.save(f, np.array([1, -2.5, 0.1, inf], dtype=ml_dtypes.bfloat16))
   // with NumPy 2.4.6 and ml_dtypes 0.6.0: 136 bytes, the 2-byte void '<V2'.

@@ -193,7 +193,11 @@ absl::Status runProgram(Runner &runner, const fs::path &hloDir,
     auto array = torus::readNpy(*file);
     if (!array.ok())
       return failed("inputs", array.status(), hloPath);
-    inputs.push_back(std::move(*array));
+    size_t k = inputs.size();
+    inputs.push_back(k < program.spec.inputs.size()
+                         ? asIntegerArgument(std::move(*array),
+                                             program.spec.inputs[k].dtype)
+                         : std::move(*array));
   }
   if (inputs.size() != program.spec.inputs.size())
     return absl::AbortedError(fmt::format(

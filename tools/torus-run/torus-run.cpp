@@ -415,16 +415,7 @@ prepareInputs(const LoadedProgram &loaded) {
                                        std::string(array.status().message()))};
     TensorSpec stacked = want;
     stacked.shape.insert(stacked.shape.begin(), numReplicas);
-    if (array->dtype() != want.dtype && isInteger(array->dtype()) &&
-        isInteger(want.dtype) &&
-        byteWidth(array->dtype()) == byteWidth(want.dtype)) {
-      // Unsigned data is often held in NumPy's signed arrays (and the other
-      // way round): the same width is read as the parameter's type, bit for
-      // bit, as a bit-preserving convert would.
-      HostTensor same(TensorSpec{want.dtype, array->shape()});
-      std::memcpy(same.rawData(), array->rawData(), array->sizeInBytes());
-      *array = std::move(same);
-    }
+    *array = asIntegerArgument(std::move(*array), want.dtype);
     if (array->dtype() != want.dtype)
       return Failure{
           kExitInvalid,
