@@ -108,8 +108,12 @@ LogicalResult TopKOp::verify() {
   if (failed(checkResult(*this, tensorType(getValues()), shape,
                          in.getElementType())))
     return failure();
-  return checkResult(*this, tensorType(getIndices()), shape,
-                     IntegerType::get(getContext(), 32));
+  auto indices = tensorType(getIndices());
+  auto expected = RankedTensorType::get(shape, IntegerType::get(getContext(), 32));
+  if (indices != expected)
+    return emitOpError("indices must be ")
+           << expected << ", not " << indices;
+  return success();
 }
 
 std::optional<SmallVector<int64_t>> TopKOp::getOperandDimMap(unsigned,
@@ -154,8 +158,8 @@ LogicalResult SelectAndScatterOp::verify() {
   auto init = tensorType(getInitValue());
   if (init.getRank() != 0 || init.getElementType() != et)
     return emitOpError("init_value must be a scalar of the operand's element "
-                       "type, tensor<")
-           << et << ">, not " << init;
+                       "type, ")
+           << RankedTensorType::get({}, et) << ", not " << init;
   if (getType() != in)
     return emitOpError("result must have the operand's type ")
            << in << ", not " << getType();
