@@ -954,7 +954,7 @@ def Torus_ReduceWindowOp : Torus_Op<"reduce_window", [HloOpcode<"reduce-window">
 //===----------------------------------------------------------------------===//
 
 def Torus_SortOp : Torus_Op<"sort", [HloOpcode<"sort">, RecursiveMemoryEffects,
-    IsolatedFromAbove, Torus_VJPNotImplemented,
+    IsolatedFromAbove, Torus_HasVJP,
     DeclareOpInterfaceMethods<Torus_ShardingRuleOpInterface,
       ["getOperandDimMap", "getBlockedResultDims"]>]> {
   let summary = "sort tensors together along one dimension";
@@ -992,7 +992,7 @@ def Torus_SortOp : Torus_Op<"sort", [HloOpcode<"sort">, RecursiveMemoryEffects,
 }
 
 def Torus_TopKOp : Torus_Op<"top_k", [HloOpcode<"topk">, Pure,
-    Torus_VJPNotImplemented,
+    Torus_HasVJP,
     DeclareOpInterfaceMethods<Torus_ShardingRuleOpInterface,
       ["getOperandDimMap", "getBlockedResultDims"]>]> {
   let summary = "the k largest (or smallest) elements of each row";
