@@ -11,6 +11,7 @@
 //   IndexingLowering.cpp     gather, scatter
 //   ControlFlowLowering.cpp  while, if, case, call (to scf and func)
 //   RandomLowering.cpp       rng_bit_generator (Threefry)
+//   SortLowering.cpp         sort, top_k, select_and_scatter (to scf)
 //
 // Collectives and replica/partition ids are runtime calls, made earlier by
 // torus-lower-collectives.
@@ -67,6 +68,7 @@ struct TorusToLinalgPass : impl::TorusToLinalgBase<TorusToLinalgPass> {
     populateIndexingLowering(patterns);
     populateControlFlowLowering(patterns);
     populateRandomLowering(patterns);
+    populateSortLowering(patterns);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       return signalPassFailure();

@@ -484,7 +484,8 @@ def Torus_XorOp : Torus_BinaryOp<"xor", Torus_IntOrPredTensor,
 //===----------------------------------------------------------------------===//
 
 def Torus_CompareOp : Torus_Op<"compare", [HloOpcode<"compare">, ScalarBody<[{
-      return compareScalar(b, loc, getComparisonDirection(), x[0], x[1]);
+      return compareScalar(b, loc, getComparisonDirection(), x[0], x[1],
+                           getTotalOrder());
     }]>,
     Pure, Elementwise,
     SameTypeOperands, Torus_NoGradient,
@@ -494,14 +495,18 @@ def Torus_CompareOp : Torus_Op<"compare", [HloOpcode<"compare">, ScalarBody<[{
     Compares `lhs` and `rhs` elementwise with `comparison_direction` and
     yields an `i1` tensor of their shape (HLO `compare`). Floats compare
     ordered (false if either is NaN) except `NE`, which is true for NaN;
-    integers compare signed, and `i1` as unsigned (`false < true`).
+    integers compare signed, and `i1` as unsigned (`false < true`). With
+    `total_order` (HLO `type=TOTALORDER`) floats compare in IEEE total
+    order: -NaN < -inf < ... < -0 < +0 < ... < inf < NaN, NaN equal to
+    NaN of the same sign.
 
     ```mlir
     %p = torus.compare LT, %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
     ```
   }];
   let arguments = (ins Torus_ComparisonDirection:$comparison_direction,
-                       Torus_Tensor:$lhs, Torus_Tensor:$rhs);
+                       Torus_Tensor:$lhs, Torus_Tensor:$rhs,
+                       UnitAttr:$total_order);
   let results = (outs Torus_PredTensor:$result);
   let assemblyFormat = [{
     $comparison_direction `,` $lhs `,` $rhs attr-dict `:`
@@ -950,6 +955,127 @@ def Torus_ReduceWindowOp : Torus_Op<"reduce_window", [HloOpcode<"reduce-window">
 }
 
 //===----------------------------------------------------------------------===//
+// Sorting and selection (ir/ops/SortOps.cpp)
+//===----------------------------------------------------------------------===//
+
+def Torus_SortOp : Torus_Op<"sort", [HloOpcode<"sort">, RecursiveMemoryEffects,
+    IsolatedFromAbove, Torus_HasVJP,
+    DeclareOpInterfaceMethods<Torus_ShardingRuleOpInterface,
+      ["getOperandDimMap", "getBlockedResultDims"]>]> {
+  let summary = "sort tensors together along one dimension";
+  let description = [{
+    HLO `sort`: the operands (of one shape, any element types) are permuted
+    together along `dimension`, each row independently, into the order the
+    `comparator` defines. The comparator takes two scalars per operand,
+    `(lhs_0, rhs_0, lhs_1, rhs_1, ...)` as `tensor<T>`, and returns a
+    `tensor<i1>` that is true when lhs goes before rhs (a strict weak
+    order: "less than"). Its body holds only elementwise ops and constants
+    on scalars (the HLO computation `to_apply`), so any comparator XLA
+    writes (LT/GT, TOTALORDER for floats, JAX's lexicographic multi-key
+    comparators) is code. Torus always sorts stably (equal elements keep
+    their order), which is what `is_stable` asks for and a valid order
+    otherwise.
+
+    ```mlir
+    %k, %v = torus.sort(%keys, %vals) dimension = 0 {is_stable = true}
+             : (tensor<8xf32>, tensor<8xi32>) -> (tensor<8xf32>, tensor<8xi32>) {
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<i32>, %d: tensor<i32>):
+      %lt = torus.compare LT, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      torus.return %lt : tensor<i1>
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<Torus_Tensor>:$operand, I64Attr:$dimension,
+                       DefaultValuedAttr<BoolAttr, "false">:$is_stable);
+  let results = (outs Variadic<Torus_Tensor>:$results);
+  let regions = (region SizedRegion<1>:$comparator);
+  let assemblyFormat = [{
+    `(` $operand `)` `dimension` `=` $dimension attr-dict `:`
+    functional-type(operands, results) $comparator
+  }];
+  let hasVerifier = 1;
+}
+
+def Torus_TopKOp : Torus_Op<"top_k", [HloOpcode<"topk">, Pure,
+    Torus_HasVJP,
+    DeclareOpInterfaceMethods<Torus_ShardingRuleOpInterface,
+      ["getOperandDimMap", "getBlockedResultDims"]>]> {
+  let summary = "the k largest (or smallest) elements of each row";
+  let description = [{
+    HLO `topk`: along the last dimension, the `k` largest elements of the
+    operand in descending order (the `k` smallest in ascending order when
+    `largest` is false) and their indices (`i32`). Floats are ordered as
+    XLA's TOTALORDER compare orders them (-NaN < -inf < ... < -0 < +0 < ...
+    < inf < NaN); equal elements come in index order.
+
+    ```mlir
+    %v, %i = torus.top_k %x, k = 2 : (tensor<5x3xf32>) -> (tensor<5x2xf32>, tensor<5x2xi32>)
+    ```
+  }];
+  let arguments = (ins Torus_Tensor:$operand, I64Attr:$k,
+                       DefaultValuedAttr<BoolAttr, "true">:$largest);
+  let results = (outs Torus_Tensor:$values, Torus_IntTensor:$indices);
+  let assemblyFormat = [{
+    $operand `,` `k` `=` $k attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Torus_SelectAndScatterOp : Torus_Op<"select_and_scatter",
+    [HloOpcode<"select-and-scatter">, RecursiveMemoryEffects, IsolatedFromAbove,
+    Torus_VJPNotImplemented,
+    DeclareOpInterfaceMethods<Torus_ShardingRuleOpInterface,
+      ["getOperandDimMap", "getBlockedResultDims"]>]> {
+  let summary = "scatter each window's source value to the element it selects";
+  let description = [{
+    HLO `select-and-scatter` (max pooling's gradient). The operand, padded
+    by `padding` (a `[rank, 2]` tensor of low/high pairs), is cut into
+    windows of `window_dimensions` every `window_strides` elements, one per
+    element of `source`. In each window, `select(a, b)` (true: keep `a`)
+    picks one element, going through the window in row-major order and
+    starting with its first element that is not padding; so with `GE` the
+    first maximum wins. The result starts as `init_value` everywhere, and
+    each source element is combined into the selected position with
+    `scatter(current, source)`. Both regions take two scalars of the element
+    type and hold only elementwise ops and constants; `select` returns a
+    `tensor<i1>`, `scatter` a scalar of the element type.
+
+    ```mlir
+    %g = torus.select_and_scatter %x, %dy, %zero, window = [2, 2]
+         {window_strides = array<i64: 2, 2>}
+         : (tensor<4x4xf32>, tensor<2x2xf32>, tensor<f32>) -> tensor<4x4xf32>
+    select {
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %p = torus.compare GE, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      torus.return %p : tensor<i1>
+    } scatter {
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %s = torus.add %a, %b : tensor<f32>
+      torus.return %s : tensor<f32>
+    }
+    ```
+  }];
+  let arguments = (ins Torus_Tensor:$operand, Torus_Tensor:$source,
+                       Torus_Tensor:$init_value,
+                       DenseI64ArrayAttr:$window_dimensions,
+                       OptionalAttr<DenseI64ArrayAttr>:$window_strides,
+                       OptionalAttr<I64ElementsAttr>:$padding);
+  let results = (outs Torus_Tensor:$result);
+  let regions = (region SizedRegion<1>:$select, SizedRegion<1>:$scatter);
+  let assemblyFormat = [{
+    $operand `,` $source `,` $init_value `,` `window` `=` $window_dimensions
+    attr-dict `:` functional-type(operands, results)
+    `select` $select `scatter` $scatter
+  }];
+  let extraClassDeclaration = [{
+    /// The attributes with their defaults filled in (1s, 0 padding).
+    SmallVector<int64_t> getStrides();
+    SmallVector<std::pair<int64_t, int64_t>> getPaddingPairs();
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Linear algebra
 //===----------------------------------------------------------------------===//
 
@@ -1148,12 +1274,14 @@ def Torus_ScatterOp : Torus_Op<"scatter", [HloOpcode<"scatter">, Pure, Torus_Has
 //===----------------------------------------------------------------------===//
 
 def Torus_ReturnOp : Torus_Op<"return", [Pure, Terminator,
-    ParentOneOf<["WhileOp", "IfOp", "CaseOp"]>]> {
+    ParentOneOf<["WhileOp", "IfOp", "CaseOp", "SortOp",
+                "SelectAndScatterOp"]>]> {
   let summary = "the values a region of a control-flow op produces";
   let description = [{
     Ends the regions of `torus.while`, `torus.if` and `torus.case`: the
     loop condition (one `tensor<i1>`), the next loop-carried values, or a
-    branch's results. (Functions end in `func.return`.)
+    branch's results; and the scalar computations of `torus.sort` and
+    `torus.select_and_scatter`. (Functions end in `func.return`.)
 
     ```mlir
     torus.return %a, %b : tensor<f32>, tensor<4xf32>

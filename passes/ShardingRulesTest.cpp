@@ -88,6 +88,62 @@ TEST(ShardingRules, DimensionMaps) {
       return %v : tensor<4xf32>
     })", 0),
             (SmallVector<int64_t>{0, -1}));
+  // Sort: every dimension passes but the sorted one.
+  EXPECT_EQ(ruleOf(ctx, R"(
+    func.func @f(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+      %y = torus.sort(%x) dimension = 1 : (tensor<4x8xf32>) -> tensor<4x8xf32> {
+      ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+        %lt = torus.compare LT, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
+        torus.return %lt : tensor<i1>
+      }
+      return %y : tensor<4x8xf32>
+    })", 0),
+            (SmallVector<int64_t>{0, -1}));
+  // top_k: the last dimension does not pass.
+  EXPECT_EQ(ruleOf(ctx, R"(
+    func.func @f(%x: tensor<4x8xf32>) -> tensor<4x2xf32> {
+      %v, %i = torus.top_k %x, k = 2 : (tensor<4x8xf32>) -> (tensor<4x2xf32>, tensor<4x2xi32>)
+      return %v : tensor<4x2xf32>
+    })", 0),
+            (SmallVector<int64_t>{0, -1}));
+}
+
+TEST(ShardingRules, SortedDimensionsAreBlocked) {
+  MLIRContext ctx;
+  ctx.loadDialect<TorusDialect, func::FuncDialect>();
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(R"(
+    func.func @f(%x: tensor<4x8xf32>, %dy: tensor<4x4xf32>, %z: tensor<f32>) -> (tensor<4x8xf32>, tensor<4x2xf32>, tensor<4x8xf32>) {
+      %y = torus.sort(%x) dimension = 0 : (tensor<4x8xf32>) -> tensor<4x8xf32> {
+      ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+        %lt = torus.compare LT, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
+        torus.return %lt : tensor<i1>
+      }
+      %v, %i = torus.top_k %x, k = 2 : (tensor<4x8xf32>) -> (tensor<4x2xf32>, tensor<4x2xi32>)
+      %g = torus.select_and_scatter %x, %dy, %z, window = [1, 2] {window_strides = array<i64: 1, 2>}
+           : (tensor<4x8xf32>, tensor<4x4xf32>, tensor<f32>) -> tensor<4x8xf32>
+      select {
+      ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+        %p = torus.compare GE, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
+        torus.return %p : tensor<i1>
+      } scatter {
+      ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+        %s = torus.add %a, %b : tensor<f32>
+        torus.return %s : tensor<f32>
+      }
+      return %y, %v, %g : tensor<4x8xf32>, tensor<4x2xf32>, tensor<4x8xf32>
+    })", &ctx);
+  ASSERT_TRUE(module);
+  auto fn = *module->getOps<func::FuncOp>().begin();
+  SmallVector<SmallVector<int64_t>> blocked;
+  for (Operation &op : fn.getBody().front())
+    if (auto rule = dyn_cast<ShardingRuleOpInterface>(op))
+      if (op.getNumRegions() || isa<TopKOp>(op))
+        blocked.push_back(rule.getBlockedResultDims(ShardingAttr()));
+  ASSERT_EQ(blocked.size(), 3u);
+  EXPECT_EQ(blocked[0], (SmallVector<int64_t>{0}));
+  EXPECT_EQ(blocked[1], (SmallVector<int64_t>{1}));
+  // The windowed dimension; the other passes as in reduce_window.
+  EXPECT_EQ(blocked[2], (SmallVector<int64_t>{1}));
 }
 
 } // namespace

@@ -240,6 +240,26 @@ TEST(VJPRulesTest, Pooling) {
            "tensor<2x2x2x1xf64>"});
 }
 
+TEST(VJPRulesTest, SortAndTopK) {
+  // Keys and a payload sorted together along dimension 1; both results
+  // feed the loss, so each operand gets the cotangent of where it went.
+  checkOp({"sort_keys_payload", {"tensor<3x5xf64>", "tensor<3x5xf64>"},
+           "  %s:2 = torus.sort(%a0, %a1) dimension = 1 : (tensor<3x5xf64>, "
+           "tensor<3x5xf64>) -> (tensor<3x5xf64>, tensor<3x5xf64>) {\n"
+           "  ^bb0(%l: tensor<f64>, %r: tensor<f64>, %p: tensor<f64>, %q: "
+           "tensor<f64>):\n"
+           "    %lt = torus.compare GT, %l, %r {total_order} : (tensor<f64>, "
+           "tensor<f64>) -> tensor<i1>\n"
+           "    torus.return %lt : tensor<i1>\n  }\n"
+           "  %y = torus.add %s#0, %s#1 : tensor<3x5xf64>",
+           "tensor<3x5xf64>"});
+  checkOp({"top_k", {"tensor<2x6xf64>"},
+           "  %v, %i = torus.top_k %a0, k = 3 : (tensor<2x6xf64>) -> "
+           "(tensor<2x3xf64>, tensor<2x3xi32>)\n"
+           "  %y = torus.multiply %v, %v : tensor<2x3xf64>",
+           "tensor<2x3xf64>"});
+}
+
 TEST(VJPRulesTest, Convolution) {
   checkOp({"conv_nhwc", {"tensor<2x5x5x2xf64>", "tensor<3x3x2x3xf64>"},
            "  %y = torus.convolution %a0, %a1, dim_numbers = "

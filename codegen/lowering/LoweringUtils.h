@@ -26,6 +26,7 @@ void populateContractionLowering(RewritePatternSet &patterns);
 void populateIndexingLowering(RewritePatternSet &patterns);
 void populateControlFlowLowering(RewritePatternSet &patterns);
 void populateRandomLowering(RewritePatternSet &patterns);
+void populateSortLowering(RewritePatternSet &patterns);
 
 //===--- Builders ---------------------------------------------------------===//
 //

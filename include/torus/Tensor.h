@@ -695,6 +695,38 @@ TensorList call(const std::string &name,
                 const std::function<TensorList(const TensorList &)> &fn,
                 const TensorList &args, Loc loc = Loc::current());
 
+//===--- Sorting and selection --------------------------------------------===//
+//
+// Floats are ordered as XLA's TOTALORDER compare orders them: -NaN < -inf <
+// ... < -0 < +0 < ... < inf < NaN (so NaNs go last, as in NumPy). Every sort
+// is stable: equal elements keep their order.
+
+///@{
+/// HLO `sort`: `operands` (of one shape) permuted together along `axis` so
+/// that the first `numKeys` of them are in lexicographic order, ascending
+/// (or descending).
+TensorList sort(const TensorList &operands, int64_t axis = -1,
+                int64_t numKeys = 1, bool descending = false,
+                Loc loc = Loc::current());
+Tensor sort(const Tensor &a, int64_t axis = -1, bool descending = false,
+            Loc loc = Loc::current());
+///@}
+/// The indices (i32) that sort `a` along `axis`, as NumPy's stable argsort.
+Tensor argsort(const Tensor &a, int64_t axis = -1, bool descending = false,
+               Loc loc = Loc::current());
+/// HLO `topk`: the `k` largest elements along the last axis, in descending
+/// order, and their indices (i32); equal elements in index order.
+TensorList topK(const Tensor &a, int64_t k, Loc loc = Loc::current());
+/// The gradient of max pooling (HLO `select-and-scatter` with GE and add):
+/// each element of `dy`, one per window of reduceWindow(x, Max, window,
+/// strides, padding), is added to the position of its window's maximum in
+/// `x` (the first one on ties).
+Tensor maxPoolGrad(const Tensor &x, const Tensor &dy,
+                   const std::vector<int64_t> &window,
+                   const std::vector<int64_t> &strides = {},
+                   const std::vector<std::pair<int64_t, int64_t>> &padding = {},
+                   Loc loc = Loc::current());
+
 //===--- Random numbers ---------------------------------------------------===//
 //
 // Counter-based (Threefry-2x32): a key is an i64[2] tensor (key, counter);

@@ -310,11 +310,17 @@ private:
   LogicalResult exportOp(Operation *op);
   /// Writes `region` as a computation whose single tuple parameter holds
   /// `params` (block arguments, then captured values); `root` builds the
-  /// ROOT from the values torus.return returns.
+  /// ROOT from the values torus.return returns. With `flat`, each of
+  /// `params` is a parameter of its own (comparators, select, scatter).
   FailureOr<std::string>
   exportRegion(llvm::StringRef base, Region &region,
                llvm::ArrayRef<Value> params,
-               llvm::function_ref<LogicalResult(ValueRange)> root);
+               llvm::function_ref<LogicalResult(ValueRange)> root,
+               bool flat = false);
+  /// A scalar computation (sort's comparator, select-and-scatter's select
+  /// and scatter): one parameter per block argument, its value ROOT.
+  FailureOr<std::string> scalarComputation(llvm::StringRef base,
+                                           Region &region, Operation *op);
   /// Marks the instruction of `v` ROOT, or adds a tuple of `values`.
   LogicalResult setRoot(ValueRange values, bool tuple, Operation *where,
                         llvm::StringRef sharding = "");
@@ -382,6 +388,10 @@ private:
   LogicalResult exportConditional(Operation *op, Value selector,
                                   llvm::MutableArrayRef<Region> regions);
   LogicalResult exportAllToAll(AllToAllOp op, Operands operands);
+  LogicalResult exportSort(SortOp op, Operands operands);
+  LogicalResult exportTopK(TopKOp op, Operands operands);
+  LogicalResult exportSelectAndScatter(SelectAndScatterOp op,
+                                       Operands operands);
 
   ModuleOp module_;
   const HloExportOptions &options_;
@@ -852,20 +862,33 @@ FailureOr<std::string> Exporter::exportFunction(func::FuncOp fn, bool isEntry,
 FailureOr<std::string>
 Exporter::exportRegion(llvm::StringRef base, Region &region,
                        llvm::ArrayRef<Value> params,
-                       llvm::function_ref<LogicalResult(ValueRange)> root) {
+                       llvm::function_ref<LogicalResult(ValueRange)> root,
+                       bool flat) {
   Comp comp;
   Comp *outer = comp_;
   comp_ = &comp;
   comp.name = nextName(base);
+  for (auto [i, v] : llvm::enumerate(flat ? params : llvm::ArrayRef<Value>())) {
+    std::string s = shapeOf(v.getType());
+    std::string param = nextName("parameter");
+    comp.params.push_back({param, shapeOf(v.getType(), false)});
+    Line line;
+    line.name = param;
+    line.text = s + " parameter(" + std::to_string(i) + ")";
+    comp.lines.push_back(line);
+    bind(v, param, s);
+  }
   std::string shape = tupleShapeOf(ValueRange(params).getTypes());
-  std::string param = nextName("parameter");
-  comp.params.push_back(
-      {param, tupleShapeOf(ValueRange(params).getTypes(), false)});
-  Line line;
-  line.name = param;
-  line.text = shape + " parameter(0)";
-  comp.lines.push_back(line);
-  for (auto [i, v] : llvm::enumerate(params)) {
+  std::string param = flat ? "" : nextName("parameter");
+  if (!flat) {
+    comp.params.push_back(
+        {param, tupleShapeOf(ValueRange(params).getTypes(), false)});
+    Line line;
+    line.name = param;
+    line.text = shape + " parameter(0)";
+    comp.lines.push_back(line);
+  }
+  for (auto [i, v] : llvm::enumerate(flat ? llvm::ArrayRef<Value>() : params)) {
     std::string s = shapeOf(v.getType());
     std::string gte = add("get-tuple-element", s, {shape + " %" + param},
                           ", index=" + std::to_string(i));
@@ -908,8 +931,10 @@ Exporter::exportRegion(llvm::StringRef base, Region &region,
   }
   std::string text;
   llvm::raw_string_ostream os(text);
-  os << "%" << comp.name << " (" << comp.params[0].first << ": "
-     << comp.params[0].second << ") -> " << bare << " {\n";
+  os << "%" << comp.name << " (";
+  for (auto [i, p] : llvm::enumerate(comp.params))
+    os << (i ? ", " : "") << p.first << ": " << p.second;
+  os << ") -> " << bare << " {\n";
   for (const Line &l : comp.lines) {
     os << "  " << (l.root ? "ROOT " : "") << "%" << l.name << " = " << l.text;
     if (!l.sharding.empty())
@@ -1000,6 +1025,9 @@ const llvm::DenseMap<TypeID, Exporter::Handler> &Exporter::handlers() {
         entry<AllToAllOp, &Exporter::exportAllToAll>(),
         entry<CollectivePermuteOp, &Exporter::exportCollectivePermute>(),
         entry<ShardingConstraintOp, &Exporter::exportShardingConstraint>(),
+        entry<SortOp, &Exporter::exportSort>(),
+        entry<TopKOp, &Exporter::exportTopK>(),
+        entry<SelectAndScatterOp, &Exporter::exportSelectAndScatter>(),
     };
     return llvm::DenseMap<TypeID, Handler>(std::begin(entries),
                                            std::end(entries));
@@ -1076,7 +1104,8 @@ LogicalResult Exporter::exportCompare(CompareOp o, Operands operands) {
   Operation *op = o;
   return single(op, operands,
                 (", direction=" +
-                 stringifyComparisonDirection(o.getComparisonDirection()))
+                 stringifyComparisonDirection(o.getComparisonDirection()) +
+                 (o.getTotalOrder() ? ", type=TOTALORDER" : ""))
                     .str());
 }
 
@@ -1451,6 +1480,79 @@ LogicalResult Exporter::exportCollectivePermute(CollectivePermuteOp o,
                    "replicas and partitions in a way HLO cannot "
                    "express";
   return failure();
+}
+
+FailureOr<std::string> Exporter::scalarComputation(llvm::StringRef base,
+                                                   Region &region,
+                                                   Operation *op) {
+  llvm::SmallVector<Value> params(region.getArguments().begin(),
+                                  region.getArguments().end());
+  return exportRegion(
+      base, region, params,
+      [&](ValueRange returned) {
+        if (isa<BlockArgument>(returned[0])) {
+          // ROOT parameter(i): HLO needs an instruction of its own.
+          auto r = ref(returned[0], op);
+          if (failed(r))
+            return failure();
+          add("copy", shapeOf(returned[0].getType()), {*r});
+          comp_->lines.back().root = true;
+          return success();
+        }
+        return setRoot(returned, false, op);
+      },
+      /*flat=*/true);
+}
+
+LogicalResult Exporter::exportSort(SortOp o, Operands operands) {
+  Operation *op = o;
+  auto comparator = scalarComputation("compare", o.getComparator(), op);
+  if (failed(comparator))
+    return failure();
+  bool tuple = op->getNumResults() != 1;
+  std::string shape = tuple ? tupleShapeOf(op->getResultTypes())
+                            : shapeOf(op->getResult(0).getType());
+  std::string name =
+      add("sort", shape, operands,
+          ", dimensions={" + std::to_string(o.getDimension()) + "}" +
+              (o.getIsStable() ? ", is_stable=true" : "") + ", to_apply=%" +
+              *comparator,
+          op);
+  bindResults(op, name, shape, tuple);
+  return success();
+}
+
+LogicalResult Exporter::exportTopK(TopKOp o, Operands operands) {
+  Operation *op = o;
+  std::string shape = tupleShapeOf(op->getResultTypes());
+  std::string name = add("topk", shape, operands,
+                         ", k=" + std::to_string(o.getK()) + ", largest=" +
+                             (o.getLargest() ? "true" : "false"),
+                         op);
+  bindResults(op, name, shape, true);
+  return success();
+}
+
+LogicalResult Exporter::exportSelectAndScatter(SelectAndScatterOp o,
+                                               Operands operands) {
+  Operation *op = o;
+  auto select = scalarComputation("select", o.getSelect(), op);
+  if (failed(select))
+    return failure();
+  auto scatter = scalarComputation("scatter", o.getScatter(), op);
+  if (failed(scatter))
+    return failure();
+  llvm::SmallVector<int64_t> ones(o.getWindowDimensions().size(), 1);
+  std::string shape = shapeOf(o.getType());
+  std::string name = add(
+      "select-and-scatter", shape, operands,
+      ", window=" +
+          windowText(o.getWindowDimensions(), o.getStrides(),
+                     o.getPaddingPairs(), ones, ones) +
+          ", select=%" + *select + ", scatter=%" + *scatter,
+      op);
+  bind(o.getResult(), name, shape);
+  return success();
 }
 
 LogicalResult Exporter::exportWhile(WhileOp op, Operands) {

@@ -152,6 +152,11 @@ const llvm::StringMap<Importer::OpcodeEntry> &Importer::opcodeTable() {
     // Reductions (ImportReductionOps.cpp).
     add("reduce", &Importer::emitReduce, {"dimensions", "to_apply"});
     add("reduce-window", &Importer::emitReduceWindow, {"window", "to_apply"});
+    // Sorting and selection (ImportSortOps.cpp).
+    add("sort", &Importer::emitSort, {"dimensions", "is_stable", "to_apply"});
+    add("topk", &Importer::emitTopK, {"k", "largest"});
+    add("select-and-scatter", &Importer::emitSelectAndScatter,
+        {"window", "select", "scatter"});
     // Contractions (ImportContractionOps.cpp).
     add("dot", &Importer::emitDot,
         {"lhs_batch_dims", "rhs_batch_dims", "lhs_contracting_dims",

@@ -54,16 +54,19 @@ LogicalResult Importer::emitCompare(const Instruction &instr, Operands operands,
     return failure();
   }
   PrimitiveType operandType = operands[0]->shape->type;
+  bool totalOrder = false;
   if (const Attr *typeAttr = instr.attr("type")) {
     llvm::StringRef t;
     if (failed(AttrParser(*typeAttr, locator_).word(t)))
       return failure();
+    // TOTALORDER on integers is their ordinary order.
+    totalOrder = t == "TOTALORDER" && isFloat(operandType);
     bool ok =
         (t == "FLOAT" && isFloat(operandType)) ||
         (t == "SIGNED" && !isFloat(operandType) && !isUnsigned(operandType)) ||
         (t == "UNSIGNED" &&
          (isUnsigned(operandType) || operandType == PrimitiveType::Pred)) ||
-        (t == "TOTALORDER" && !isFloat(operandType));
+        t == "TOTALORDER";
     if (!ok) {
       error(typeAttr->valueLoc)
           << "unsupported comparison type '" << t << "' for "
@@ -72,7 +75,8 @@ LogicalResult Importer::emitCompare(const Instruction &instr, Operands operands,
     }
   }
   result.leaves.push_back(b_.create<CompareOp>(
-      loc, *type, ComparisonDirectionAttr::get(ctx_, *dir), *x, *y));
+      loc, *type, ComparisonDirectionAttr::get(ctx_, *dir), *x, *y,
+      totalOrder ? b_.getUnitAttr() : UnitAttr()));
   return success();
 }
 

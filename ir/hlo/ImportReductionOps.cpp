@@ -604,12 +604,6 @@ LogicalResult Importer::emitReduceWindow(const Instruction &instr,
   if (failed(opcodes))
     return failure();
   ReduceKind kind = *reduceKindOf((*opcodes)[0]);
-  if (!isIdentity(*init, kind)) {
-    error(instr.operands[1].loc)
-        << "'reduce-window' needs the identity of its reducer as init value "
-           "(Torus pads with it)";
-    return failure();
-  }
   int64_t rank = cast<RankedTensorType>(x->getType()).getRank();
   llvm::SmallVector<WindowDim> window;
   if (const Attr *w = instr.attr("window")) {
@@ -631,9 +625,54 @@ LogicalResult Importer::emitReduceWindow(const Instruction &instr,
     }
   }
   WindowAttrs w = windowAttrs(b_, window);
-  result.leaves.push_back(b_.create<ReduceWindowOp>(
-      opLoc(instr), *type, ReduceKindAttr::get(ctx_, kind), *x, w.size,
-      w.strides, w.lhsDilation, w.rhsDilation, w.padding));
+  Location loc = opLoc(instr);
+  auto reduceWindow = [&](Value operand) -> Value {
+    return b_.create<ReduceWindowOp>(loc, *type,
+                                     ReduceKindAttr::get(ctx_, kind), operand,
+                                     w.size, w.strides, w.lhsDilation,
+                                     w.rhsDilation, w.padding);
+  };
+  Value reduced = reduceWindow(*x);
+  if (!isIdentity(*init, kind)) {
+    // XLA folds the init value into every window, and its padding (edges
+    // and base-dilation holes) holds the init value too. Torus reduces
+    // with the identity, then combines the init value once (max, min, and,
+    // or: once is as good as many) or once per padding element plus one
+    // (sum, product).
+    Value initValue = *init;
+    if (type->getRank() > 0)
+      initValue = b_.create<BroadcastInDimOp>(loc, *type, *init,
+                                              b_.getDenseI64ArrayAttr({}));
+    bool padded = llvm::any_of(window, [](const WindowDim &d) {
+      return d.padLow != 0 || d.padHigh != 0 || d.lhsDilate != 1;
+    });
+    if (padded && (kind == ReduceKind::sum || kind == ReduceKind::product)) {
+      // times = window size + 1 - (real elements in the window)
+      Type et = type->getElementType();
+      auto splat = [&](RankedTensorType t, double v) -> Value {
+        TypedAttr a = isa<FloatType>(et)
+                          ? TypedAttr(FloatAttr::get(et, v))
+                          : TypedAttr(IntegerAttr::get(et, (int64_t)v));
+        return b_.create<ConstantOp>(loc, DenseElementsAttr::get(t, a));
+      };
+      int64_t size = 1;
+      for (const WindowDim &d : window)
+        size *= d.size;
+      auto xType = cast<RankedTensorType>(x->getType());
+      Value count = b_.create<ReduceWindowOp>(
+          loc, *type, ReduceKindAttr::get(ctx_, ReduceKind::sum),
+          splat(xType, 1), w.size, w.strides, w.lhsDilation, w.rhsDilation,
+          w.padding);
+      Value times =
+          b_.create<SubtractOp>(loc, *type, splat(*type, size + 1), count);
+      initValue =
+          kind == ReduceKind::sum
+              ? Value(b_.create<MultiplyOp>(loc, *type, initValue, times))
+              : Value(b_.create<PowerOp>(loc, *type, initValue, times));
+    }
+    reduced = combine(kind, loc, reduced, initValue);
+  }
+  result.leaves.push_back(reduced);
   return success();
 }
 

@@ -18,6 +18,8 @@
 //   ImportControlFlowOps.cpp  call fusion while conditional
 //   ImportCollectiveOps.cpp   all-reduce all-gather reduce-scatter
 //                             all-to-all collective-permute rng-bit-generator
+//   ImportSortOps.cpp         sort topk select-and-scatter; scalar
+//                             computations as regions
 //
 //===----------------------------------------------------------------------===//
 #ifndef TORUS_IR_HLO_IMPORTER_H
@@ -208,6 +210,19 @@ private:
                                       Operands operands, HloValue &result);
   LogicalResult emitRngBitGenerator(const Instruction &instr, Operands operands,
                                     HloValue &result);
+  LogicalResult emitSort(const Instruction &instr, Operands operands,
+                         HloValue &result);
+  LogicalResult emitTopK(const Instruction &instr, Operands operands,
+                         HloValue &result);
+  LogicalResult emitSelectAndScatter(const Instruction &instr,
+                                     Operands operands, HloValue &result);
+  /// Imports the computation named by `instr`'s attribute `attrName` into
+  /// `region` as a scalar computation: one `tensor<T>` block argument per
+  /// entry of `params`, returning one `result` scalar.
+  LogicalResult scalarComputation(const Instruction &instr,
+                                  llvm::StringRef attrName, Region &region,
+                                  llvm::ArrayRef<PrimitiveType> params,
+                                  PrimitiveType result);
 
   // Helpers of the handlers.
   /// The computation `attrName` of a call or fusion, checked to produce the

@@ -380,11 +380,25 @@ void CompareOp::build(OpBuilder &builder, OperationState &state,
 OpFoldResult CompareOp::fold(FoldAdaptor adaptor) {
   ComparisonDirection dir = getComparisonDirection();
   bool isUnsigned = readsUnsigned(*this);
+  bool totalOrder = getTotalOrder();
   return foldWith(
       *this, adaptor.getOperands(),
-      [dir, isUnsigned](ArrayRef<Scalar> x) -> std::optional<Scalar> {
+      [dir, isUnsigned, totalOrder](ArrayRef<Scalar> x) -> std::optional<Scalar> {
         bool lt, eq, gt;
-        if (isFloat(x[0])) {
+        if (isFloat(x[0]) && totalOrder) {
+          // IEEE total order: the bits as signed, negatives' magnitudes
+          // flipped (totalOrderKey in ScalarMath).
+          auto key = [](const APFloat &f) {
+            APInt bits = f.bitcastToAPInt();
+            if (bits.isNegative())
+              bits ^= APInt::getSignedMaxValue(bits.getBitWidth());
+            return bits;
+          };
+          APInt a = key(floatOf(x[0])), b = key(floatOf(x[1]));
+          lt = a.slt(b);
+          eq = a == b;
+          gt = a.sgt(b);
+        } else if (isFloat(x[0])) {
           APFloat::cmpResult c = floatOf(x[0]).compare(floatOf(x[1]));
           lt = c == APFloat::cmpLessThan;
           eq = c == APFloat::cmpEqual;

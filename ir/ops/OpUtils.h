@@ -40,6 +40,14 @@ DenseIntElementsAttr paddingAttr(MLIRContext *ctx,
 /// disjoint. Returns the group size, or 0 when absent or empty.
 FailureOr<int64_t> verifyReplicaGroups(Operation *op, Attribute groups);
 
+/// Verifies the scalar computation `region` (named `name` in errors) of
+/// `op`: block arguments `tensor<args[i]>`, only constants and elementwise
+/// ops (ScalarOpInterface) on 0-d tensors, and one `tensor<result>`
+/// returned (ir/ops/SortOps.cpp).
+LogicalResult verifyScalarComputation(Operation *op, Region &region,
+                                      StringRef name, ArrayRef<Type> args,
+                                      Type result);
+
 /// One element of a constant, for folding: an integer or a float.
 using Scalar = std::variant<APInt, APFloat>;
 using ScalarFn = function_ref<std::optional<Scalar>(ArrayRef<Scalar>)>;

@@ -382,9 +382,26 @@ Value convertScalar(OpBuilder &b, Location loc, Value v, Type to) {
   return b.create<arith::TruncIOp>(loc, to, v);
 }
 
+Value totalOrderKey(OpBuilder &b, Location loc, Value x) {
+  // The bits as a signed integer order the non-negative floats; flipping
+  // the magnitude bits of the negative ones reverses their order.
+  unsigned width = x.getType().getIntOrFloatBitWidth();
+  Type it = b.getIntegerType(width);
+  Value bits = b.create<arith::BitcastOp>(loc, it, x);
+  Value sign = b.create<arith::ShRSIOp>(
+      loc, bits, b.create<arith::ConstantIntOp>(loc, width - 1, it));
+  Value magnitude = b.create<arith::ConstantOp>(
+      loc, b.getIntegerAttr(it, APInt::getSignedMaxValue(width)));
+  return b.create<arith::XOrIOp>(
+      loc, bits, b.create<arith::AndIOp>(loc, sign, magnitude));
+}
+
 Value compareScalar(OpBuilder &b, Location loc, ComparisonDirection dir,
-                    Value x, Value y) {
+                    Value x, Value y, bool totalOrder) {
   Type t = x.getType();
+  if (totalOrder && isFloatType(t))
+    return compareScalar(b, loc, dir, totalOrderKey(b, loc, x),
+                         totalOrderKey(b, loc, y));
   if (isFloatType(t)) {
     static constexpr CmpFPredicate preds[] = {
         CmpFPredicate::OEQ, CmpFPredicate::UNE, CmpFPredicate::OLT,

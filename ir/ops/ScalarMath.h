@@ -58,9 +58,13 @@ Value integerPower(OpBuilder &b, Location loc, Value x, Value y);
 /// f16/bf16 rounds once, integers extend by their source's sign.
 Value convertScalar(OpBuilder &b, Location loc, Value v, Type to);
 /// HLO `compare`: floats ordered except NE, integers by their sign, i1
-/// unsigned.
+/// unsigned. `totalOrder` compares floats in IEEE total order (HLO
+/// TOTALORDER).
 Value compareScalar(OpBuilder &b, Location loc, ComparisonDirection dir,
-                    Value x, Value y);
+                    Value x, Value y, bool totalOrder = false);
+/// A float's IEEE total order as a signed integer of its width: -NaN <
+/// -inf < ... < -0 < +0 < ... < inf < NaN (HLO's TOTALORDER compare).
+Value totalOrderKey(OpBuilder &b, Location loc, Value x);
 
 /// Short builders for ScalarBody code.
 namespace scalar {
