@@ -20,7 +20,9 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <random>
+#include <set>
 
 namespace mlir::torus::hlo {
 namespace {
@@ -472,6 +474,77 @@ TEST_F(HloTest, EveryDeclaredOpcodeImports) {
     (void)import(text);
     EXPECT_EQ(errors_.find("unsupported HLO opcode"), std::string::npos)
         << name.getStringRef().str() << ": " << errors_;
+  }
+}
+
+/// Every opcode of XLA's HloOpcode list (xla/hlo/ir/hlo_opcode.h).
+constexpr const char *kXlaOpcodes[] = {
+    "abs", "add", "add-dependency", "after-all", "all-gather",
+    "all-gather-done", "all-gather-start", "all-reduce", "all-reduce-done",
+    "all-reduce-start", "all-to-all", "and", "async-done", "async-start",
+    "async-update", "atan2", "batch-norm-grad", "batch-norm-inference",
+    "batch-norm-training", "bitcast", "bitcast-convert", "broadcast", "call",
+    "cbrt", "ceil", "cholesky", "clamp", "collective-broadcast",
+    "collective-permute", "collective-permute-done",
+    "collective-permute-start", "compare", "complex", "concatenate",
+    "conditional", "constant", "convert", "convolution", "copy", "copy-done",
+    "copy-start", "cosine", "count-leading-zeros", "custom-call", "divide",
+    "domain", "dot", "dynamic-reshape", "dynamic-slice",
+    "dynamic-update-slice", "erf", "exponential", "exponential-minus-one",
+    "fft", "floor", "fusion", "gather", "get-dimension-size",
+    "get-tuple-element", "imag", "infeed", "iota", "is-finite", "log",
+    "log-plus-one", "logistic", "map", "maximum", "minimum", "multiply",
+    "negate", "not", "opt-barrier", "or", "outfeed", "pad", "parameter",
+    "partition-id", "popcnt", "power", "ragged-all-to-all", "ragged-dot",
+    "real", "recv", "recv-done", "reduce", "reduce-precision",
+    "reduce-scatter", "reduce-window", "remainder", "replica-id", "reshape",
+    "reverse", "rng", "rng-bit-generator", "rng-get-and-update-state",
+    "round-nearest-afz", "round-nearest-even", "rsqrt", "scatter", "select",
+    "select-and-scatter", "send", "send-done", "set-dimension-size",
+    "shift-left", "shift-right-arithmetic", "shift-right-logical", "sign",
+    "sine", "slice", "sort", "sqrt", "stochastic-convert", "subtract", "tan",
+    "tanh", "topk", "transpose", "triangular-solve", "tuple", "while", "xor"};
+
+/// The opcodes docs/hlo.md lists as left out: rows of its table "Opcodes
+/// Torus does not read" that start with "| `opcode`".
+std::set<std::string> documentedLeftOut() {
+  std::ifstream doc(TORUS_HLO_DOC);
+  EXPECT_TRUE(doc.good()) << "cannot read " << TORUS_HLO_DOC;
+  std::set<std::string> out;
+  bool inTable = false;
+  for (std::string line; std::getline(doc, line);) {
+    if (line.starts_with("## "))
+      inTable = line.find("Opcodes Torus does not read") != std::string::npos;
+    if (inTable && line.starts_with("| `")) {
+      for (size_t at = 2; at < line.size() && line[at] == '`';) {
+        size_t end = line.find('`', at + 1);
+        out.insert(line.substr(at + 1, end - at - 1));
+        at = line.find_first_not_of(" ", end + 1);
+      }
+    }
+  }
+  return out;
+}
+
+TEST_F(HloTest, EveryXlaOpcodeImportsOrIsDocumented) {
+  std::set<std::string> leftOut = documentedLeftOut();
+  for (const char *opcode : kXlaOpcodes) {
+    SCOPED_TRACE(opcode);
+    std::string text = std::string("HloModule m\nENTRY e {\n"
+                                    "  p = f32[4] parameter(0)\n"
+                                    "  ROOT r = f32[4] ") +
+                       opcode + "(p)\n}\n";
+    (void)import(text);
+    bool unsupported = errors_.find("unsupported HLO opcode") !=
+                       std::string::npos;
+    if (unsupported)
+      EXPECT_TRUE(leftOut.count(opcode))
+          << "'" << opcode << "' neither imports nor is listed with its "
+          << "reason in docs/hlo.md, \"Opcodes Torus does not read\"";
+    else
+      EXPECT_FALSE(leftOut.count(opcode))
+          << "'" << opcode << "' imports: remove it from docs/hlo.md's "
+          << "\"Opcodes Torus does not read\"";
   }
 }
 
