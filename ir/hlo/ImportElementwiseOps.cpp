@@ -1,9 +1,11 @@
-//===- ImportElementwiseOps.cpp - HLO convert and compare to torus --------===//
+//===- ImportElementwiseOps.cpp - HLO convert, compare, reduce-precision --===//
 //
 // The elementwise opcodes with more to them than HloOpInterface says:
 // convert (a no-op between u32 and s32, rejected where the sign's reading
-// would change the value) and compare (direction and type). The others,
-// unary and binary arithmetic, select, clamp, are created generically.
+// would change the value), compare (direction and type),
+// reduce-precision (its two widths) and bitcast-convert (the same width
+// only). The others, unary and binary arithmetic, shifts, select, clamp,
+// are created generically.
 //
 //===----------------------------------------------------------------------===//
 
@@ -100,6 +102,56 @@ LogicalResult Importer::emitCompare(const Instruction &instr, Operands operands,
   }
   result.leaves.push_back(b_.create<CompareOp>(
       loc, *type, ComparisonDirectionAttr::get(ctx_, *dir), *x, *y));
+  return success();
+}
+
+LogicalResult Importer::emitReducePrecision(const Instruction &instr,
+                                            Operands operands,
+                                            HloValue &result) {
+  auto type = resultType(instr);
+  if (failed(type))
+    return failure();
+  if (failed(checkOperandCount(instr, 1, operands.size())))
+    return failure();
+  auto x = array(instr, operands, 0);
+  auto exponentBits = intAttr(instr, "exponent_bits");
+  auto mantissaBits = intAttr(instr, "mantissa_bits");
+  if (failed(x) || failed(exponentBits) || failed(mantissaBits))
+    return failure();
+  if (*exponentBits < 1 || *exponentBits > 64 || *mantissaBits < 0 ||
+      *mantissaBits > 64) {
+    error(instr.opcodeLoc)
+        << "'reduce-precision' needs 1 <= exponent_bits <= 64 and 0 <= "
+           "mantissa_bits <= 64, got "
+        << *exponentBits << " and " << *mantissaBits;
+    return failure();
+  }
+  result.leaves.push_back(b_.create<ReducePrecisionOp>(
+      opLoc(instr), *type, *x, static_cast<int32_t>(*exponentBits),
+      static_cast<int32_t>(*mantissaBits)));
+  return success();
+}
+
+LogicalResult Importer::emitBitcastConvert(const Instruction &instr,
+                                           Operands operands,
+                                           HloValue &result) {
+  auto type = resultType(instr);
+  if (failed(type))
+    return failure();
+  if (failed(checkOperandCount(instr, 1, operands.size())))
+    return failure();
+  auto x = array(instr, operands, 0);
+  if (failed(x))
+    return failure();
+  if (operands[0]->shape->dims != instr.shape.dims) {
+    error(instr.opcodeLoc)
+        << "'bitcast-convert' from " << shapeText(*operands[0]->shape)
+        << " to " << shapeText(instr.shape)
+        << " is not supported: only element types of one bit width";
+    return failure();
+  }
+  result.leaves.push_back(
+      b_.create<BitcastConvertOp>(opLoc(instr), *type, *x));
   return success();
 }
 
