@@ -4,7 +4,8 @@
 // the ops' ScalarBody definitions and code generation. Functions the LLVM
 // math lowering lacks or computes inaccurately (expm1, log1p, tanh, atan2)
 // are spelled out from exp, log and arithmetic, so the generated code needs
-// nothing beyond what `convert-math-to-llvm` handles.
+// nothing beyond what `convert-math-to-llvm` handles; erf and cbrt, which
+// libm computes accurately, become libm calls (`convert-math-to-libm`).
 //
 //===----------------------------------------------------------------------===//
 

@@ -104,10 +104,11 @@ Tensor arange(int64_t n, DType dtype, Loc loc) {
 //===----------------------------------------------------------------------===//
 
 namespace {
-enum class Domain { Numeric, Float, Integer };
+enum class Domain { Numeric, Float, Integer, Int };
 
 /// Emits unary `OpTy` on `a`: float functions promote integers and i1 to
-/// f32; numeric ones reject i1; integer ones reject floats.
+/// f32; numeric ones reject i1; integer ones reject floats, and Int ones
+/// floats and i1.
 template <typename OpTy>
 Tensor unary(const Tensor &a, const Loc &loc, const char *opName,
              Domain domain) {
@@ -122,6 +123,8 @@ Tensor unary(const Tensor &a, const Loc &loc, const char *opName,
   else if (domain == Domain::Integer && isFloat(a.dtype()))
     return ctx->fail(loc, opName,
                      "needs integer or i1 elements, got " + specString(a));
+  else if (domain == Domain::Int && (isFloat(a.dtype()) || a.dtype() == DType::I1))
+    return ctx->fail(loc, opName, "needs integer elements, got " + specString(a));
   return emit<OpTy>(ctx, loc, ctx->value(x));
 }
 } // namespace
@@ -155,6 +158,40 @@ Tensor astype(const Tensor &a, DType dtype, Loc loc) {
   return convertTo(ctx, loc, a, dtype);
 }
 
+Tensor bitcastConvert(const Tensor &a, DType dtype, Loc loc) {
+  TraceContext *ctx = traceOf({&a});
+  if (!checkOperands(ctx, loc, "bitcast_convert", {&a}))
+    return Tensor();
+  auto type = typeOf(ctx, dtype, a.shape());
+  mlir::Type from = ctx->value(a).getType();
+  if (mlir::cast<mlir::RankedTensorType>(from).getElementTypeBitWidth() !=
+      type.getElementTypeBitWidth())
+    return ctx->fail(loc, "bitcast_convert",
+                     "needs a dtype of the same bit width, got " +
+                         specString(a) + " to " +
+                         std::string(dtypeName(dtype)));
+  return emit<t::BitcastConvertOp>(ctx, loc, type, ctx->value(a));
+}
+
+Tensor reducePrecision(const Tensor &a, int exponentBits, int mantissaBits,
+                       Loc loc) {
+  TraceContext *ctx = traceOf({&a});
+  if (!checkOperands(ctx, loc, "reduce_precision", {&a}))
+    return Tensor();
+  if (!isFloat(a.dtype()))
+    return ctx->fail(loc, "reduce_precision",
+                     "needs float elements, got " + specString(a));
+  if (exponentBits < 1 || mantissaBits < 0)
+    return ctx->fail(loc, "reduce_precision",
+                     "needs exponent_bits >= 1 and mantissa_bits >= 0, got " +
+                         std::to_string(exponentBits) + " and " +
+                         std::to_string(mantissaBits));
+  mlir::Value x = ctx->value(a);
+  return emit<t::ReducePrecisionOp>(ctx, loc, x.getType(), x,
+                                    static_cast<int32_t>(exponentBits),
+                                    static_cast<int32_t>(mantissaBits));
+}
+
 //===----------------------------------------------------------------------===//
 // Binary
 //===----------------------------------------------------------------------===//
@@ -179,6 +216,10 @@ Tensor binary(const TensorLike &a, const TensorLike &b, const Loc &loc,
   if (domain == Domain::Integer && isFloat(ops->dtype))
     return ops->ctx->fail(loc, opName,
                           "needs integer or i1 operands, got " +
+                              specsString(ops->values));
+  if (domain == Domain::Int && (isFloat(ops->dtype) || ops->dtype == DType::I1))
+    return ops->ctx->fail(loc, opName,
+                          "needs integer operands, got " +
                               specsString(ops->values));
   return emit<OpTy>(ops->ctx, loc, ops->ctx->value(ops->values[0]),
                     ops->ctx->value(ops->values[1]));
@@ -250,6 +291,17 @@ Tensor bitwiseOr(const TensorLike &a, const TensorLike &b, Loc loc) {
 }
 Tensor bitwiseXor(const TensorLike &a, const TensorLike &b, Loc loc) {
   return binary<t::XorOp>(a, b, loc, "bitwise_xor", Domain::Integer);
+}
+Tensor shiftLeft(const TensorLike &a, const TensorLike &b, Loc loc) {
+  return binary<t::ShiftLeftOp>(a, b, loc, "shift_left", Domain::Int);
+}
+Tensor shiftRightArithmetic(const TensorLike &a, const TensorLike &b, Loc loc) {
+  return binary<t::ShiftRightArithmeticOp>(a, b, loc, "shift_right_arithmetic",
+                                           Domain::Int);
+}
+Tensor shiftRightLogical(const TensorLike &a, const TensorLike &b, Loc loc) {
+  return binary<t::ShiftRightLogicalOp>(a, b, loc, "shift_right_logical",
+                                        Domain::Int);
 }
 Tensor logicalAnd(const TensorLike &a, const TensorLike &b, Loc loc) {
   return logical<t::AndOp>(a, b, loc, "logical_and");
