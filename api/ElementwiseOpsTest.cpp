@@ -365,6 +365,37 @@ TEST(ElementwiseOpsTest, ReducePrecisionRoundsToTheFormat) {
   expectClose(out[2], f16, 0, 0, "f64 to (5, 10)");
 }
 
+TEST(ElementwiseOpsTest, NextafterFollowsC) {
+  const double kMax32 = std::numeric_limits<float>::max();
+  std::vector<double> x = {1,   1,    -1, 0,    -0.0, 0,   2.5,  kInf,
+                           kMax32, kNaN, 1, -kInf, 1e30, -3, 0.1};
+  std::vector<double> y = {2,   0,    1,  1,    -1,   -0.0, 2.5, 0,
+                           kInf, 1,   kNaN, 0,   -1e30, -4, 0.2};
+  auto out = run([](Tensor a, Tensor b) { return nextafter(a, b); },
+                 {fromDoubles(DType::F32, {15}, x),
+                  fromDoubles(DType::F64, {15}, y)});
+  // f32 and f64 join to f64.
+  auto out32 = run([](Tensor a, Tensor b) { return nextafter(a, b); },
+                   {fromDoubles(DType::F32, {15}, x),
+                    fromDoubles(DType::F32, {15}, y)});
+  ASSERT_EQ(out.size(), 1u);
+  ASSERT_EQ(out32.size(), 1u);
+  std::vector<double> want64, want32;
+  for (size_t i = 0; i < x.size(); ++i) {
+    want64.push_back(std::nextafter(static_cast<double>(static_cast<float>(x[i])),
+                                    y[i]));
+    want32.push_back(std::nextafterf(static_cast<float>(x[i]),
+                                     static_cast<float>(y[i])));
+  }
+  expectClose(out[0], want64, 0, 0, "nextafter f64");
+  expectClose(out32[0], want32, 0, 0, "nextafter f32");
+  // From zero: the smallest subnormal, with y's sign (bits, not flushed).
+  std::vector<double> got = toDoubles(out32[0]);
+  EXPECT_EQ(got[3], 0x1p-149);
+  EXPECT_EQ(got[4], -0x1p-149);
+  EXPECT_TRUE(std::signbit(got[5])); // nextafter(0, -0) is -0
+}
+
 TEST(ElementwiseOpsTest, I64Arithmetic) {
   std::vector<double> a = {1e15, -3, 9007199254740991.0, 6};
   std::vector<double> b = {3, 7, 2, -4};

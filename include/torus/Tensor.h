@@ -238,6 +238,14 @@ Tensor minimum(const TensorLike &a, const TensorLike &b,
 /// operands are promoted to f32.
 Tensor atan2(const TensorLike &y, const TensorLike &x,
              Loc loc = Loc::current());
+/// The next float after `x` in the direction of `y` (C `nextafter`),
+/// elementwise: `y` where they are equal, NaN if either is NaN; from zero,
+/// the smallest subnormal (which arithmetic then reads as zero, as XLA's
+/// CPU backend does). f32 and f64 (integers promote to f32); XLA's
+/// expansion of `chlo.next_after` into integer operations on the bits, as
+/// HLO has no such instruction.
+Tensor nextafter(const TensorLike &x, const TensorLike &y,
+                 Loc loc = Loc::current());
 ///@{
 /// Bitwise on integers, logical on i1; floats are an error.
 Tensor bitwiseAnd(const TensorLike &a, const TensorLike &b,

@@ -9,6 +9,8 @@
 
 #include "ir/trace/TraceOps.h"
 
+#include <limits>
+
 namespace torus {
 
 using namespace impl;
@@ -283,6 +285,64 @@ Tensor minimum(const TensorLike &a, const TensorLike &b, Loc loc) {
 Tensor atan2(const TensorLike &y, const TensorLike &x, Loc loc) {
   return binary<t::Atan2Op>(y, x, loc, "atan2", Domain::Float);
 }
+Tensor nextafter(const TensorLike &a, const TensorLike &b, Loc loc) {
+  DType joined = resultDType({&a, &b});
+  std::optional<DType> force;
+  if (!isFloat(joined))
+    force = DType::F32;
+  auto ops = prepareOperands(loc, "nextafter", {&a, &b}, force);
+  if (!ops)
+    return Tensor();
+  TraceContext *ctx = ops->ctx;
+  DType f = ops->dtype;
+  if (f != DType::F32 && f != DType::F64)
+    return ctx->fail(loc, "nextafter",
+                     "needs f32 or f64 operands (16-bit floats need 16-bit "
+                     "integers), got " + specsString(ops->values));
+  // As XLA expands chlo.next_after: step the bits of x by one toward y.
+  DType it = f == DType::F32 ? DType::I32 : DType::I64;
+  auto type = typeOf(ctx, it, ops->shape);
+  auto v = [&](const Tensor &t) { return ctx->value(t); };
+  auto cst = [&](double value) {
+    return filled(ctx, loc, ops->shape, value, it);
+  };
+  auto bin = [&](auto tag, const Tensor &l, const Tensor &r) {
+    using OpTy = decltype(tag);
+    return emit<OpTy>(ctx, loc, v(l), v(r));
+  };
+  auto cmp = [&](t::ComparisonDirection d, const Tensor &l, const Tensor &r) {
+    return emit<t::CompareOp>(ctx, loc, d, v(l), v(r));
+  };
+  auto sel = [&](const Tensor &p, const Tensor &l, const Tensor &r) {
+    return emit<t::SelectOp>(ctx, loc, v(p), v(l), v(r));
+  };
+  using Dir = t::ComparisonDirection;
+  const Tensor &x = ops->values[0], &y = ops->values[1];
+  Tensor xi = emit<t::BitcastConvertOp>(ctx, loc, type, v(x));
+  Tensor yi = emit<t::BitcastConvertOp>(ctx, loc, type, v(y));
+  // The sign bit: -2^31 or -2^63, exact in a double.
+  Tensor signMask = cst(f == DType::F32 ? -0x1p31 : -0x1p63);
+  Tensor absMask = emit<t::NotOp>(ctx, loc, v(signMask));
+  Tensor xAbs = bin(t::AndOp(), xi, absMask), yAbs = bin(t::AndOp(), yi, absMask);
+  Tensor xSign = bin(t::AndOp(), xi, signMask);
+  Tensor ySign = bin(t::AndOp(), yi, signMask);
+  Tensor zero = cst(0), one = cst(1), minusOne = cst(-1);
+  // Toward zero (-1 on the bits) when |x| > |y| or the signs differ.
+  Tensor smaller = bin(t::OrOp(), cmp(Dir::GT, xAbs, yAbs),
+                       cmp(Dir::NE, xSign, ySign));
+  Tensor r = bin(t::AddOp(), xi, sel(smaller, minusOne, one));
+  // From ±0: the smallest subnormal with y's sign, or y if it is ±0 too.
+  Tensor fromZero = sel(cmp(Dir::EQ, yAbs, zero), yi,
+                        bin(t::OrOp(), ySign, one));
+  r = sel(cmp(Dir::EQ, xAbs, zero), fromZero, r);
+  r = sel(cmp(Dir::EQ, x, y), yi, r);
+  Tensor result = emit<t::BitcastConvertOp>(ctx, loc, v(x).getType(), v(r));
+  Tensor nan = bin(t::OrOp(), cmp(Dir::NE, x, x), cmp(Dir::NE, y, y));
+  return sel(nan, filled(ctx, loc, ops->shape,
+                         std::numeric_limits<double>::quiet_NaN(), f),
+             result);
+}
+
 Tensor bitwiseAnd(const TensorLike &a, const TensorLike &b, Loc loc) {
   return binary<t::AndOp>(a, b, loc, "bitwise_and", Domain::Integer);
 }
