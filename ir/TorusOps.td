@@ -687,8 +687,9 @@ def Torus_BitcastConvertOp : Torus_Op<"bitcast_convert", [
   let description = [{
     Each element's bits read as the result's element type, which has the
     same width (HLO `bitcast-convert`): `f32` and `i32`, `f64` and `i64`,
-    `f16` and `bf16` (and the 16-bit integers). HLO's width-changing form, which adds or drops
-    a dimension, is not supported.
+    `f16` and `bf16` (and the 16-bit integers). HLO's width-changing form,
+    which adds or drops a dimension, is not this op: the HLO importer writes
+    it, between 32 and 64 bits, as integer ops on the bits.
 
     ```mlir
     %i = torus.bitcast_convert %x : (tensor<4xf32>) -> tensor<4xi32>
