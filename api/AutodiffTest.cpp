@@ -134,7 +134,7 @@ TEST(AutodiffTest, EveryUnaryFunctionOfTheTracingApi) {
   };
   const Unary unaries[] = {
 #define TORUS_UNARY(function, Op, domain)                                      \
-  {#function, function, std::string_view(#domain) != "Integer"},
+  {#function, function, !std::string_view(#domain).starts_with("Int")},
 #include "torus/UnaryOps.def"
   };
   for (const Unary &u : unaries) {

@@ -48,6 +48,10 @@ const UnaryCase kUnary[] = {
     {"floor", floor, [](double x) { return std::floor(x); }},
     {"ceil", ceil, [](double x) { return std::ceil(x); }},
     {"round", round, roundEven},
+    {"roundAwayFromZero", roundAwayFromZero,
+     [](double x) { return std::round(x); }},
+    {"cbrt", cbrt, [](double x) { return std::cbrt(x); }},
+    {"erf", erf, [](double x) { return std::erf(x); }},
 };
 
 /// Inputs that exercise the edges: zeros of both signs, tiny values (where
@@ -269,6 +273,127 @@ TEST(ElementwiseOpsTest, IntegerArithmeticFollowsXla) {
                          "and", "or", "xor", "power"};
   for (int k = 0; k < 14; ++k)
     expectClose(out[k], want[k], 0, 0, names[k]);
+}
+
+TEST(ElementwiseOpsTest, ShiftsCountAndBitcastFollowXla) {
+  // The amount is read as unsigned: -1 and 32 shift every bit out.
+  std::vector<double> a = {1, -8, -8, 0x40000000, -1, 5, 7, -2147483648.0};
+  std::vector<double> n = {3, 1, 31, 1, 32, -1, 0, 33};
+  auto out = run(
+      [](Tensor x, Tensor y) {
+        return std::make_tuple(shiftLeft(x, y), shiftRightArithmetic(x, y),
+                               shiftRightLogical(x, y), populationCount(x),
+                               countLeadingZeros(x));
+      },
+      {fromDoubles(DType::I32, {8}, a), fromDoubles(DType::I32, {8}, n)});
+  ASSERT_EQ(out.size(), 5u);
+  // By hand: -8 is 0xFFFFFFF8; 0x40000000 << 1 is INT_MIN.
+  expectClose(out[0], {8, -16, 0, -2147483648.0, 0, 0, 7, 0}, 0, 0,
+              "shift_left");
+  expectClose(out[1], {0, -4, -1, 0x20000000, -1, 0, 7, -1}, 0, 0,
+              "shift_right_arithmetic");
+  expectClose(out[2], {0, 0x7FFFFFFC, 1, 0x20000000, 0, 0, 7, 0}, 0, 0,
+              "shift_right_logical");
+  expectClose(out[3], {1, 29, 29, 1, 32, 2, 3, 1}, 0, 0, "popcnt");
+  expectClose(out[4], {31, 0, 0, 1, 0, 29, 29, 0}, 0, 0,
+              "count_leading_zeros");
+}
+
+TEST(ElementwiseOpsTest, ShiftsAndCountsInI64) {
+  auto out = run(
+      [](Tensor x, Tensor y) {
+        return std::make_tuple(shiftLeft(x, y), shiftRightArithmetic(x, y),
+                               shiftRightLogical(x, y), populationCount(x),
+                               countLeadingZeros(x));
+      },
+      {fromDoubles(DType::I64, {4}, {1, -1, 6, 0}),
+       fromDoubles(DType::I64, {4}, {40, 63, 64, 5})});
+  ASSERT_EQ(out.size(), 5u);
+  auto got = [&](int k) { return out[k].toVector<int64_t>(); };
+  EXPECT_EQ(got(0), (std::vector<int64_t>{int64_t(1) << 40, INT64_MIN, 0, 0}));
+  EXPECT_EQ(got(1), (std::vector<int64_t>{0, -1, 0, 0}));
+  EXPECT_EQ(got(2), (std::vector<int64_t>{0, 1, 0, 0}));
+  EXPECT_EQ(got(3), (std::vector<int64_t>{1, 64, 2, 0}));
+  EXPECT_EQ(got(4), (std::vector<int64_t>{63, 0, 61, 64}));
+}
+
+TEST(ElementwiseOpsTest, BitcastConvertKeepsTheBits) {
+  auto out = run(
+      [](Tensor f, Tensor i, Tensor d, Tensor h) {
+        return std::make_tuple(bitcastConvert(f, DType::I32),
+                               bitcastConvert(i, DType::F32),
+                               bitcastConvert(d, DType::I64),
+                               bitcastConvert(h, DType::BF16));
+      },
+      {fromDoubles(DType::F32, {3}, {1.0, -2.0, 0.0}),
+       fromDoubles(DType::I32, {2}, {0x3F800000, 0x7F800000}),
+       fromDoubles(DType::F64, {1}, {1.0}),
+       fromDoubles(DType::F16, {1}, {1.0})});
+  ASSERT_EQ(out.size(), 4u);
+  // IEEE encodings, by hand: 1.0f = 0x3F800000, -2.0f = 0xC0000000.
+  expectClose(out[0], {0x3F800000, -1073741824.0, 0}, 0);
+  expectClose(out[1], {1.0, kInf}, 0);
+  EXPECT_EQ(out[2].toVector<int64_t>(),
+            (std::vector<int64_t>{0x3FF0000000000000}));
+  // f16 1.0 is 0x3C00, which as bf16 is 2^(0x78 - 127) = 2^-7.
+  expectClose(out[3], {0.0078125}, 0);
+}
+
+TEST(ElementwiseOpsTest, ReducePrecisionRoundsToTheFormat) {
+  // To f16's format (5 exponent, 10 mantissa bits) and to bf16's (8, 7),
+  // in f32 and f64. Values by hand: 1 + 2^-11 is a tie (to even: 1);
+  // 1 + 3 * 2^-11 a tie between 1 + 2^-10 and 1 + 2^-9 (to 1 + 2^-9);
+  // 65520 rounds up to 2^16, beyond f16's range; 1e-5 is below f16's
+  // smallest normal (2^-14): zero, as there are no subnormals.
+  std::vector<double> in = {1 + 0x1p-11, 1 + 3 * 0x1p-11, 65520, 1e-5,
+                            -1e-5, -kInf, kNaN, 1 + 0x1p-10};
+  std::vector<double> f16 = {1, 1 + 0x1p-9, kInf, 0, -0.0, -kInf, kNaN,
+                             1 + 0x1p-10};
+  // With 8 exponent bits the range is f32's: only the mantissa rounds.
+  std::vector<double> bf16 = {1, 1, 65536, 1.0013580322265625e-05,
+                              -1.0013580322265625e-05, -kInf, kNaN, 1};
+  auto out = run(
+      [](Tensor x, Tensor y) {
+        return std::make_tuple(reducePrecision(x, 5, 10),
+                               reducePrecision(x, 8, 7),
+                               reducePrecision(y, 5, 10));
+      },
+      {fromDoubles(DType::F32, {8}, in), fromDoubles(DType::F64, {8}, in)});
+  ASSERT_EQ(out.size(), 3u);
+  expectClose(out[0], f16, 0, 0, "f32 to (5, 10)");
+  expectClose(out[1], bf16, 0, 0, "f32 to (8, 7)");
+  expectClose(out[2], f16, 0, 0, "f64 to (5, 10)");
+}
+
+TEST(ElementwiseOpsTest, NextafterFollowsC) {
+  const double kMax32 = std::numeric_limits<float>::max();
+  std::vector<double> x = {1,   1,    -1, 0,    -0.0, 0,   2.5,  kInf,
+                           kMax32, kNaN, 1, -kInf, 1e30, -3, 0.1};
+  std::vector<double> y = {2,   0,    1,  1,    -1,   -0.0, 2.5, 0,
+                           kInf, 1,   kNaN, 0,   -1e30, -4, 0.2};
+  auto out = run([](Tensor a, Tensor b) { return nextafter(a, b); },
+                 {fromDoubles(DType::F32, {15}, x),
+                  fromDoubles(DType::F64, {15}, y)});
+  // f32 and f64 join to f64.
+  auto out32 = run([](Tensor a, Tensor b) { return nextafter(a, b); },
+                   {fromDoubles(DType::F32, {15}, x),
+                    fromDoubles(DType::F32, {15}, y)});
+  ASSERT_EQ(out.size(), 1u);
+  ASSERT_EQ(out32.size(), 1u);
+  std::vector<double> want64, want32;
+  for (size_t i = 0; i < x.size(); ++i) {
+    want64.push_back(std::nextafter(static_cast<double>(static_cast<float>(x[i])),
+                                    y[i]));
+    want32.push_back(std::nextafterf(static_cast<float>(x[i]),
+                                     static_cast<float>(y[i])));
+  }
+  expectClose(out[0], want64, 0, 0, "nextafter f64");
+  expectClose(out32[0], want32, 0, 0, "nextafter f32");
+  // From zero: the smallest subnormal, with y's sign (bits, not flushed).
+  std::vector<double> got = toDoubles(out32[0]);
+  EXPECT_EQ(got[3], 0x1p-149);
+  EXPECT_EQ(got[4], -0x1p-149);
+  EXPECT_TRUE(std::signbit(got[5])); // nextafter(0, -0) is -0
 }
 
 TEST(ElementwiseOpsTest, I64Arithmetic) {

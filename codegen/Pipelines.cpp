@@ -12,6 +12,7 @@
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MathToLibm/MathToLibm.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
@@ -155,12 +156,16 @@ void buildBuffersToLLVMPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createConvertSCFToCFPass());
+  // Math to LLVM's intrinsics, then what has none (erf, cbrt) to libm calls
+  // (runtime/SupportRoutines.cpp has them); before the vector lowering, which
+  // lowers the libm conversion's unrolling of vector math.
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
   pm.addPass(withOptions(createConvertVectorToLLVMPass(), // kernels' vectors
                          "reassociate-fp-reductions=true"));
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
-  pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createArithToLLVMConversionPass());
   ConvertFuncToLLVMPassOptions func;
   func.useBarePtrCallConv = true;
@@ -221,6 +226,7 @@ void registerCompilerPasses() {
     registerSCFToControlFlowPass();
     registerFinalizeMemRefToLLVMConversionPass();
     registerConvertMathToLLVMPass();
+    registerConvertMathToLibmPass();
     registerArithToLLVMConversionPass();
     registerConvertFuncToLLVMPass();
     registerConvertControlFlowToLLVMPass();

@@ -282,6 +282,39 @@ def Torus_RoundNearestEvenOp : Torus_UnaryOp<"round_nearest_even",
   let vjp = [{ set(0, gb.zerosLike(getOperand())); }];
   let scalarBody = [{ return b.create<math::RoundEvenOp>(loc, x[0]); }];
 }
+def Torus_RoundNearestAfzOp : Torus_UnaryOp<"round_nearest_afz",
+    Torus_FloatTensor, "round to the nearest integer, ties away from zero",
+    "C `round`: `2.5` gives `3`, `-2.5` gives `-3`.",
+    "tensor<4xf32>", "round-nearest-afz"> {
+  // Piecewise constant: zero gradient almost everywhere (as in JAX).
+  let vjp = [{ set(0, gb.zerosLike(getOperand())); }];
+  let scalarBody = [{ return b.create<math::RoundOp>(loc, x[0]); }];
+}
+def Torus_CbrtOp : Torus_UnaryOp<"cbrt", Torus_FloatTensor, "cube root",
+    "Real, so negative for negative operands: `cbrt(-8) = -2`. C `cbrt` "
+    "(libm), correctly rounded or nearly."> {
+  // d cbrt(x) = 1 / (3 cbrt(x)^2)
+  let vjp = [{
+    Value three = gb.splat(gb.typeOf(ct), 3.0);
+    set(0, gb.div(ct, gb.mul(three, gb.mul(getResult(), getResult()))));
+  }];
+  let scalarBody = [{ return b.create<math::CbrtOp>(loc, x[0]); }];
+  let foldsViaDouble = "std::cbrt";
+}
+def Torus_ErfOp : Torus_UnaryOp<"erf", Torus_FloatTensor, "error function",
+    "`2/sqrt(pi)` times the integral of `e^-t^2` from 0 to `x`; C `erf` "
+    "(libm)."> {
+  // d erf(x) = 2/sqrt(pi) e^-x^2
+  let vjp = [{
+    Value x = getOperand();
+    auto type = gb.typeOf(ct);
+    Value e = gb.exp(gb.neg(gb.mul(x, x)));
+    const double twoOverSqrtPi = 1.1283791670955126;
+    set(0, gb.mul(ct, gb.mul(gb.splat(type, twoOverSqrtPi), e)));
+  }];
+  let scalarBody = [{ return b.create<math::ErfOp>(loc, x[0]); }];
+  let foldsViaDouble = "std::erf";
+}
 def Torus_NotOp : Torus_UnaryOp<"not", Torus_IntOrPredTensor, "bitwise not",
     "Logical not for `i1`.", "tensor<4xi1>"> {
   let noGradient = 1;
@@ -290,6 +323,18 @@ def Torus_NotOp : Torus_UnaryOp<"not", Torus_IntOrPredTensor, "bitwise not",
     return b.create<arith::XOrIOp>(
         loc, x[0], intConstant(b, loc, t, APInt::getAllOnes(t.getIntOrFloatBitWidth())));
   }];
+}
+
+def Torus_PopcntOp : Torus_UnaryOp<"popcnt", Torus_IntTensor,
+    "population count", "The number of one bits.", "tensor<4xi32>"> {
+  let noGradient = 1;
+  let scalarBody = [{ return b.create<math::CtPopOp>(loc, x[0]); }];
+}
+def Torus_CountLeadingZerosOp : Torus_UnaryOp<"count_leading_zeros",
+    Torus_IntTensor, "count of leading zero bits",
+    "The width of the type for 0.", "tensor<4xi32>", "count-leading-zeros"> {
+  let noGradient = 1;
+  let scalarBody = [{ return b.create<math::CountLeadingZerosOp>(loc, x[0]); }];
 }
 
 def Torus_IsFiniteOp : Torus_Op<"is_finite", [HloOpcode<"is-finite">, ScalarBody<[{
@@ -324,15 +369,17 @@ def Torus_IsFiniteOp : Torus_Op<"is_finite", [HloOpcode<"is-finite">, ScalarBody
 // An elementwise op of two operands of one type; its defs say what the
 // unary ones say (above).
 class Torus_BinaryOp<string mnemonic, Type type, string summaryText,
-                     string details>
+                     string details, string hloName = "">
     : Torus_Op<mnemonic>, Torus_ScalarInODS, Torus_VJPInODS {
   let traits = [Pure, SameOperandsAndResultType, Elementwise,
                 Torus_ShardingRuleOpInterface,
-                HloOpcode<mnemonic>] # scalarTraits # vjpTraits # extraTraits;
+                HloOpcode<!if(!empty(hloName), mnemonic, hloName)>]
+               # scalarTraits # vjpTraits # extraTraits;
   let extraClassDefinition = vjpDefinition;
   let summary = summaryText;
   let description = "Elementwise " # summaryText # " of two tensors of one "
-    # "type (HLO `" # mnemonic # "`). " # details # " Broadcasting is "
+    # "type (HLO `" # !if(!empty(hloName), mnemonic, hloName) # "`). "
+    # details # " Broadcasting is "
     # "explicit, through `torus.broadcast_in_dim`.\n\n```mlir\n%r = torus."
     # mnemonic # " %a, %b : tensor<4xf32>\n```";
   let arguments = (ins type:$lhs, type:$rhs);
@@ -479,6 +526,53 @@ def Torus_XorOp : Torus_BinaryOp<"xor", Torus_IntOrPredTensor,
   let scalarBody = [{ return b.create<arith::XOrIOp>(loc, x[0], x[1]); }];
 }
 
+// The shifts read the amount as unsigned: an amount of the width or more
+// shifts every bit out (XLA's semantics, where C and LLVM leave it
+// undefined).
+def Torus_ShiftLeftOp : Torus_BinaryOp<"shift_left", Torus_IntTensor,
+    "left shift",
+    "`lhs << rhs`, zeros shifted in; 0 where `rhs`, read as unsigned, is at "
+    "least the bit width.", "shift-left"> {
+  let noGradient = 1;
+  let scalarBody = [{
+    Type t = x[0].getType();
+    Value zero = cst(b, loc, t, 0);
+    Value out = cmpi(b, loc, arith::CmpIPredicate::uge, x[1],
+                     cst(b, loc, t, t.getIntOrFloatBitWidth()));
+    Value r = b.create<arith::ShLIOp>(loc, x[0], x[1]);
+    return select(b, loc, out, zero, r);
+  }];
+}
+def Torus_ShiftRightArithmeticOp : Torus_BinaryOp<"shift_right_arithmetic",
+    Torus_IntTensor, "arithmetic right shift",
+    "`lhs >> rhs`, copies of the sign bit shifted in; where `rhs`, read as "
+    "unsigned, is at least the bit width, 0 or -1 by the sign of `lhs`.",
+    "shift-right-arithmetic"> {
+  let noGradient = 1;
+  let scalarBody = [{
+    Type t = x[0].getType();
+    unsigned width = t.getIntOrFloatBitWidth();
+    Value out = cmpi(b, loc, arith::CmpIPredicate::uge, x[1],
+                     cst(b, loc, t, width));
+    Value amount = select(b, loc, out, cst(b, loc, t, width - 1), x[1]);
+    return b.create<arith::ShRSIOp>(loc, x[0], amount);
+  }];
+}
+def Torus_ShiftRightLogicalOp : Torus_BinaryOp<"shift_right_logical",
+    Torus_IntTensor, "logical right shift",
+    "`lhs >> rhs`, zeros shifted in; 0 where `rhs`, read as unsigned, is at "
+    "least the bit width.", "shift-right-logical"> {
+  let noGradient = 1;
+  let scalarBody = [{
+    Type t = x[0].getType();
+    Value zero = cst(b, loc, t, 0);
+    Value out = cmpi(b, loc, arith::CmpIPredicate::uge, x[1],
+                     cst(b, loc, t, t.getIntOrFloatBitWidth()));
+    Value r = b.create<arith::ShRUIOp>(loc, x[0], x[1]);
+    return select(b, loc, out, zero, r);
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Comparison, selection, conversion
 //===----------------------------------------------------------------------===//
@@ -590,6 +684,65 @@ def Torus_ConvertOp : Torus_Op<"convert", [HloOpcode<"convert">, ScalarBody<[{
   let results = (outs Torus_Tensor:$result);
   let assemblyFormat = "$operand attr-dict `:` functional-type(operands, results)";
   let hasFolder = 1;
+}
+
+def Torus_BitcastConvertOp : Torus_Op<"bitcast_convert", [
+    HloOpcode<"bitcast-convert">, ScalarBody<[{
+      return b.create<arith::BitcastOp>(loc, getType().getElementType(), x[0]);
+    }], 0>,
+    Pure, Elementwise,
+    Torus_NoGradient,
+    Torus_ShardingRuleOpInterface]> {
+  let summary = "elementwise reinterpretation of the bits";
+  let description = [{
+    Each element's bits read as the result's element type, which has the
+    same width (HLO `bitcast-convert`): `f32` and `i32`, `f64` and `i64`,
+    `f16` and `bf16` (and the 16-bit integers). HLO's width-changing form,
+    which adds or drops a dimension, is not this op: the HLO importer writes
+    it, between 32 and 64 bits, as integer ops on the bits.
+
+    ```mlir
+    %i = torus.bitcast_convert %x : (tensor<4xf32>) -> tensor<4xi32>
+    ```
+  }];
+  let arguments = (ins Torus_Tensor:$operand);
+  let results = (outs Torus_Tensor:$result);
+  let assemblyFormat = "$operand attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Torus_ReducePrecisionOp : Torus_Op<"reduce_precision", [
+    HloOpcode<"reduce-precision">, ScalarBody<[{
+      return reducePrecision(b, loc, x[0], getExponentBits(),
+                             getMantissaBits());
+    }], 0>,
+    Pure, SameOperandsAndResultType, Elementwise,
+    Torus_HasVJP,
+    Torus_ShardingRuleOpInterface]> {
+  let summary = "elementwise rounding to a narrower float format";
+  let description = [{
+    Rounds each element to the float format of `exponent_bits` exponent and
+    `mantissa_bits` mantissa bits and back, keeping its type (HLO
+    `reduce-precision`), by XLA's algorithm on the element's own bits: the
+    mantissa rounds to nearest, ties to even; then, if the format has fewer
+    exponent bits than the type, values beyond its range become infinity and
+    values below its smallest normal become zero (no subnormals). NaN stays
+    NaN (infinity when `mantissa_bits` is 0). As in JAX, which counts the op
+    as linear, the cotangent passes through rounded the same way.
+
+    ```mlir
+    %r = torus.reduce_precision %x, exponent_bits = 5, mantissa_bits = 10 : tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins Torus_FloatTensor:$operand, I32Attr:$exponent_bits,
+                       I32Attr:$mantissa_bits);
+  let results = (outs Torus_FloatTensor:$result);
+  let assemblyFormat = [{
+    $operand `,` `exponent_bits` `=` $exponent_bits `,` `mantissa_bits` `=`
+    $mantissa_bits attr-dict `:` type($result)
+  }];
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//

@@ -4,7 +4,9 @@
 // target cannot do in instructions. The operations Torus's lowering emits
 // are integer and floating-point arithmetic on i1..i64, f16, bf16, f32 and
 // f64 (no i128, no complex), conversions between them, the math intrinsics
-// of MLIR's math-to-llvm conversion, `frem`, and memory intrinsics. On
+// of MLIR's math-to-llvm conversion, the libm calls math-to-libm makes of
+// the math ops left without one (erf, cbrt), `frem`, and memory
+// intrinsics. On
 // x86-64-v2 and up, the libcalls among those are: the f16/bf16 conversions
 // (no F16C on v2, no AVX-512 BF16 below Sapphire Rapids-class CPUs, no
 // f64 -> f16/bf16 instruction anywhere), libm for the transcendental

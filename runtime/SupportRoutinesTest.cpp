@@ -130,6 +130,14 @@ TEST(SupportRoutinesTest, LibmWrappersFlushSubnormalsLikeXla) {
   // Normal values are libm's.
   EXPECT_EQ(routine<float(float)>("logf")(2.0f), std::log(2.0f));
   EXPECT_EQ(routine<double(double, double)>("fmod")(7.5, 2.0), 1.5);
+  // erf and cbrt, which math-to-libm calls (codegen/Pipelines.cpp): erf of a
+  // subnormal would be subnormal, and cbrt reads one as zero.
+  EXPECT_EQ(routine<float(float)>("erff")(tiny), 0.0f);
+  EXPECT_EQ(routine<double(double)>("cbrt")(tinyD), 0.0);
+  EXPECT_EQ(routine<float(float)>("erff")(0.5f), std::erf(0.5f));
+  EXPECT_EQ(routine<double(double)>("erf")(-0.25), std::erf(-0.25));
+  EXPECT_EQ(routine<float(float)>("cbrtf")(-8.0f), -2.0f);
+  EXPECT_DOUBLE_EQ(routine<double(double)>("cbrt")(27.0), 3.0); // glibc: 1 ulp off
   float sn, cs;
   routine<void(float, float *, float *)>("sincosf")(0.5f, &sn, &cs);
   EXPECT_EQ(sn, std::sin(0.5f));

@@ -128,3 +128,41 @@ func.func @clamp_is_finite(%lo: tensor<f32>, %a: tensor<4xf32>, %hi: tensor<f32>
   %1 = torus.is_finite %0 : (tensor<4xf32>) -> tensor<4xi1>
   return %1 : tensor<4xi1>
 }
+
+// -----
+
+// Shifts by the bit width or more shift every bit out, where arith's shifts
+// are poison: the body selects 0, or shifts by width - 1 for the sign.
+// CHECK-LABEL: func.func @shifts
+// CHECK: %[[OUT:.*]] = arith.cmpi uge, %[[N:.*]], %c32_i32
+// CHECK: %[[SHL:.*]] = arith.shli %{{.*}}, %[[N]]
+// CHECK: arith.select %[[OUT]], %c0_i32, %[[SHL]]
+// CHECK: linalg.generic
+// CHECK: %[[OUT2:.*]] = arith.cmpi uge, %[[N2:.*]], %c32_i32
+// CHECK: %[[AMT:.*]] = arith.select %[[OUT2]], %c31_i32, %[[N2]]
+// CHECK: arith.shrsi %{{.*}}, %[[AMT]]
+func.func @shifts(%a: tensor<4xi32>, %b: tensor<4xi32>) -> (tensor<4xi32>, tensor<4xi32>) {
+  %0 = torus.shift_left %a, %b : tensor<4xi32>
+  %1 = torus.shift_right_arithmetic %a, %b : tensor<4xi32>
+  return %0, %1 : tensor<4xi32>, tensor<4xi32>
+}
+
+// -----
+
+// reduce_precision works on the element's own bits: bf16 is not widened.
+// Rounding to (5 exponent, 3 mantissa) bits: bias 0b0111 plus the last
+// kept bit (bit 4), truncation, then the exponent range checks.
+// CHECK-LABEL: func.func @reduce_precision_bf16
+// CHECK: ^bb0(%[[IN:.*]]: bf16, %{{.*}}: bf16):
+// CHECK-NOT: arith.extf
+// CHECK: %[[BITS:.*]] = arith.bitcast %[[IN]] : bf16 to i16
+// CHECK: arith.andi %[[BITS]], %c16_i16
+// CHECK: arith.cmpi ugt
+// CHECK: arith.cmpi ule
+// CHECK: %[[R:.*]] = arith.bitcast %{{.*}} : i16 to bf16
+// CHECK: %[[NAN:.*]] = arith.cmpf uno, %[[IN]], %[[IN]]
+// CHECK: arith.select %[[NAN]], %[[IN]], %[[R]]
+func.func @reduce_precision_bf16(%h: tensor<4xbf16>) -> tensor<4xbf16> {
+  %0 = torus.reduce_precision %h, exponent_bits = 5, mantissa_bits = 3 : tensor<4xbf16>
+  return %0 : tensor<4xbf16>
+}

@@ -198,6 +198,14 @@ Tensor relu(const Tensor &a, Loc loc = Loc::current());
 /// Elementwise conversion to `dtype` (HLO `convert`: floats to integers
 /// round toward zero and saturate, NaN to 0; anything to i1 is `x != 0`).
 Tensor astype(const Tensor &a, DType dtype, Loc loc = Loc::current());
+/// The bits of each element read as `dtype`, of the same width (HLO
+/// `bitcast-convert`): f32 and i32, f64 and i64, f16 and bf16.
+Tensor bitcastConvert(const Tensor &a, DType dtype, Loc loc = Loc::current());
+/// Each element rounded to the float format of `exponentBits` exponent and
+/// `mantissaBits` mantissa bits (nearest even; overflow to infinity,
+/// underflow to zero), keeping its dtype (HLO `reduce-precision`).
+Tensor reducePrecision(const Tensor &a, int exponentBits, int mantissaBits,
+                       Loc loc = Loc::current());
 
 //===--- Elementwise: binary (promoting, broadcasting) -------------------===//
 
@@ -230,6 +238,14 @@ Tensor minimum(const TensorLike &a, const TensorLike &b,
 /// operands are promoted to f32.
 Tensor atan2(const TensorLike &y, const TensorLike &x,
              Loc loc = Loc::current());
+/// The next float after `x` in the direction of `y` (C `nextafter`),
+/// elementwise: `y` where they are equal, NaN if either is NaN; from zero,
+/// the smallest subnormal (which arithmetic then reads as zero, as XLA's
+/// CPU backend does). f32 and f64 (integers promote to f32); XLA's
+/// expansion of `chlo.next_after` into integer operations on the bits, as
+/// HLO has no such instruction.
+Tensor nextafter(const TensorLike &x, const TensorLike &y,
+                 Loc loc = Loc::current());
 ///@{
 /// Bitwise on integers, logical on i1; floats are an error.
 Tensor bitwiseAnd(const TensorLike &a, const TensorLike &b,
@@ -238,6 +254,18 @@ Tensor bitwiseOr(const TensorLike &a, const TensorLike &b,
                  Loc loc = Loc::current());
 Tensor bitwiseXor(const TensorLike &a, const TensorLike &b,
                   Loc loc = Loc::current());
+///@}
+///@{
+/// Shifts of integers (i1 and floats are an error) by `b` bits, read as
+/// unsigned: `a << b`, `a >> b` with the sign bit shifted in, and `a >> b`
+/// with zeros shifted in. Shifting by the bit width or more gives 0, or
+/// for the arithmetic shift of a negative `a`, -1 (HLO's semantics).
+Tensor shiftLeft(const TensorLike &a, const TensorLike &b,
+                 Loc loc = Loc::current());
+Tensor shiftRightArithmetic(const TensorLike &a, const TensorLike &b,
+                            Loc loc = Loc::current());
+Tensor shiftRightLogical(const TensorLike &a, const TensorLike &b,
+                         Loc loc = Loc::current());
 ///@}
 ///@{
 /// Logical operations on the truth values (`x != 0`), giving i1.

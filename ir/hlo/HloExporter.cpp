@@ -356,6 +356,7 @@ private:
   LogicalResult exportConstant(ConstantOp c, Operands operands);
   LogicalResult exportIota(IotaOp o, Operands operands);
   LogicalResult exportCompare(CompareOp o, Operands operands);
+  LogicalResult exportReducePrecision(ReducePrecisionOp o, Operands operands);
   LogicalResult exportBroadcast(BroadcastInDimOp o, Operands operands);
   LogicalResult exportTranspose(TransposeOp o, Operands operands);
   LogicalResult exportReverse(ReverseOp o, Operands operands);
@@ -997,6 +998,7 @@ const llvm::DenseMap<TypeID, Exporter::Handler> &Exporter::handlers() {
         entry<ConstantOp, &Exporter::exportConstant>(),
         entry<IotaOp, &Exporter::exportIota>(),
         entry<CompareOp, &Exporter::exportCompare>(),
+        entry<ReducePrecisionOp, &Exporter::exportReducePrecision>(),
         entry<BroadcastInDimOp, &Exporter::exportBroadcast>(),
         entry<TransposeOp, &Exporter::exportTranspose>(),
         entry<ReverseOp, &Exporter::exportReverse>(),
@@ -1118,6 +1120,14 @@ LogicalResult Exporter::exportBroadcast(BroadcastInDimOp o, Operands operands) {
 LogicalResult Exporter::exportTranspose(TransposeOp o, Operands operands) {
   Operation *op = o;
   return single(op, operands, dimsAttr("dimensions", o.getPermutation()));
+}
+
+LogicalResult Exporter::exportReducePrecision(ReducePrecisionOp o,
+                                              Operands operands) {
+  Operation *op = o;
+  return single(op, operands,
+                ", exponent_bits=" + std::to_string(o.getExponentBits()) +
+                    ", mantissa_bits=" + std::to_string(o.getMantissaBits()));
 }
 
 LogicalResult Exporter::exportReverse(ReverseOp o, Operands operands) {

@@ -137,6 +137,9 @@ const llvm::StringMap<Importer::OpcodeEntry> &Importer::opcodeTable() {
     // generic.
     add("convert", &Importer::emitConvert);
     add("compare", &Importer::emitCompare, {"direction", "type"});
+    add("reduce-precision", &Importer::emitReducePrecision,
+        {"exponent_bits", "mantissa_bits"});
+    add("bitcast-convert", &Importer::emitBitcastConvert);
     // Shapes (ImportShapeOps.cpp). reshape is generic; XLA may write its
     // inferred_dimension, which the result shape already says.
     add("reshape", nullptr, {"inferred_dimension"});

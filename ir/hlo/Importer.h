@@ -166,6 +166,10 @@ private:
                             HloValue &result);
   LogicalResult emitCompare(const Instruction &instr, Operands operands,
                             HloValue &result);
+  LogicalResult emitReducePrecision(const Instruction &instr,
+                                    Operands operands, HloValue &result);
+  LogicalResult emitBitcastConvert(const Instruction &instr, Operands operands,
+                                   HloValue &result);
   LogicalResult emitIota(const Instruction &instr, Operands operands,
                          HloValue &result);
   LogicalResult emitBroadcast(const Instruction &instr, Operands operands,

@@ -183,6 +183,28 @@ OpFoldResult RoundNearestEvenOp::fold(FoldAdaptor adaptor) {
   });
 }
 
+OpFoldResult RoundNearestAfzOp::fold(FoldAdaptor adaptor) {
+  return foldWith(*this, adaptor.getOperands(), [](ArrayRef<Scalar> x) {
+    return roundTo(x[0], APFloat::rmNearestTiesToAway);
+  });
+}
+
+OpFoldResult PopcntOp::fold(FoldAdaptor adaptor) {
+  return foldWith(*this, adaptor.getOperands(),
+                  [](ArrayRef<Scalar> x) -> std::optional<Scalar> {
+                    const APInt &i = intOf(x[0]);
+                    return Scalar(APInt(i.getBitWidth(), i.popcount()));
+                  });
+}
+
+OpFoldResult CountLeadingZerosOp::fold(FoldAdaptor adaptor) {
+  return foldWith(*this, adaptor.getOperands(),
+                  [](ArrayRef<Scalar> x) -> std::optional<Scalar> {
+                    const APInt &i = intOf(x[0]);
+                    return Scalar(APInt(i.getBitWidth(), i.countl_zero()));
+                  });
+}
+
 OpFoldResult NotOp::fold(FoldAdaptor adaptor) {
   if (auto inner = getOperand().getDefiningOp<NotOp>())
     return inner.getOperand();
@@ -366,6 +388,49 @@ OpFoldResult XorOp::fold(FoldAdaptor adaptor) {
                   });
 }
 
+namespace {
+/// HLO's shifts: the amount is unsigned, and `width` or more shifts every
+/// bit out (`outOfRange` gives the result then).
+template <typename Op>
+OpFoldResult foldShift(Op op, ArrayRef<Attribute> operands,
+                       APInt (*shift)(const APInt &, unsigned),
+                       APInt (*outOfRange)(const APInt &)) {
+  return foldWith(op, operands,
+                  [=](ArrayRef<Scalar> x) -> std::optional<Scalar> {
+                    const APInt &a = intOf(x[0]), &n = intOf(x[1]);
+                    if (n.uge(a.getBitWidth()))
+                      return Scalar(outOfRange(a));
+                    return Scalar(shift(a, static_cast<unsigned>(n.getZExtValue())));
+                  });
+}
+APInt zeroLike(const APInt &a) { return APInt(a.getBitWidth(), 0); }
+} // namespace
+
+OpFoldResult ShiftLeftOp::fold(FoldAdaptor adaptor) {
+  if (isSplatOf(getRhs(), 0.0))
+    return getLhs();
+  return foldShift(
+      *this, adaptor.getOperands(),
+      [](const APInt &a, unsigned n) { return a.shl(n); }, zeroLike);
+}
+
+OpFoldResult ShiftRightArithmeticOp::fold(FoldAdaptor adaptor) {
+  if (isSplatOf(getRhs(), 0.0))
+    return getLhs();
+  return foldShift(
+      *this, adaptor.getOperands(),
+      [](const APInt &a, unsigned n) { return a.ashr(n); },
+      [](const APInt &a) { return a.ashr(a.getBitWidth() - 1); });
+}
+
+OpFoldResult ShiftRightLogicalOp::fold(FoldAdaptor adaptor) {
+  if (isSplatOf(getRhs(), 0.0))
+    return getLhs();
+  return foldShift(
+      *this, adaptor.getOperands(),
+      [](const APInt &a, unsigned n) { return a.lshr(n); }, zeroLike);
+}
+
 //===----------------------------------------------------------------------===//
 // Compare, select, clamp, convert
 //===----------------------------------------------------------------------===//
@@ -522,4 +587,38 @@ OpFoldResult ConvertOp::fold(FoldAdaptor adaptor) {
         }
         return Scalar(APInt(result));
       });
+}
+
+//===----------------------------------------------------------------------===//
+// Bitcast, reduce precision
+//===----------------------------------------------------------------------===//
+
+LogicalResult BitcastConvertOp::verify() {
+  Type from = getOperand().getType().getElementType();
+  Type to = getType().getElementType();
+  if (from.getIntOrFloatBitWidth() != to.getIntOrFloatBitWidth())
+    return emitOpError() << "needs element types of one bit width, got "
+                         << from << " (" << from.getIntOrFloatBitWidth()
+                         << " bits) and " << to << " ("
+                         << to.getIntOrFloatBitWidth() << " bits)";
+  return success();
+}
+
+OpFoldResult BitcastConvertOp::fold(FoldAdaptor adaptor) {
+  if (getOperand().getType() == getType())
+    return getOperand();
+  auto dense = dyn_cast_or_null<DenseElementsAttr>(adaptor.getOperand());
+  if (!dense || getType().getElementType().isInteger(1))
+    return {};
+  return dense.bitcast(getType().getElementType());
+}
+
+LogicalResult ReducePrecisionOp::verify() {
+  if (getExponentBits() < 1)
+    return emitOpError() << "needs exponent_bits >= 1, got "
+                         << getExponentBits();
+  if (getMantissaBits() < 0)
+    return emitOpError() << "needs mantissa_bits >= 0, got "
+                         << getMantissaBits();
+  return success();
 }

@@ -1,4 +1,4 @@
-//===- ElementwiseVJPs.cpp - VJPs of select, clamp and convert ------------===//
+//===- ElementwiseVJPs.cpp - VJPs of select, clamp, convert, reduce_precision ===//
 //
 // The elementwise ops outside the Torus_UnaryOp/Torus_BinaryOp classes;
 // those write their rules in ODS (`let vjp` in ir/TorusOps.td).
@@ -56,6 +56,19 @@ LogicalResult ConvertOp::buildVJP(GradBuilder &gb,
   Type in = GradBuilder::typeOf(getOperand()).getElementType();
   if (isa<FloatType>(in))
     cts[0] = gb.convert(resultCotangents.front(), in);
+  return success();
+}
+
+LogicalResult ReducePrecisionOp::buildVJP(GradBuilder &gb,
+                                          ArrayRef<Value> resultCotangents,
+                                          SmallVectorImpl<Value> &cts) {
+  // As JAX (`ad.deflinear` in jax/_src/lax/lax.py): the op counts as linear,
+  // so the cotangent passes through rounded to the same format. Not the
+  // derivative of the rounding (zero almost everywhere): the op stands for
+  // "this value, stored narrower".
+  cts[0] = gb.same<ReducePrecisionOp>(resultCotangents.front(),
+                                      getExponentBitsAttr(),
+                                      getMantissaBitsAttr());
   return success();
 }
 

@@ -4,7 +4,8 @@
 // the ops' ScalarBody definitions and code generation. Functions the LLVM
 // math lowering lacks or computes inaccurately (expm1, log1p, tanh, atan2)
 // are spelled out from exp, log and arithmetic, so the generated code needs
-// nothing beyond what `convert-math-to-llvm` handles.
+// nothing beyond what `convert-math-to-llvm` handles; erf and cbrt, which
+// libm computes accurately, become libm calls (`convert-math-to-libm`).
 //
 //===----------------------------------------------------------------------===//
 
@@ -394,6 +395,54 @@ Value totalOrderKey(OpBuilder &b, Location loc, Value x) {
       loc, b.getIntegerAttr(it, APInt::getSignedMaxValue(width)));
   return b.create<arith::XOrIOp>(
       loc, bits, b.create<arith::AndIOp>(loc, sign, magnitude));
+}
+
+Value reducePrecision(OpBuilder &b, Location loc, Value x,
+                      unsigned exponentBits, unsigned mantissaBits) {
+  using scalar::intConstant;
+  auto ft = cast<FloatType>(x.getType());
+  unsigned nbits = ft.getWidth();
+  unsigned srcMantissa = ft.getFPMantissaWidth() - 1; // without the implicit bit
+  unsigned srcExponent = nbits - 1 - srcMantissa;
+  Type it = b.getIntegerType(nbits);
+  auto c = [&](const APInt &v) { return intConstant(b, loc, it, v); };
+  Value bits = b.create<arith::BitcastOp>(loc, it, x);
+  if (mantissaBits < srcMantissa) {
+    // Round to nearest even: add 0111...1 below the last kept bit, plus
+    // that bit, then truncate. A carry into the exponent is right.
+    unsigned dropped = srcMantissa - mantissaBits;
+    APInt lastKept = APInt::getOneBitSet(nbits, dropped);
+    Value lastBit = b.create<arith::ShRUIOp>(
+        loc, b.create<arith::AndIOp>(loc, bits, c(lastKept)),
+        c(APInt(nbits, dropped)));
+    Value bias = b.create<arith::AddIOp>(loc, lastBit,
+                                         c(lastKept.lshr(1) - 1));
+    bits = b.create<arith::AddIOp>(loc, bits, bias);
+    bits = b.create<arith::AndIOp>(loc, bits, c(~(lastKept - 1)));
+  }
+  if (exponentBits < srcExponent) {
+    APInt signMask = APInt::getSignMask(nbits);
+    APInt expMask = APInt::getBitsSet(nbits, srcMantissa, nbits - 1);
+    APInt bias = APInt::getLowBitsSet(nbits, srcExponent - 1);
+    APInt reducedBias = APInt::getLowBitsSet(nbits, exponentBits - 1);
+    APInt maxExp = (bias + reducedBias).shl(srcMantissa);
+    APInt minExp = (bias - reducedBias).shl(srcMantissa);
+    Value exponent = b.create<arith::AndIOp>(loc, bits, c(expMask));
+    Value overflows = scalar::cmpi(b, loc, CmpIPredicate::ugt, exponent, c(maxExp));
+    Value underflows = scalar::cmpi(b, loc, CmpIPredicate::ule, exponent, c(minExp));
+    Value signedZero = b.create<arith::AndIOp>(loc, bits, c(signMask));
+    Value signedInf = b.create<arith::OrIOp>(loc, signedZero, c(expMask));
+    bits = scalar::select(b, loc, overflows, signedInf, bits);
+    bits = scalar::select(b, loc, underflows, signedZero, bits);
+  }
+  Value r = b.create<arith::BitcastOp>(loc, ft, bits);
+  // The steps above may turn a NaN into an infinity or zero.
+  Value isNaN = scalar::cmpf(b, loc, CmpFPredicate::UNO, x, x);
+  Value nan = mantissaBits > 0
+                  ? x
+                  : scalarConstant(b, loc, ft,
+                                   std::numeric_limits<double>::infinity());
+  return scalar::select(b, loc, isNaN, nan, r);
 }
 
 Value compareScalar(OpBuilder &b, Location loc, ComparisonDirection dir,

@@ -57,6 +57,12 @@ Value integerPower(OpBuilder &b, Location loc, Value x, Value y);
 /// zero and saturate (NaN to 0), anything to i1 is `x != 0`, f64 to
 /// f16/bf16 rounds once, integers extend by their source's sign.
 Value convertScalar(OpBuilder &b, Location loc, Value v, Type to);
+/// HLO `reduce-precision` of one float element, on its own bits (XLA's
+/// algorithm): the mantissa rounded to `mantissaBits` (nearest, ties to
+/// even), then, with fewer than the type's exponent bits, overflow to
+/// infinity and underflow (subnormals included) to zero; NaN kept.
+Value reducePrecision(OpBuilder &b, Location loc, Value x,
+                      unsigned exponentBits, unsigned mantissaBits);
 /// HLO `compare`: floats ordered except NE, integers by their sign, i1
 /// unsigned. `totalOrder` compares floats in IEEE total order (HLO
 /// TOTALORDER).

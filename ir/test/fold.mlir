@@ -137,3 +137,44 @@ func.func @transpose_of_dot_kept(%a: tensor<4x6xf32>, %b: tensor<6x7xf32>, %c: t
   %3 = torus.transpose %2, permutation = [1, 0, 2] : (tensor<2x4x7xf32>) -> tensor<4x2x7xf32>
   return %0, %1, %3 : tensor<4x7xf32>, tensor<7x4xf32>, tensor<4x2x7xf32>
 }
+
+// Constant folds of the bit operations, by hand: the shift amount is read
+// as unsigned (-1 and 32 shift every bit out); -8 is 0xFFFFFFF8.
+// CHECK-LABEL: func.func @constant_bits
+// CHECK-DAG: %[[SHL:.*]] = torus.constant dense<[8, -16, 0, 0]> : tensor<4xi32>
+// CHECK-DAG: %[[SRA:.*]] = torus.constant dense<[0, -4, -1, -1]> : tensor<4xi32>
+// CHECK-DAG: %[[SRL:.*]] = torus.constant dense<[0, 2147483644, 0, 0]> : tensor<4xi32>
+// CHECK-DAG: %[[POP:.*]] = torus.constant dense<[1, 29, 29, 29]> : tensor<4xi32>
+// CHECK-DAG: %[[CLZ:.*]] = torus.constant dense<[31, 0, 0, 0]> : tensor<4xi32>
+// CHECK-DAG: %[[BITS:.*]] = torus.constant dense<[1065353216, -1073741824]> : tensor<2xi32>
+// CHECK-DAG: %[[AFZ:.*]] = torus.constant dense<[3.000000e+00, -3.000000e+00]> : tensor<2xf32>
+// CHECK-DAG: %[[CBRT:.*]] = torus.constant dense<[2.000000e+00, -3.000000e+00]> : tensor<2xf32>
+// CHECK: return %[[SHL]], %[[SRA]], %[[SRL]], %[[POP]], %[[CLZ]], %[[BITS]], %[[AFZ]], %[[CBRT]]
+func.func @constant_bits() -> (tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<2xi32>, tensor<2xf32>, tensor<2xf32>) {
+  %a = torus.constant dense<[1, -8, -8, -8]> : tensor<4xi32>
+  %n = torus.constant dense<[3, 1, 32, -1]> : tensor<4xi32>
+  %0 = torus.shift_left %a, %n : tensor<4xi32>
+  %1 = torus.shift_right_arithmetic %a, %n : tensor<4xi32>
+  %2 = torus.shift_right_logical %a, %n : tensor<4xi32>
+  %3 = torus.popcnt %a : tensor<4xi32>
+  %4 = torus.count_leading_zeros %a : tensor<4xi32>
+  %f = torus.constant dense<[1.0, -2.0]> : tensor<2xf32>
+  %5 = torus.bitcast_convert %f : (tensor<2xf32>) -> tensor<2xi32>
+  %h = torus.constant dense<[2.5, -2.5]> : tensor<2xf32>
+  %6 = torus.round_nearest_afz %h : tensor<2xf32>
+  %c = torus.constant dense<[8.0, -27.0]> : tensor<2xf32>
+  %7 = torus.cbrt %c : tensor<2xf32>
+  return %0, %1, %2, %3, %4, %5, %6, %7 : tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<2xi32>, tensor<2xf32>, tensor<2xf32>
+}
+
+// A shift by zero is its operand.
+// CHECK-LABEL: func.func @shift_by_zero
+// CHECK-SAME: (%[[X:.*]]: tensor<4xi32>)
+// CHECK-NEXT: return %[[X]], %[[X]], %[[X]]
+func.func @shift_by_zero(%x: tensor<4xi32>) -> (tensor<4xi32>, tensor<4xi32>, tensor<4xi32>) {
+  %zero = torus.constant dense<0> : tensor<4xi32>
+  %0 = torus.shift_left %x, %zero : tensor<4xi32>
+  %1 = torus.shift_right_arithmetic %x, %zero : tensor<4xi32>
+  %2 = torus.shift_right_logical %x, %zero : tensor<4xi32>
+  return %0, %1, %2 : tensor<4xi32>, tensor<4xi32>, tensor<4xi32>
+}

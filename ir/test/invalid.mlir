@@ -626,3 +626,19 @@ func.func @permute_pairs_shape(%a: tensor<4xf32>) -> tensor<4xf32> {
   %0 = torus.collective_permute %a, source_target_pairs = dense<[[0, 1, 2], [2, 1, 0]]> : tensor<2x3xi64> : tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+func.func @bitcast_convert_width(%x: tensor<4xf32>) -> tensor<4xi64> {
+  // expected-error @+1 {{needs element types of one bit width, got 'f32' (32 bits) and 'i64' (64 bits)}}
+  %0 = torus.bitcast_convert %x : (tensor<4xf32>) -> tensor<4xi64>
+  return %0 : tensor<4xi64>
+}
+
+// -----
+
+func.func @reduce_precision_no_exponent(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{needs exponent_bits >= 1, got 0}}
+  %0 = torus.reduce_precision %x, exponent_bits = 0, mantissa_bits = 7 : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}

@@ -252,3 +252,28 @@ func.func @random_and_collectives(%s: tensor<2xi64>, %x: tensor<2x4xf32>) -> (te
 func.func @conv_attribute() attributes {dims = #torus.conv<[b, 0, f]x[0, i, o]->[b, 0, f]>} {
   return
 }
+
+// CHECK-LABEL: func.func @bits_and_special_functions
+func.func @bits_and_special_functions(%x: tensor<4xf32>, %i: tensor<4xi32>) -> (tensor<4xf32>, tensor<4xi32>) {
+  // CHECK: torus.cbrt %{{.*}} : tensor<4xf32>
+  %0 = torus.cbrt %x : tensor<4xf32>
+  // CHECK: torus.erf
+  %1 = torus.erf %0 : tensor<4xf32>
+  // CHECK: torus.round_nearest_afz
+  %2 = torus.round_nearest_afz %1 : tensor<4xf32>
+  // CHECK: torus.reduce_precision %{{.*}}, exponent_bits = 8, mantissa_bits = 7 : tensor<4xf32>
+  %3 = torus.reduce_precision %2, exponent_bits = 8, mantissa_bits = 7 : tensor<4xf32>
+  // CHECK: torus.bitcast_convert %{{.*}} : (tensor<4xf32>) -> tensor<4xi32>
+  %4 = torus.bitcast_convert %3 : (tensor<4xf32>) -> tensor<4xi32>
+  // CHECK: torus.shift_left %{{.*}}, %{{.*}} : tensor<4xi32>
+  %5 = torus.shift_left %4, %i : tensor<4xi32>
+  // CHECK: torus.shift_right_arithmetic
+  %6 = torus.shift_right_arithmetic %5, %i : tensor<4xi32>
+  // CHECK: torus.shift_right_logical
+  %7 = torus.shift_right_logical %6, %i : tensor<4xi32>
+  // CHECK: torus.popcnt %{{.*}} : tensor<4xi32>
+  %8 = torus.popcnt %7 : tensor<4xi32>
+  // CHECK: torus.count_leading_zeros %{{.*}} : tensor<4xi32>
+  %9 = torus.count_leading_zeros %8 : tensor<4xi32>
+  return %3, %9 : tensor<4xf32>, tensor<4xi32>
+}

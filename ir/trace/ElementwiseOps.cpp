@@ -9,6 +9,8 @@
 
 #include "ir/trace/TraceOps.h"
 
+#include <limits>
+
 namespace torus {
 
 using namespace impl;
@@ -104,10 +106,11 @@ Tensor arange(int64_t n, DType dtype, Loc loc) {
 //===----------------------------------------------------------------------===//
 
 namespace {
-enum class Domain { Numeric, Float, Integer };
+enum class Domain { Numeric, Float, Integer, Int };
 
 /// Emits unary `OpTy` on `a`: float functions promote integers and i1 to
-/// f32; numeric ones reject i1; integer ones reject floats.
+/// f32; numeric ones reject i1; integer ones reject floats, and Int ones
+/// floats and i1.
 template <typename OpTy>
 Tensor unary(const Tensor &a, const Loc &loc, const char *opName,
              Domain domain) {
@@ -122,6 +125,8 @@ Tensor unary(const Tensor &a, const Loc &loc, const char *opName,
   else if (domain == Domain::Integer && isFloat(a.dtype()))
     return ctx->fail(loc, opName,
                      "needs integer or i1 elements, got " + specString(a));
+  else if (domain == Domain::Int && (isFloat(a.dtype()) || a.dtype() == DType::I1))
+    return ctx->fail(loc, opName, "needs integer elements, got " + specString(a));
   return emit<OpTy>(ctx, loc, ctx->value(x));
 }
 } // namespace
@@ -155,6 +160,40 @@ Tensor astype(const Tensor &a, DType dtype, Loc loc) {
   return convertTo(ctx, loc, a, dtype);
 }
 
+Tensor bitcastConvert(const Tensor &a, DType dtype, Loc loc) {
+  TraceContext *ctx = traceOf({&a});
+  if (!checkOperands(ctx, loc, "bitcast_convert", {&a}))
+    return Tensor();
+  auto type = typeOf(ctx, dtype, a.shape());
+  mlir::Type from = ctx->value(a).getType();
+  if (mlir::cast<mlir::RankedTensorType>(from).getElementTypeBitWidth() !=
+      type.getElementTypeBitWidth())
+    return ctx->fail(loc, "bitcast_convert",
+                     "needs a dtype of the same bit width, got " +
+                         specString(a) + " to " +
+                         std::string(dtypeName(dtype)));
+  return emit<t::BitcastConvertOp>(ctx, loc, type, ctx->value(a));
+}
+
+Tensor reducePrecision(const Tensor &a, int exponentBits, int mantissaBits,
+                       Loc loc) {
+  TraceContext *ctx = traceOf({&a});
+  if (!checkOperands(ctx, loc, "reduce_precision", {&a}))
+    return Tensor();
+  if (!isFloat(a.dtype()))
+    return ctx->fail(loc, "reduce_precision",
+                     "needs float elements, got " + specString(a));
+  if (exponentBits < 1 || mantissaBits < 0)
+    return ctx->fail(loc, "reduce_precision",
+                     "needs exponent_bits >= 1 and mantissa_bits >= 0, got " +
+                         std::to_string(exponentBits) + " and " +
+                         std::to_string(mantissaBits));
+  mlir::Value x = ctx->value(a);
+  return emit<t::ReducePrecisionOp>(ctx, loc, x.getType(), x,
+                                    static_cast<int32_t>(exponentBits),
+                                    static_cast<int32_t>(mantissaBits));
+}
+
 //===----------------------------------------------------------------------===//
 // Binary
 //===----------------------------------------------------------------------===//
@@ -179,6 +218,10 @@ Tensor binary(const TensorLike &a, const TensorLike &b, const Loc &loc,
   if (domain == Domain::Integer && isFloat(ops->dtype))
     return ops->ctx->fail(loc, opName,
                           "needs integer or i1 operands, got " +
+                              specsString(ops->values));
+  if (domain == Domain::Int && (isFloat(ops->dtype) || ops->dtype == DType::I1))
+    return ops->ctx->fail(loc, opName,
+                          "needs integer operands, got " +
                               specsString(ops->values));
   return emit<OpTy>(ops->ctx, loc, ops->ctx->value(ops->values[0]),
                     ops->ctx->value(ops->values[1]));
@@ -242,6 +285,64 @@ Tensor minimum(const TensorLike &a, const TensorLike &b, Loc loc) {
 Tensor atan2(const TensorLike &y, const TensorLike &x, Loc loc) {
   return binary<t::Atan2Op>(y, x, loc, "atan2", Domain::Float);
 }
+Tensor nextafter(const TensorLike &a, const TensorLike &b, Loc loc) {
+  DType joined = resultDType({&a, &b});
+  std::optional<DType> force;
+  if (!isFloat(joined))
+    force = DType::F32;
+  auto ops = prepareOperands(loc, "nextafter", {&a, &b}, force);
+  if (!ops)
+    return Tensor();
+  TraceContext *ctx = ops->ctx;
+  DType f = ops->dtype;
+  if (f != DType::F32 && f != DType::F64)
+    return ctx->fail(loc, "nextafter",
+                     "needs f32 or f64 operands (16-bit floats need 16-bit "
+                     "integers), got " + specsString(ops->values));
+  // As XLA expands chlo.next_after: step the bits of x by one toward y.
+  DType it = f == DType::F32 ? DType::I32 : DType::I64;
+  auto type = typeOf(ctx, it, ops->shape);
+  auto v = [&](const Tensor &t) { return ctx->value(t); };
+  auto cst = [&](double value) {
+    return filled(ctx, loc, ops->shape, value, it);
+  };
+  auto bin = [&](auto tag, const Tensor &l, const Tensor &r) {
+    using OpTy = decltype(tag);
+    return emit<OpTy>(ctx, loc, v(l), v(r));
+  };
+  auto cmp = [&](t::ComparisonDirection d, const Tensor &l, const Tensor &r) {
+    return emit<t::CompareOp>(ctx, loc, d, v(l), v(r));
+  };
+  auto sel = [&](const Tensor &p, const Tensor &l, const Tensor &r) {
+    return emit<t::SelectOp>(ctx, loc, v(p), v(l), v(r));
+  };
+  using Dir = t::ComparisonDirection;
+  const Tensor &x = ops->values[0], &y = ops->values[1];
+  Tensor xi = emit<t::BitcastConvertOp>(ctx, loc, type, v(x));
+  Tensor yi = emit<t::BitcastConvertOp>(ctx, loc, type, v(y));
+  // The sign bit: -2^31 or -2^63, exact in a double.
+  Tensor signMask = cst(f == DType::F32 ? -0x1p31 : -0x1p63);
+  Tensor absMask = emit<t::NotOp>(ctx, loc, v(signMask));
+  Tensor xAbs = bin(t::AndOp(), xi, absMask), yAbs = bin(t::AndOp(), yi, absMask);
+  Tensor xSign = bin(t::AndOp(), xi, signMask);
+  Tensor ySign = bin(t::AndOp(), yi, signMask);
+  Tensor zero = cst(0), one = cst(1), minusOne = cst(-1);
+  // Toward zero (-1 on the bits) when |x| > |y| or the signs differ.
+  Tensor smaller = bin(t::OrOp(), cmp(Dir::GT, xAbs, yAbs),
+                       cmp(Dir::NE, xSign, ySign));
+  Tensor r = bin(t::AddOp(), xi, sel(smaller, minusOne, one));
+  // From ±0: the smallest subnormal with y's sign, or y if it is ±0 too.
+  Tensor fromZero = sel(cmp(Dir::EQ, yAbs, zero), yi,
+                        bin(t::OrOp(), ySign, one));
+  r = sel(cmp(Dir::EQ, xAbs, zero), fromZero, r);
+  r = sel(cmp(Dir::EQ, x, y), yi, r);
+  Tensor result = emit<t::BitcastConvertOp>(ctx, loc, v(x).getType(), v(r));
+  Tensor nan = bin(t::OrOp(), cmp(Dir::NE, x, x), cmp(Dir::NE, y, y));
+  return sel(nan, filled(ctx, loc, ops->shape,
+                         std::numeric_limits<double>::quiet_NaN(), f),
+             result);
+}
+
 Tensor bitwiseAnd(const TensorLike &a, const TensorLike &b, Loc loc) {
   return binary<t::AndOp>(a, b, loc, "bitwise_and", Domain::Integer);
 }
@@ -250,6 +351,17 @@ Tensor bitwiseOr(const TensorLike &a, const TensorLike &b, Loc loc) {
 }
 Tensor bitwiseXor(const TensorLike &a, const TensorLike &b, Loc loc) {
   return binary<t::XorOp>(a, b, loc, "bitwise_xor", Domain::Integer);
+}
+Tensor shiftLeft(const TensorLike &a, const TensorLike &b, Loc loc) {
+  return binary<t::ShiftLeftOp>(a, b, loc, "shift_left", Domain::Int);
+}
+Tensor shiftRightArithmetic(const TensorLike &a, const TensorLike &b, Loc loc) {
+  return binary<t::ShiftRightArithmeticOp>(a, b, loc, "shift_right_arithmetic",
+                                           Domain::Int);
+}
+Tensor shiftRightLogical(const TensorLike &a, const TensorLike &b, Loc loc) {
+  return binary<t::ShiftRightLogicalOp>(a, b, loc, "shift_right_logical",
+                                        Domain::Int);
 }
 Tensor logicalAnd(const TensorLike &a, const TensorLike &b, Loc loc) {
   return logical<t::AndOp>(a, b, loc, "logical_and");
