@@ -190,7 +190,12 @@ struct ReduceWindowLowering : OpConversionPattern<ReduceWindowOp> {
     auto generic = rewriter.create<linalg::GenericOp>(
         loc, accType, ValueRange{padded, window}, init, maps, iterators,
         [&](OpBuilder &b, Location l, ValueRange args) {
-          b.create<linalg::YieldOp>(l, combine(b, l, kind, args[2], args[0]));
+          // f16/bf16 windows round after every step, as XLA's CPU backend
+          // applies the f16/bf16 reducer (a cumulative sum shows it).
+          Value r = combine(b, l, kind, args[2], args[0]);
+          if (acc != et)
+            r = widenHalf(b, l, narrowTo(b, l, r, et));
+          b.create<linalg::YieldOp>(l, r);
         });
     rewriter.replaceOp(op,
                        castElements(rewriter, loc, generic.getResult(0), et));
