@@ -98,6 +98,20 @@ TEST(RandomOpsTest, RngBitGeneratorGivesXlasBits) {
   }
 }
 
+TEST(RandomOpsTest, UniformIsJaxsUniformOfXlasBits) {
+  for (const UniformVector &v : kUniformVectors) {
+    SCOPED_TRACE(dtypeName(v.dtype));
+    auto out = run(
+        [&](Tensor key) {
+          return randomUniform(key, v.shape, v.dtype, v.minval, v.maxval);
+        },
+        {HostTensor::fromVector<int64_t>(
+            {2}, {static_cast<int64_t>(v.key0), static_cast<int64_t>(v.key1)})});
+    ASSERT_EQ(out.size(), 1u);
+    expectClose(out[0], v.values, 0);
+  }
+}
+
 TEST(RandomOpsTest, UniformUsesTheMantissaBits) {
   auto out = run(
       [](Tensor) {
@@ -109,13 +123,14 @@ TEST(RandomOpsTest, UniformUsesTheMantissaBits) {
       },
       {HostTensor::fromVector<float>({1}, {0})});
   ASSERT_EQ(out.size(), 4u);
-  // f32: (bits & (2^23 - 1)) * 2^-23, from the same bits.
+  // f32: (bits >> 9) * 2^-23, from the same bits.
   auto u = toDoubles(out[0]);
   std::vector<double> want;
   for (int i = 0; i < 1000; ++i) {
     auto [w0, w1] = threefry(7, i / 2);
     uint32_t bits = i % 2 ? w1 : w0;
-    want.push_back(std::ldexp(static_cast<double>(bits & 0x7FFFFF), -23));
+    // JAX's _uniform: the top 23 bits as the mantissa of [1, 2), minus 1.
+    want.push_back(std::ldexp(static_cast<double>(bits >> 9), -23));
   }
   expectClose(out[0], want, 0);
   double mean = 0;
