@@ -73,12 +73,13 @@ TEST(RandomOpsTest, RngBitGeneratorGivesXlasBits) {
   const char *names[] = {"THREE_FRY", "PHILOX", "DEFAULT"};
   for (const RngVector &v : kRngVectors) {
     std::string out = tensorType(v.shape, v.type);
+    std::string st = tensorType({static_cast<int64_t>(v.state.size())}, "ui64");
     std::string text =
-        "func.func @f(%s: tensor<2xui64>) -> (tensor<2xui64>, " + out +
+        "func.func @f(%s: " + st + ") -> (" + st + ", " + out +
         ") {\n  %s1, %b = torus.rng_bit_generator " +
-        names[static_cast<int>(v.algorithm)] +
-        " %s : (tensor<2xui64>) -> (tensor<2xui64>, " + out +
-        ")\n  return %s1, %b : tensor<2xui64>, " + out + "\n}\n";
+        names[static_cast<int>(v.algorithm)] + " %s : (" + st + ") -> (" +
+        st + ", " + out + ")\n  return %s1, %b : " + st + ", " + out +
+        "\n}\n";
     SCOPED_TRACE(text);
     auto fn = parseModule(text, "rng.mlir");
     ASSERT_TRUE(fn.ok()) << fn.status();
@@ -86,8 +87,9 @@ TEST(RandomOpsTest, RngBitGeneratorGivesXlasBits) {
     ASSERT_TRUE(exe.ok()) << exe.status();
     auto mesh = EmulatedMesh::create(1);
     ASSERT_TRUE(mesh.ok()) << mesh.status();
-    auto result = mesh->run(*exe, {{HostTensor::fromVector<uint64_t>(
-                                      {2}, v.state)}});
+    auto result = mesh->run(
+        *exe, {{HostTensor::fromVector<uint64_t>(
+                  {static_cast<int64_t>(v.state.size())}, v.state)}});
     ASSERT_TRUE(result.ok()) << result.status();
     const std::vector<HostTensor> &r = (*result)[0];
     ASSERT_EQ(r.size(), 2u);

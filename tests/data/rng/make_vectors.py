@@ -14,7 +14,9 @@ Cases:
     THREE_FRY, PHILOX and DEFAULT (XLA's CPU compiler expands DEFAULT as
     PHILOX), u8/u16/u32/u64 and shapes with odd, even, unit and zero sizes.
     The state is a u64[2] (JAX's x64 mode), as HLO's rng-bit-generator takes
-    it; the expected new state is XLA's too.
+    it, and for PHILOX/DEFAULT also a u64[3] (the StableHLO op compiled by
+    jaxlib's CPU client, as jax.lax only takes 2 words); the expected new
+    state is XLA's too.
   * uniform: jax.random.uniform with a key whose PRNG implementation draws
     its bits with rng_bit_generator(THREE_FRY) from the key's 128 bits, as
     Torus's randomUniform does from its i64[2] key [k0, k1] (the u32[4] key
@@ -58,10 +60,29 @@ def u64(x):
     return f"0x{int(x) & 0xFFFFFFFFFFFFFFFF:X}ull"
 
 
+def rng_bit_generator3(name, state, shape, dtype):
+    """XLA's rng-bit-generator on a u64[3] state, which jax.lax does not take:
+    the StableHLO op compiled by the CPU client directly."""
+    out = "tensor<%s%s>" % ("".join(f"{d}x" for d in shape), TORUS_TYPE[dtype])
+    text = f"""module @m attributes {{mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32}} {{
+  func.func public @main(%arg0: tensor<3xui64>) -> (tensor<3xui64>, {out}) {{
+    %s, %o = stablehlo.rng_bit_generator %arg0, algorithm = {name} : (tensor<3xui64>) -> (tensor<3xui64>, {out})
+    return %s, %o : tensor<3xui64>, {out}
+  }}
+}}"""
+    client = jax.devices()[0].client
+    exe = client.compile_and_load(text, jax.devices()[:1])
+    s, b = exe.execute([jax.device_put(np.array(state, np.uint64))])
+    return np.asarray(s), np.asarray(b)
+
+
 def bits_case(name, alg, state, shape, dtype):
-    s, b = lax.rng_bit_generator(np.array(state, np.uint64), shape,
-                                 np.dtype(dtype), algorithm=alg)
-    s, b = np.asarray(s), np.asarray(b)
+    if len(state) == 3:
+        s, b = rng_bit_generator3(name, state, shape, dtype)
+    else:
+        s, b = lax.rng_bit_generator(np.array(state, np.uint64), shape,
+                                     np.dtype(dtype), algorithm=alg)
+        s, b = np.asarray(s), np.asarray(b)
     return ("  {RngAlgorithm::%s, \"%s\", {%s}, {%s}, {%s},\n   {%s}},"
             % (name, TORUS_TYPE[dtype], ", ".join(map(str, shape)),
                ", ".join(u64(x) for x in state),
@@ -120,6 +141,14 @@ def main():
             states = STATES if (shape, dtype) in ALL_STATES else STATES[:1]
             for state in states:
                 lines.append(bits_case(name, alg, state, shape, dtype))
+    # PHILOX and DEFAULT also take a u64[3] state: the whole 128-bit counter.
+    for name in ["PHILOX", "DEFAULT"]:
+        for state, shape, dtype in [
+                ((1, 2, 3), (5,), "uint32"),
+                ((1, 0xFFFFFFFFFFFFFFFF, 7), (3,), "uint64"),
+                ((0x0123456789ABCDEF, 0xFFFFFFFFFFFFFFFE, 0xFFFFFFFFFFFFFFFF),
+                 (2, 3), "uint16")]:
+            lines.append(bits_case(name, None, state, shape, dtype))
     lines += ["};", "",
               "// {key, shape, dtype, minval, maxval, jax.random.uniform's "
               "values}",
