@@ -1,4 +1,4 @@
-//===- RandomOpsTest.cpp - Threefry bits against a reference, and their uses ===//
+//===- RandomOpsTest.cpp - XLA's random bits, and their uses ------------===//
 
 #include "api/OpsTestUtil.h"
 
@@ -35,32 +35,83 @@ TEST(RandomOpsTest, ReferenceMatchesRandom123KnownAnswers) {
             std::make_pair(0xc4923a9cu, 0x483df7a0u));
 }
 
-TEST(RandomOpsTest, BitsFollowTheDocumentedLayout) {
-  int64_t key = 0x0123456789abcdefll, counter = 1000;
-  auto out = run(
-      [](Tensor state) {
-        auto [next32, bits32] = rngBitGenerator(state, {3, 3}, DType::I32);
-        auto [next64, bits64] = rngBitGenerator(state, {2, 2}, DType::I64);
-        return std::make_tuple(bits32, next32, bits64, next64);
-      },
-      {HostTensor::fromVector<int64_t>({2}, {key, counter})});
-  ASSERT_EQ(out.size(), 4u);
-  // 32-bit element i: word i % 2 of block counter + i / 2.
-  auto b32 = out[0].toVector<int32_t>();
-  for (int i = 0; i < 9; ++i) {
-    auto [w0, w1] = threefry(key, counter + i / 2);
-    EXPECT_EQ(static_cast<uint32_t>(b32[i]), i % 2 ? w1 : w0) << i;
+// XLA's bits, from api/RngXlaVectors.inc (tests/data/rng/make_vectors.py
+// wrote it with JAX: the expected values are XLA's, not Torus's).
+enum class RngAlgorithm { THREE_FRY, PHILOX, DEFAULT };
+struct RngVector {
+  RngAlgorithm algorithm;
+  const char *type; // ui8 .. ui64
+  std::vector<int64_t> shape;
+  std::vector<uint64_t> state, nextState, bits;
+};
+struct UniformVector {
+  uint64_t key0, key1;
+  std::vector<int64_t> shape;
+  DType dtype;
+  double minval, maxval;
+  std::vector<double> values;
+};
+#include "api/RngXlaVectors.inc"
+
+std::string tensorType(const std::vector<int64_t> &shape, const char *type) {
+  std::string s = "tensor<";
+  for (int64_t d : shape)
+    s += std::to_string(d) + "x";
+  return s + type + ">";
+}
+
+/// Element `i` of an integer host tensor, zero-extended.
+uint64_t bitsAt(const HostTensor &t, int64_t i) {
+  const auto *raw = static_cast<const uint8_t *>(t.rawData());
+  size_t width = byteWidth(t.dtype());
+  uint64_t v = 0;
+  std::memcpy(&v, raw + i * width, width); // little-endian
+  return v;
+}
+
+TEST(RandomOpsTest, RngBitGeneratorGivesXlasBits) {
+  const char *names[] = {"THREE_FRY", "PHILOX", "DEFAULT"};
+  for (const RngVector &v : kRngVectors) {
+    std::string out = tensorType(v.shape, v.type);
+    std::string st = tensorType({static_cast<int64_t>(v.state.size())}, "ui64");
+    std::string text =
+        "func.func @f(%s: " + st + ") -> (" + st + ", " + out +
+        ") {\n  %s1, %b = torus.rng_bit_generator " +
+        names[static_cast<int>(v.algorithm)] + " %s : (" + st + ") -> (" +
+        st + ", " + out + ")\n  return %s1, %b : " + st + ", " + out +
+        "\n}\n";
+    SCOPED_TRACE(text);
+    auto fn = parseModule(text, "rng.mlir");
+    ASSERT_TRUE(fn.ok()) << fn.status();
+    auto exe = compile(*fn, {});
+    ASSERT_TRUE(exe.ok()) << exe.status();
+    auto mesh = EmulatedMesh::create(1);
+    ASSERT_TRUE(mesh.ok()) << mesh.status();
+    auto result = mesh->run(
+        *exe, {{HostTensor::fromVector<uint64_t>(
+                  {static_cast<int64_t>(v.state.size())}, v.state)}});
+    ASSERT_TRUE(result.ok()) << result.status();
+    const std::vector<HostTensor> &r = (*result)[0];
+    ASSERT_EQ(r.size(), 2u);
+    EXPECT_EQ(r[0].toVector<uint64_t>(), v.nextState);
+    ASSERT_EQ(r[1].numElements(), static_cast<int64_t>(v.bits.size()));
+    for (size_t i = 0; i < v.bits.size(); ++i)
+      EXPECT_EQ(bitsAt(r[1], i), v.bits[i]) << "element " << i;
   }
-  EXPECT_EQ(out[1].toVector<int64_t>(), (std::vector<int64_t>{key, counter + 5}));
-  // 64-bit element i: block counter + i, first word high.
-  auto b64 = out[2].toVector<int64_t>();
-  for (int i = 0; i < 4; ++i) {
-    auto [w0, w1] = threefry(key, counter + i);
-    EXPECT_EQ(static_cast<uint64_t>(b64[i]),
-              (static_cast<uint64_t>(w0) << 32) | w1)
-        << i;
+}
+
+TEST(RandomOpsTest, UniformIsJaxsUniformOfXlasBits) {
+  for (const UniformVector &v : kUniformVectors) {
+    SCOPED_TRACE(dtypeName(v.dtype));
+    auto out = run(
+        [&](Tensor key) {
+          return randomUniform(key, v.shape, v.dtype, v.minval, v.maxval);
+        },
+        {HostTensor::fromVector<int64_t>(
+            {2}, {static_cast<int64_t>(v.key0), static_cast<int64_t>(v.key1)})});
+    ASSERT_EQ(out.size(), 1u);
+    expectClose(out[0], v.values, 0);
   }
-  EXPECT_EQ(out[3].toVector<int64_t>(), (std::vector<int64_t>{key, counter + 4}));
 }
 
 TEST(RandomOpsTest, UniformUsesTheMantissaBits) {
@@ -74,13 +125,14 @@ TEST(RandomOpsTest, UniformUsesTheMantissaBits) {
       },
       {HostTensor::fromVector<float>({1}, {0})});
   ASSERT_EQ(out.size(), 4u);
-  // f32: (bits & (2^23 - 1)) * 2^-23, from the same bits.
+  // f32: (bits >> 9) * 2^-23, from the same bits.
   auto u = toDoubles(out[0]);
   std::vector<double> want;
   for (int i = 0; i < 1000; ++i) {
     auto [w0, w1] = threefry(7, i / 2);
     uint32_t bits = i % 2 ? w1 : w0;
-    want.push_back(std::ldexp(static_cast<double>(bits & 0x7FFFFF), -23));
+    // JAX's _uniform: the top 23 bits as the mantissa of [1, 2), minus 1.
+    want.push_back(std::ldexp(static_cast<double>(bits >> 9), -23));
   }
   expectClose(out[0], want, 0);
   double mean = 0;

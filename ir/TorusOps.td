@@ -1567,17 +1567,32 @@ def Torus_RngBitGeneratorOp : Torus_Op<"rng_bit_generator", [HloOpcode<"rng-bit-
   let summary = "counter-based random bits";
   let description = [{
     HLO `rng-bit-generator`: from `initial_state` (`tensor<2xi64>`, read as
-    a 64-bit key and a 64-bit counter) produces `output`, a tensor of
-    uniformly random bits (`i32` or `i64`; HLO uses `u32`/`u64`), and
-    `output_state`, the state to use next (same key, counter advanced past
-    every block used). The same state always gives the same bits.
+    a 64-bit key and a 64-bit counter; `tensor<3xi64>` for PHILOX and
+    DEFAULT, a 128-bit counter) produces `output`, a tensor of uniformly
+    random bits (any integer type; HLO uses `u8`..`u64`), and `output_state`,
+    the state to use next (same key, counter advanced past every block
+    used). The bits and the new state are XLA's (its CPU and GPU expansion,
+    `rng_bit_generator_expander` over `hlo/builder/lib/prng.cc`), all
+    positions row-major:
 
-    `THREE_FRY` (and `DEFAULT`, which is the same here) is Threefry-2x32
-    with 20 rounds (Salmon et al., Random123): 32-bit element `i` (row-major)
-    is word `i % 2` of the block `threefry(key, counter + i / 2)`; a 64-bit
-    element is both words of block `counter + i`, the first in the high
-    half. XLA leaves the exact bits implementation-defined, so programs must
-    not depend on them matching XLA's. `PHILOX` is rejected by the lowering.
+    - `THREE_FRY`: Threefry-2x32 with 20 rounds (Salmon et al., Random123)
+      keyed by the key (low word first), on 64-bit blocks `counter + n`
+      (low word first). Elements of up to 32 bits: the output is halved
+      along its first even dimension (or else its first largest one);
+      the element at index `j` of that dimension is word `j % 2` of the
+      block whose `n` is the position with `j / 2` there in the halved
+      shape; 8- and 16-bit elements keep the word's low bits. The counter
+      advances by the halved shape's size. 64-bit element `i`: block
+      `counter + i`, word 0 in the low half; the counter advances by the
+      element count.
+    - `PHILOX`, and `DEFAULT` (which XLA's CPU and GPU compilers make
+      `PHILOX`): Philox-4x32 with 10 rounds keyed by the key, on a 128-bit
+      counter whose low half is `state[1]` and high half `state[2]`, or the
+      key for a 2-element state. Element `i` of up to 32 bits is word
+      `i % 4` (its low bits if narrower) of block `counter + i / 4`; 64-bit
+      element `i` is words 0 and 1, or 2 and 3 (the first low), of block
+      `counter + i / 2`. The counter advances by the blocks used (with the
+      carry); a 2-element state keeps only its low half.
 
     ```mlir
     %state1, %bits = torus.rng_bit_generator THREE_FRY %state

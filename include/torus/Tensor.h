@@ -757,18 +757,22 @@ Tensor maxPoolGrad(const Tensor &x, const Tensor &dy,
 
 //===--- Random numbers ---------------------------------------------------===//
 //
-// Counter-based (Threefry-2x32): a key is an i64[2] tensor (key, counter);
-// the same key always gives the same numbers. Split a key to get
+// Counter-based: a key is an i64[2] tensor (key, counter), and the bits are
+// XLA's rng-bit-generator THREE_FRY (Threefry-2x32) of it, so the same key
+// always gives the same numbers, the ones XLA gives. Split a key to get
 // independent ones.
 
 /// A key from a seed: `[seed, 0]`.
 Tensor randomKey(int64_t seed, Loc loc = Loc::current());
 /// `n` new keys, as an i64[n, 2] tensor (index it: `keys[0]`).
 Tensor randomSplit(const Tensor &key, int64_t n = 2, Loc loc = Loc::current());
-/// Uniform random bits (i32 or i64).
+/// Uniform random bits of any integer dtype (8 to 64 bits; narrow ones are
+/// the low bits of 32-bit words, as in XLA).
 Tensor randomBits(const Tensor &key, const Shape &shape,
                   DType dtype = DType::I32, Loc loc = Loc::current());
-/// Uniform floats in [minval, maxval).
+/// Uniform floats in [minval, maxval): jax.random.uniform's conversion of
+/// the dtype-wide bits (the top mantissa-width bits as a float in [1, 2),
+/// minus 1, scaled; bf16 uses 8-bit bits).
 Tensor randomUniform(const Tensor &key, const Shape &shape,
                      DType dtype = DType::F32, double minval = 0,
                      double maxval = 1, Loc loc = Loc::current());
@@ -779,7 +783,8 @@ Tensor randomNormal(const Tensor &key, const Shape &shape,
 /// 1 / (1 - rate).
 Tensor dropout(const Tensor &key, const Tensor &x, double rate,
                Loc loc = Loc::current());
-/// HLO `rng_bit_generator` (Threefry): the next state and the bits.
+/// HLO `rng_bit_generator` THREE_FRY (XLA's bits): the next state and the
+/// bits, of any integer dtype.
 std::pair<Tensor, Tensor> rngBitGenerator(const Tensor &state,
                                           const Shape &shape,
                                           DType dtype = DType::I32,

@@ -124,7 +124,8 @@ LogicalResult RngBitGeneratorOp::verify() {
     return emitOpError("output_state type ")
            << getOutputState().getType() << " differs from initial_state type "
            << state;
-  bool philox = getRngAlgorithm() == RngAlgorithm::PHILOX;
+  // DEFAULT is PHILOX (as in XLA), which also takes a 3-element state.
+  bool philox = getRngAlgorithm() != RngAlgorithm::THREE_FRY;
   if (state.getRank() != 1 ||
       !(state.getDimSize(0) == 2 || (philox && state.getDimSize(0) == 3)))
     return emitOpError("initial_state must be tensor<2xi64>")

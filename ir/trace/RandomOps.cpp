@@ -1,8 +1,9 @@
 //===- RandomOps.cpp - Counter-based random numbers -----------------------===//
 //
-// Everything derives from rng_bit_generator (Threefry-2x32): uniform floats
-// take the low mantissa-width bits of each random word, normals use
-// Box-Muller, dropout compares a uniform with the rate.
+// Everything derives from rng_bit_generator THREE_FRY, whose bits are XLA's
+// (Threefry-2x32): uniform floats are JAX's (jax.random.uniform's _uniform)
+// made from those bits, normals use Box-Muller, dropout compares a uniform
+// with the rate.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,9 +34,10 @@ std::pair<Tensor, Tensor> rngBitGenerator(const Tensor &state,
   if (!checkOperands(ctx, loc, "rng_bit_generator", {&state}) ||
       !checkKey(ctx, loc, "rng_bit_generator", state))
     return {};
-  if (dtype != DType::I32 && dtype != DType::I64) {
+  if (isFloat(dtype) || dtype == DType::I1) {
     ctx->fail(loc, "rng_bit_generator",
-              fmt::format("produces i32 or i64 bits, not {}", dtypeName(dtype)));
+              fmt::format("produces integer bits (i8..i64, u8..u64), not {}",
+                          dtypeName(dtype)));
     return {};
   }
   for (int64_t d : shape)
@@ -81,23 +83,35 @@ Tensor randomUniform(const Tensor &key, const Shape &shape, DType dtype,
     return ctx->fail(loc, "random_uniform",
                      fmt::format("needs a float dtype, not {}",
                                  dtypeName(dtype)));
-  // As many random bits as the dtype's mantissa holds, scaled to [0, 1):
-  // exact in every float type, so the result is never 1.
+  // JAX's _uniform on XLA's bits: the top mantissa-width bits of an
+  // unsigned word as wide as the dtype (8 bits for bf16, whose mantissa is
+  // shorter than 8), as the mantissa of a float in [1, 2), minus 1. That is
+  // exactly (bits >> (width - mantissa)) * 2^-mantissa, computed here, so
+  // the result is never 1; then scaled, and kept >= minval.
   int mantissa = dtype == DType::F64    ? 52
                  : dtype == DType::F32  ? 23
                  : dtype == DType::F16  ? 10
                                         : 7;
-  DType bitsType = dtype == DType::F64 ? DType::I64 : DType::I32;
+  DType bitsType = dtype == DType::F64   ? DType::U64
+                   : dtype == DType::F32 ? DType::U32
+                   : dtype == DType::F16 ? DType::U16
+                                         : DType::U8;
+  int width = static_cast<int>(byteWidth(bitsType)) * 8;
   Tensor bits = randomBits(key, shape, bitsType, loc);
-  Tensor masked =
-      bitwiseAnd(bits, full({}, std::ldexp(1.0, mantissa) - 1, bitsType, loc),
-                 loc);
-  Tensor unit = multiply(astype(masked, dtype, loc),
+  // An unsigned division is the logical shift.
+  Tensor top = divide(
+      bits, full({}, std::ldexp(1.0, width - mantissa), bitsType, loc), loc);
+  Tensor unit = multiply(astype(top, dtype, loc),
                          full({}, std::ldexp(1.0, -mantissa), dtype, loc), loc);
   if (minval == 0 && maxval == 1)
     return unit;
-  return add(multiply(unit, full({}, maxval - minval, dtype, loc), loc),
-             full({}, minval, dtype, loc), loc);
+  Tensor low = full({}, minval, dtype, loc);
+  return maximum(
+      low,
+      add(multiply(unit,
+                   subtract(full({}, maxval, dtype, loc), low, loc), loc),
+          low, loc),
+      loc);
 }
 
 Tensor randomNormal(const Tensor &key, const Shape &shape, DType dtype,
