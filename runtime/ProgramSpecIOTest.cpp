@@ -208,8 +208,8 @@ TEST(ProgramSpecIOTest, ErrorsNameTheKey) {
                   R"({"name": "f", "num_replicas": 0, "inputs": [], "outputs": []})")),
               HasSubstr("must be at least 1"));
   EXPECT_THAT(message(withProgram(
-                  R"({"name": "f", "num_replicas": 1, "inputs": ["u8[2]"], "outputs": []})")),
-              HasSubstr("'program.inputs[0]': 'u8[2]': unknown element type"));
+                  R"({"name": "f", "num_replicas": 1, "inputs": ["s4[2]"], "outputs": []})")),
+              HasSubstr("'program.inputs[0]': 's4[2]': unknown element type"));
   EXPECT_THAT(
       message(withProgram(
           R"({"name": "f", "num_replicas": 1, "inputs": [], "outputs": [],

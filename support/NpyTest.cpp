@@ -129,8 +129,8 @@ TEST(NpyTest, ClearErrorsForUnsupportedFiles) {
   EXPECT_THAT(message("hello"), HasSubstr("x.npy: not a .npy file"));
   EXPECT_THAT(message(numpyBytes(">f4", "(1,)", "abcd")),
               HasSubstr("big-endian data ('>f4') is not supported"));
-  EXPECT_THAT(message(numpyBytes("<u4", "(1,)", "abcd")),
-              HasSubstr("unsupported dtype '<u4' (supported: <f4 (f32)"));
+  EXPECT_THAT(message(numpyBytes("<m8", "(1,)", "abcdefgh")),
+              HasSubstr("unsupported dtype '<m8' (supported: <f4 (f32)"));
   EXPECT_THAT(message(numpyBytes("<c8", "(1,)", "abcdefgh")),
               HasSubstr("unsupported dtype '<c8'"));
   EXPECT_THAT(message(numpyBytes("<f4", "(3,)", "abcd")),

@@ -94,8 +94,20 @@ struct ReturnLowering : OpConversionPattern<ReturnOp> {
     if (auto loop = dyn_cast<scf::WhileOp>(parent)) {
       // One-shot bufferization wants each loop-carried value to stay in its
       // buffer: copy the next value into the argument's (destination
-      // passing). A no-op when the body updated it in place.
-      for (auto [i, arg] : llvm::enumerate(loop.getAfterArguments()))
+      // passing). A no-op when the body updated it in place. A value that
+      // is another argument (a loop that rotates its state) is first copied
+      // aside, so that no copy reads a buffer an earlier one overwrote.
+      ValueRange args = loop.getAfterArguments();
+      for (auto [i, arg] : llvm::enumerate(args))
+        if (results[i] != arg && llvm::is_contained(args, results[i]))
+          results[i] =
+              rewriter
+                  .create<linalg::CopyOp>(
+                      op.getLoc(), results[i],
+                      emptyLike(rewriter, op.getLoc(),
+                                cast<RankedTensorType>(results[i].getType())))
+                  .getResult(0);
+      for (auto [i, arg] : llvm::enumerate(args))
         if (results[i] != arg)
           results[i] = rewriter
                            .create<linalg::CopyOp>(op.getLoc(), results[i], arg)

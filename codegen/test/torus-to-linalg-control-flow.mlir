@@ -29,6 +29,27 @@ func.func @loop(%x: tensor<4xf32>, %n: tensor<i32>) -> (tensor<i32>, tensor<4xf3
 
 // -----
 
+// A loop that swaps its state: each value is copied aside first, so that
+// the copy into one buffer does not clobber what the other copy reads.
+// CHECK-LABEL: func.func @swap
+// CHECK: } do {
+// CHECK: ^bb0(%[[A:.*]]: tensor<4xf32>, %[[B:.*]]: tensor<4xf32>):
+// CHECK:   %[[TB:.*]] = linalg.copy ins(%[[B]] : tensor<4xf32>) outs(%{{.*}} : tensor<4xf32>)
+// CHECK:   %[[TA:.*]] = linalg.copy ins(%[[A]] : tensor<4xf32>) outs(%{{.*}} : tensor<4xf32>)
+// CHECK:   %[[NA:.*]] = linalg.copy ins(%[[TB]] : tensor<4xf32>) outs(%[[A]] : tensor<4xf32>)
+// CHECK:   %[[NB:.*]] = linalg.copy ins(%[[TA]] : tensor<4xf32>) outs(%[[B]] : tensor<4xf32>)
+// CHECK:   scf.yield %[[NA]], %[[NB]]
+func.func @swap(%x: tensor<4xf32>, %y: tensor<4xf32>, %p: tensor<i1>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %r:2 = torus.while(%a = %x, %b = %y) : tensor<4xf32>, tensor<4xf32> cond {
+    torus.return %p : tensor<i1>
+  } do {
+    torus.return %b, %a : tensor<4xf32>, tensor<4xf32>
+  }
+  return %r#0, %r#1 : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
 // CHECK-LABEL: func.func @conditionals
 // CHECK: %[[P:.*]] = tensor.extract %{{.*}}[] : tensor<i1>
 // CHECK: scf.if %[[P]] -> (tensor<4xf32>) {

@@ -446,7 +446,7 @@ LogicalResult Parser::parseLayout(Shape &shape) {
   }
   if (cur_.consume(':')) {
     // Tiling, element size and memory space (`:T(8,128)S(1)`) describe the
-    // physical layout only; a row-major order is all the values depend on.
+    // physical layout only, as the order does.
     int depth = 0;
     while (cur_.pos < cur_.end) {
       char c = *cur_.pos;
@@ -463,25 +463,29 @@ LogicalResult Parser::parseLayout(Shape &shape) {
     return failure();
   if (minorToMajor.empty())
     return success();
+  // A layout orders the value in memory; it changes no result (only
+  // `bitcast`, which Torus does not read, depends on it), and Torus lays
+  // out every value row-major. It must still name each dimension once.
   int64_t rank = shape.dims.size();
-  bool rowMajor = static_cast<int64_t>(minorToMajor.size()) == rank;
-  for (int64_t i = 0; rowMajor && i < rank; ++i)
-    rowMajor = minorToMajor[i] == rank - 1 - i;
-  if (!rowMajor) {
-    std::string got, want;
-    llvm::raw_string_ostream g(got), w(want);
+  llvm::SmallVector<bool> seen(rank, false);
+  bool permutation = static_cast<int64_t>(minorToMajor.size()) == rank;
+  for (int64_t d : minorToMajor) {
+    permutation = permutation && d >= 0 && d < rank && !seen[d];
+    if (d >= 0 && d < rank)
+      seen[d] = true;
+  }
+  if (!permutation) {
+    std::string got;
+    llvm::raw_string_ostream g(got);
     llvm::interleave(minorToMajor, g, ",");
-    for (int64_t i = rank - 1; i >= 0; --i)
-      w << i << (i ? "," : "");
-    error(loc) << "unsupported layout {" << got << "} of "
+    error(loc) << "layout {" << got << "} of "
                << primitiveTypeName(shape.type) << "[" <<
         [&] {
           std::string d;
           llvm::raw_string_ostream os(d);
           llvm::interleave(shape.dims, os, ",");
           return d;
-        }() << "]: only row-major layouts ({"
-               << want << "}) are supported";
+        }() << "] is not an order of its " << rank << " dimensions";
     return failure();
   }
   return success();
