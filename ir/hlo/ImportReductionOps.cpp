@@ -13,6 +13,7 @@
 #include "ir/hlo/HloParser.h"
 #include "ir/hlo/Importer.h"
 
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/StringSwitch.h"
 
 #include <cmath>
@@ -542,6 +543,18 @@ LogicalResult Importer::emitReduce(const Instruction &instr, Operands operands,
           isIota = iota.getType().getRank() == 1 &&
                    bcast.getBroadcastDimensions().size() == 1 &&
                    bcast.getBroadcastDimensions()[0] == dim;
+      DenseIntElementsAttr constant;
+      if (!isIota && matchPattern(in[1], m_Constant(&constant))) {
+        // A constant iota (XLA folds one along a dimension of size 1).
+        ArrayRef<int64_t> shape = constant.getType().getShape();
+        int64_t stride = 1;
+        for (int64_t d = shape.size() - 1; d > dim; --d)
+          stride *= shape[d];
+        isIota = true;
+        for (auto [i, v] : llvm::enumerate(constant.getValues<APInt>()))
+          isIota &= v.getSExtValue() ==
+                    static_cast<int64_t>(i) / stride % shape[dim];
+      }
       if (!isIota) {
         error(instr.operands[1].loc)
             << "the indices of an argmax/argmin-style 'reduce' must be an "
