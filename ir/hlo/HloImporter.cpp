@@ -331,6 +331,21 @@ FailureOr<Value> Importer::array(const Instruction &instr, Operands operands,
   return v.leaves[0];
 }
 
+FailureOr<Importer::Arrays>
+Importer::arrays(const Instruction &instr, Operands operands, size_t n) {
+  auto type = resultType(instr);
+  if (failed(type) || failed(checkOperandCount(instr, n, operands.size())))
+    return failure();
+  Arrays in{*type, {}};
+  for (size_t i = 0; i < n; ++i) {
+    auto v = array(instr, operands, i);
+    if (failed(v))
+      return failure();
+    in.values.push_back(*v);
+  }
+  return in;
+}
+
 FailureOr<RankedTensorType> Importer::resultType(const Instruction &instr) {
   if (instr.shape.isTuple) {
     error(instr.shape.loc) << "'" << instr.opcode

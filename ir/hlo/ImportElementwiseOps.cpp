@@ -17,31 +17,18 @@ namespace mlir::torus::hlo {
 
 LogicalResult Importer::emitConvert(const Instruction &instr, Operands operands,
                                     HloValue &result) {
-  auto type = resultType(instr);
-  if (failed(type))
+  auto in = arrays(instr, operands, 1);
+  if (failed(in))
     return failure();
-  size_t n = operands.size();
-  Location loc = opLoc(instr);
-  if (failed(checkOperandCount(instr, 1, n)))
-    return failure();
-  auto x = array(instr, operands, 0);
-  if (failed(x))
-    return failure();
-  result.leaves.push_back(b_.create<ConvertOp>(loc, *type, *x));
+  result.leaves.push_back(
+      b_.create<ConvertOp>(opLoc(instr), in->type, in->values[0]));
   return success();
 }
 
 LogicalResult Importer::emitCompare(const Instruction &instr, Operands operands,
                                     HloValue &result) {
-  auto type = resultType(instr);
-  if (failed(type))
-    return failure();
-  size_t n = operands.size();
-  Location loc = opLoc(instr);
-  if (failed(checkOperandCount(instr, 2, n)))
-    return failure();
-  auto x = array(instr, operands, 0), y = array(instr, operands, 1);
-  if (failed(x) || failed(y))
+  auto in = arrays(instr, operands, 2);
+  if (failed(in))
     return failure();
   const Attr *dirAttr = requireAttr(instr, "direction");
   if (!dirAttr)
@@ -77,7 +64,8 @@ LogicalResult Importer::emitCompare(const Instruction &instr, Operands operands,
     }
   }
   result.leaves.push_back(b_.create<CompareOp>(
-      loc, *type, ComparisonDirectionAttr::get(ctx_, *dir), *x, *y,
+      opLoc(instr), in->type, ComparisonDirectionAttr::get(ctx_, *dir),
+      in->values[0], in->values[1],
       totalOrder ? b_.getUnitAttr() : UnitAttr()));
   return success();
 }
@@ -85,15 +73,10 @@ LogicalResult Importer::emitCompare(const Instruction &instr, Operands operands,
 LogicalResult Importer::emitReducePrecision(const Instruction &instr,
                                             Operands operands,
                                             HloValue &result) {
-  auto type = resultType(instr);
-  if (failed(type))
-    return failure();
-  if (failed(checkOperandCount(instr, 1, operands.size())))
-    return failure();
-  auto x = array(instr, operands, 0);
+  auto in = arrays(instr, operands, 1);
   auto exponentBits = intAttr(instr, "exponent_bits");
   auto mantissaBits = intAttr(instr, "mantissa_bits");
-  if (failed(x) || failed(exponentBits) || failed(mantissaBits))
+  if (failed(in) || failed(exponentBits) || failed(mantissaBits))
     return failure();
   if (*exponentBits < 1 || *exponentBits > 64 || *mantissaBits < 0 ||
       *mantissaBits > 64) {
@@ -104,7 +87,7 @@ LogicalResult Importer::emitReducePrecision(const Instruction &instr,
     return failure();
   }
   result.leaves.push_back(b_.create<ReducePrecisionOp>(
-      opLoc(instr), *type, *x, static_cast<int32_t>(*exponentBits),
+      opLoc(instr), in->type, in->values[0], static_cast<int32_t>(*exponentBits),
       static_cast<int32_t>(*mantissaBits)));
   return success();
 }
@@ -183,16 +166,12 @@ Value bitcastAcrossWidths(OpBuilder &b, Location loc, Value x,
 LogicalResult Importer::emitBitcastConvert(const Instruction &instr,
                                            Operands operands,
                                            HloValue &result) {
-  auto type = resultType(instr);
-  if (failed(type))
-    return failure();
-  if (failed(checkOperandCount(instr, 1, operands.size())))
-    return failure();
-  auto x = array(instr, operands, 0);
-  if (failed(x))
+  auto in = arrays(instr, operands, 1);
+  if (failed(in))
     return failure();
   if (operands[0]->shape->dims != instr.shape.dims) {
-    if (Value r = bitcastAcrossWidths(b_, opLoc(instr), *x, *type)) {
+    if (Value r = bitcastAcrossWidths(b_, opLoc(instr), in->values[0],
+                                      in->type)) {
       result.leaves.push_back(r);
       return success();
     }
@@ -204,7 +183,7 @@ LogicalResult Importer::emitBitcastConvert(const Instruction &instr,
     return failure();
   }
   result.leaves.push_back(
-      b_.create<BitcastConvertOp>(opLoc(instr), *type, *x));
+      b_.create<BitcastConvertOp>(opLoc(instr), in->type, in->values[0]));
   return success();
 }
 

@@ -31,49 +31,34 @@ LogicalResult Importer::emitIota(const Instruction &instr, Operands operands,
 
 LogicalResult Importer::emitBroadcast(const Instruction &instr,
                                       Operands operands, HloValue &result) {
-  auto type = resultType(instr);
-  if (failed(type))
-    return failure();
-  if (failed(checkOperandCount(instr, 1, operands.size())))
-    return failure();
-  auto x = array(instr, operands, 0);
+  auto in = arrays(instr, operands, 1);
   auto dims = listAttr(instr, "dimensions", /*required=*/false);
-  if (failed(x) || failed(dims))
+  if (failed(in) || failed(dims))
     return failure();
   result.leaves.push_back(b_.create<BroadcastInDimOp>(
-      opLoc(instr), *type, *x, b_.getDenseI64ArrayAttr(*dims)));
+      opLoc(instr), in->type, in->values[0], b_.getDenseI64ArrayAttr(*dims)));
   return success();
 }
 
 LogicalResult Importer::emitTranspose(const Instruction &instr,
                                       Operands operands, HloValue &result) {
-  auto type = resultType(instr);
-  if (failed(type))
-    return failure();
-  if (failed(checkOperandCount(instr, 1, operands.size())))
-    return failure();
-  auto x = array(instr, operands, 0);
+  auto in = arrays(instr, operands, 1);
   auto dims = listAttr(instr, "dimensions", /*required=*/true);
-  if (failed(x) || failed(dims))
+  if (failed(in) || failed(dims))
     return failure();
   result.leaves.push_back(b_.create<TransposeOp>(
-      opLoc(instr), *type, *x, b_.getDenseI64ArrayAttr(*dims)));
+      opLoc(instr), in->type, in->values[0], b_.getDenseI64ArrayAttr(*dims)));
   return success();
 }
 
 LogicalResult Importer::emitReverse(const Instruction &instr, Operands operands,
                                     HloValue &result) {
-  auto type = resultType(instr);
-  if (failed(type))
-    return failure();
-  if (failed(checkOperandCount(instr, 1, operands.size())))
-    return failure();
-  auto x = array(instr, operands, 0);
+  auto in = arrays(instr, operands, 1);
   auto dims = listAttr(instr, "dimensions", /*required=*/true);
-  if (failed(x) || failed(dims))
+  if (failed(in) || failed(dims))
     return failure();
-  result.leaves.push_back(b_.create<ReverseOp>(opLoc(instr), *type, *x,
-                                               b_.getDenseI64ArrayAttr(*dims)));
+  result.leaves.push_back(b_.create<ReverseOp>(
+      opLoc(instr), in->type, in->values[0], b_.getDenseI64ArrayAttr(*dims)));
   return success();
 }
 

@@ -260,6 +260,15 @@ private:
 
   /// The operand's single array value, or an error if it is a tuple.
   FailureOr<Value> array(const Instruction &instr, Operands operands, size_t i);
+  /// What a handler of an instruction of `n` array operands and an array
+  /// result starts from, checked (count, no tuples): its result type and
+  /// operand values.
+  struct Arrays {
+    RankedTensorType type;
+    llvm::SmallVector<Value, 4> values;
+  };
+  FailureOr<Arrays> arrays(const Instruction &instr, Operands operands,
+                           size_t n);
   /// The instruction's array result type, or an error if it is a tuple.
   FailureOr<RankedTensorType> resultType(const Instruction &instr);
   LogicalResult checkOperandCount(const Instruction &instr, size_t n,
