@@ -9,6 +9,7 @@
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ComplexToLLVM/ComplexToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
@@ -18,6 +19,7 @@
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/Dialect/Arith/Transforms/BufferDeallocationOpInterfaceImpl.h"
 #include "mlir/Dialect/Arith/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -153,12 +155,16 @@ void buildBuffersToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createTorusEmptyBufferArguments());
   pm.addNestedPass<func::FuncOp>(createTorusStridedCopiesToLinalg());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  // c64/c128 arithmetic on its parts; complex values stay structs of two
+  // floats (convert-complex-to-llvm, below).
+  pm.addNestedPass<func::FuncOp>(createTorusComplexToStandard());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createConvertSCFToCFPass());
   pm.addPass(withOptions(createConvertVectorToLLVMPass(), // kernels' vectors
                          "reassociate-fp-reductions=true"));
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
+  pm.addPass(createConvertComplexToLLVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createArithToLLVMConversionPass());
@@ -221,6 +227,7 @@ void registerCompilerPasses() {
     registerSCFToControlFlowPass();
     registerFinalizeMemRefToLLVMConversionPass();
     registerConvertMathToLLVMPass();
+    registerConvertComplexToLLVMPass();
     registerArithToLLVMConversionPass();
     registerConvertFuncToLLVMPass();
     registerConvertControlFlowToLLVMPass();
@@ -232,6 +239,7 @@ void registerCompilerPasses() {
 void registerCodegenDialects(DialectRegistry &registry) {
   registry.insert<TorusDialect, affine::AffineDialect, arith::ArithDialect,
                   bufferization::BufferizationDialect, cf::ControlFlowDialect,
+                  complex::ComplexDialect,
                   func::FuncDialect, linalg::LinalgDialect, LLVM::LLVMDialect,
                   math::MathDialect, memref::MemRefDialect, scf::SCFDialect,
                   tensor::TensorDialect>();

@@ -44,6 +44,7 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <complex>
 #include <cstdio>
 
 namespace mlir::torus::hlo {
@@ -65,6 +66,8 @@ std::string elementName(Type t, bool unsignedInts = false) {
     return "bf16";
   if (t.isInteger(1))
     return "pred";
+  if (auto c = dyn_cast<ComplexType>(t))
+    return c.getElementType().isF32() ? "c64" : "c128";
   if (auto i = dyn_cast<IntegerType>(t))
     return (unsignedInts || i.isUnsigned() ? "u" : "s") +
            std::to_string(i.getWidth());
@@ -149,7 +152,12 @@ std::string formatLiteral(DenseElementsAttr attr) {
   auto type = cast<RankedTensorType>(attr.getType());
   bool isFloat = isa<FloatType>(type.getElementType());
   llvm::SmallVector<std::string> elements;
-  if (isFloat)
+  if (isa<ComplexType>(type.getElementType()))
+    for (const std::complex<llvm::APFloat> &v :
+         attr.getValues<std::complex<llvm::APFloat>>())
+      elements.push_back("(" + formatFloat(v.real()) + ", " +
+                         formatFloat(v.imag()) + ")");
+  else if (isFloat)
     for (const llvm::APFloat &v : attr.getValues<llvm::APFloat>())
       elements.push_back(formatFloat(v));
   else
@@ -1045,7 +1053,8 @@ LogicalResult Exporter::exportConstant(ConstantOp c, Operands operands) {
     return failure();
   }
   auto type = cast<RankedTensorType>(dense.getType());
-  if (dense.isSplat() && type.getNumElements() > 1) {
+  if (dense.isSplat() && type.getNumElements() > 1 &&
+      !isa<ComplexType>(type.getElementType())) {
     // A scalar and a broadcast instead of every element.
     Type et = type.getElementType();
     Attribute scalar =

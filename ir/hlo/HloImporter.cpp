@@ -61,6 +61,10 @@ Type elementType(MLIRContext *ctx, PrimitiveType type) {
     return Float32Type::get(ctx);
   case PrimitiveType::F64:
     return Float64Type::get(ctx);
+  case PrimitiveType::C64:
+    return ComplexType::get(Float32Type::get(ctx));
+  case PrimitiveType::C128:
+    return ComplexType::get(Float64Type::get(ctx));
   default:
     return IntegerType::get(ctx, bitWidth(type),
                             isUnsigned(type) ? IntegerType::Unsigned
