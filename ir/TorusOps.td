@@ -1067,13 +1067,13 @@ def Torus_ReduceWindowOp : Torus_Op<"reduce_window", [HloOpcode<"reduce-window">
          : (tensor<1x4x4x3xf32>) -> tensor<1x2x2x3xf32>
     ```
   }];
-  let arguments = (ins Torus_ReduceKind:$kind, Torus_RealTensor:$operand,
+  let arguments = (ins Torus_ReduceKind:$kind, Torus_Tensor:$operand,
                        DenseI64ArrayAttr:$window_dimensions,
                        OptionalAttr<DenseI64ArrayAttr>:$window_strides,
                        OptionalAttr<DenseI64ArrayAttr>:$base_dilations,
                        OptionalAttr<DenseI64ArrayAttr>:$window_dilations,
                        OptionalAttr<I64ElementsAttr>:$padding);
-  let results = (outs Torus_RealTensor:$result);
+  let results = (outs Torus_Tensor:$result);
   let assemblyFormat = [{
     $kind $operand `,` `window` `=` $window_dimensions attr-dict `:`
     functional-type(operands, results)

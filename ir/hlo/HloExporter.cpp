@@ -629,7 +629,11 @@ std::string Exporter::argReducer(bool isMax, Type valueType, Type indexType) {
 
 std::string Exporter::constant(Attribute scalar, Type elementType) {
   std::string shape = elementName(elementType) + "[]";
-  std::string name = add("constant", shape, {formatScalar(scalar)});
+  // Complex numbers have no TypedAttr scalar: a null `scalar` of complex
+  // type is the additive identity (reduceIdentity has none for them).
+  std::string literal = isa<ComplexType>(elementType) ? "(0, 0)"
+                                                      : formatScalar(scalar);
+  std::string name = add("constant", shape, {literal});
   // `constant(x)`: the literal is not an operand reference.
   return shape + " %" + name;
 }
@@ -1148,7 +1152,13 @@ LogicalResult Exporter::exportReduce(ReduceOp o, Operands operands) {
   };
   Operation *op = o;
   Type et = cast<RankedTensorType>(o.getOperand().getType()).getElementType();
-  std::string init = constant(reduceIdentity(o.getKind(), et), et);
+  std::string init =
+      isa<ComplexType>(et) && o.getKind() == ReduceKind::product
+          ? "c" + std::string(cast<ComplexType>(et).getElementType().isF32()
+                                  ? "64"
+                                  : "128") +
+                "[] %" + add("constant", elementName(et) + "[]", {"(1, 0)"})
+          : constant(reduceIdentity(o.getKind(), et), et);
   std::string name = add("reduce", resultShape(), {operands[0], init},
                          dimsAttr("dimensions", o.getDimensions()) +
                              ", to_apply=%" + reducer(o.getKind(), et),

@@ -41,6 +41,7 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <complex>
 #include <functional>
 
 namespace mlir::torus::hlo {
@@ -351,6 +352,14 @@ bool Importer::isIdentity(Value value, ReduceKind kind) {
   if (!matchPattern(value, m_Constant(&attr)) || !attr.isSplat())
     return false;
   Type et = attr.getElementType();
+  if (isa<ComplexType>(et)) { // 0 for sum, 1 for product
+    if (kind != ReduceKind::sum && kind != ReduceKind::product)
+      return false;
+    auto v = attr.getSplatValue<std::complex<llvm::APFloat>>();
+    return v.imag().isPosZero() &&
+           (kind == ReduceKind::sum ? v.real().isPosZero()
+                                    : v.real().isExactlyValue(1.0));
+  }
   TypedAttr identity = reduceIdentity(kind, et);
   if (!identity)
     return false;
