@@ -331,6 +331,8 @@ private:
   std::string replaceReducer(Type elementType);
   std::string argReducer(bool isMax, Type valueType, Type indexType);
   std::string constant(Attribute scalar, Type elementType);
+  /// The scalar constant of reduceIdentity(kind), also for complex numbers.
+  std::string identityConstant(ReduceKind kind, Type elementType);
   std::string groupsText(Attribute groups);
   FailureOr<std::string> collectiveMode(Operation *op, Attribute groups,
                                         bool globalIds);
@@ -625,6 +627,14 @@ std::string Exporter::argReducer(bool isMax, Type valueType, Type indexType) {
   computations_.push_back(text);
   reducers_[key] = name;
   return name;
+}
+
+std::string Exporter::identityConstant(ReduceKind kind, Type elementType) {
+  if (isa<ComplexType>(elementType) && kind == ReduceKind::product) {
+    std::string shape = elementName(elementType) + "[]";
+    return shape + " %" + add("constant", shape, {"(1, 0)"});
+  }
+  return constant(reduceIdentity(kind, elementType), elementType);
 }
 
 std::string Exporter::constant(Attribute scalar, Type elementType) {
@@ -1152,13 +1162,7 @@ LogicalResult Exporter::exportReduce(ReduceOp o, Operands operands) {
   };
   Operation *op = o;
   Type et = cast<RankedTensorType>(o.getOperand().getType()).getElementType();
-  std::string init =
-      isa<ComplexType>(et) && o.getKind() == ReduceKind::product
-          ? "c" + std::string(cast<ComplexType>(et).getElementType().isF32()
-                                  ? "64"
-                                  : "128") +
-                "[] %" + add("constant", elementName(et) + "[]", {"(1, 0)"})
-          : constant(reduceIdentity(o.getKind(), et), et);
+  std::string init = identityConstant(o.getKind(), et);
   std::string name = add("reduce", resultShape(), {operands[0], init},
                          dimsAttr("dimensions", o.getDimensions()) +
                              ", to_apply=%" + reducer(o.getKind(), et),
@@ -1199,7 +1203,7 @@ LogicalResult Exporter::exportReduceWindow(ReduceWindowOp o,
   };
   Operation *op = o;
   Type et = cast<RankedTensorType>(o.getOperand().getType()).getElementType();
-  std::string init = constant(reduceIdentity(o.getKind(), et), et);
+  std::string init = identityConstant(o.getKind(), et);
   std::string window =
       windowText(o.getWindowDimensions(), o.getStrides(), o.getPaddingPairs(),
                  o.getBaseDilationsOr1(), o.getWindowDilationsOr1());
