@@ -206,4 +206,41 @@ TEST(ComplexOpsTest, OrderingComplexNumbersIsAnError) {
   EXPECT_FALSE(traced.ok());
 }
 
+TEST(ComplexOpsTest, GradientsThroughPartsFollowJax) {
+  // sum(real(z * z)) with z = x + iy is sum(x^2 - y^2): d/dx = 2x,
+  // d/dy = -2y, through JAX's rules for complex, real and multiply.
+  std::vector<double> x = {0.5, -1.5, 2.0}, y = {1.0, 0.25, -3.0};
+  auto out = run(
+      [](Tensor a, Tensor b) {
+        return grad([](const std::vector<Tensor> &in) {
+          Tensor z = complex(in[0], in[1]);
+          return std::vector<Tensor>{sum(real(z * z))};
+        })({a, b});
+      },
+      {fromDoubles(DType::F64, {3}, x), fromDoubles(DType::F64, {3}, y)});
+  ASSERT_EQ(out.size(), 2u);
+  expectClose(out[0], {1.0, -3.0, 4.0}, 1e-15);
+  expectClose(out[1], {-2.0, -0.5, 6.0}, 1e-15);
+}
+
+TEST(ComplexOpsTest, GradientsOfOtherComplexOpsAreRefused) {
+  std::vector<TensorSpec> specs = {{DType::F32, {2}}};
+  auto traced = trace("f", specs, [](Tensor x) {
+    return grad([](const std::vector<Tensor> &in) {
+      return std::vector<Tensor>{sum(real(exp(complex(in[0], in[0]))))};
+    })({x});
+  });
+  std::string text = traced.ok() ? traced->toString()
+                                 : std::string(traced.status().message());
+  // Either tracing or compiling reports it; it must not give a gradient.
+  if (traced.ok()) {
+    auto exe = compile(*traced, {});
+    ASSERT_FALSE(exe.ok()) << text;
+    text = std::string(exe.status().message());
+  }
+  EXPECT_NE(text.find("cannot be differentiated on complex numbers"),
+            std::string::npos)
+      << text;
+}
+
 } // namespace
