@@ -100,7 +100,8 @@ def TorusToLinalg : Pass<"torus-to-linalg", "func::FuncOp"> {
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
     "::mlir::linalg::LinalgDialect", "::mlir::math::MathDialect",
-    "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect"
+    "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect",
+    "::mlir::complex::ComplexDialect"
   ];
 }
 
@@ -220,6 +221,37 @@ def TorusBoolVectorsAsBytes
     ```
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+def TorusComplexToStandard
+    : Pass<"torus-complex-to-standard", "func::FuncOp"> {
+  let summary = "Lower complex arithmetic to arith and accurate math";
+  let description = [{
+    MLIR's complex-to-standard conversion computes each `complex` op (c64,
+    c128) on its parts with `arith` and `math`; only `complex.create`,
+    `complex.re`, `complex.im` and `complex.constant` remain, for
+    `convert-complex-to-llvm`. The `math` functions it uses that
+    `convert-math-to-llvm` lacks or computes inaccurately (`atan2`, `tanh`,
+    `tan`, `expm1`, `log1p`) become the accurate sequences of
+    ir/ops/ScalarMath.h, so the generated code calls nothing beyond what the
+    real ops' code calls.
+
+    Before:
+    ```mlir
+    %r = complex.log %z : complex<f32>
+    ```
+    After (abbreviated):
+    ```mlir
+    %re = complex.re %z : complex<f32>
+    %im = complex.im %z : complex<f32>
+    ... arith, math.log, the expansion of atan2 ...
+    %r = complex.create %a, %b : complex<f32>
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
+    "::mlir::complex::ComplexDialect", "::mlir::scf::SCFDialect"
+  ];
 }
 
 def TorusFusion : Pass<"torus-fusion", "func::FuncOp"> {

@@ -9,6 +9,7 @@
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ComplexToLLVM/ComplexToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
@@ -19,6 +20,7 @@
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/Dialect/Arith/Transforms/BufferDeallocationOpInterfaceImpl.h"
 #include "mlir/Dialect/Arith/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -154,6 +156,9 @@ void buildBuffersToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createTorusEmptyBufferArguments());
   pm.addNestedPass<func::FuncOp>(createTorusStridedCopiesToLinalg());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  // c64/c128 arithmetic on its parts; complex values stay structs of two
+  // floats (convert-complex-to-llvm, below).
+  pm.addNestedPass<func::FuncOp>(createTorusComplexToStandard());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createConvertSCFToCFPass());
   // Math to LLVM's intrinsics, then what has none (erf, cbrt) to libm calls
@@ -165,6 +170,7 @@ void buildBuffersToLLVMPipeline(OpPassManager &pm,
                          "reassociate-fp-reductions=true"));
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
+  pm.addPass(createConvertComplexToLLVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createArithToLLVMConversionPass());
   ConvertFuncToLLVMPassOptions func;
@@ -227,6 +233,7 @@ void registerCompilerPasses() {
     registerFinalizeMemRefToLLVMConversionPass();
     registerConvertMathToLLVMPass();
     registerConvertMathToLibmPass();
+    registerConvertComplexToLLVMPass();
     registerArithToLLVMConversionPass();
     registerConvertFuncToLLVMPass();
     registerConvertControlFlowToLLVMPass();
@@ -238,6 +245,7 @@ void registerCompilerPasses() {
 void registerCodegenDialects(DialectRegistry &registry) {
   registry.insert<TorusDialect, affine::AffineDialect, arith::ArithDialect,
                   bufferization::BufferizationDialect, cf::ControlFlowDialect,
+                  complex::ComplexDialect,
                   func::FuncDialect, linalg::LinalgDialect, LLVM::LLVMDialect,
                   math::MathDialect, memref::MemRefDialect, scf::SCFDialect,
                   tensor::TensorDialect>();

@@ -27,6 +27,7 @@
 #include "codegen/lowering/LoweringUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -56,7 +57,8 @@ struct TorusToLinalgPass : impl::TorusToLinalgBase<TorusToLinalgPass> {
       return signalPassFailure();
 
     ConversionTarget target(*ctx);
-    target.addLegalDialect<arith::ArithDialect, func::FuncDialect,
+    target.addLegalDialect<arith::ArithDialect, complex::ComplexDialect,
+                           func::FuncDialect,
                            linalg::LinalgDialect, math::MathDialect,
                            scf::SCFDialect, tensor::TensorDialect>();
     target.addIllegalDialect<TorusDialect>();

@@ -19,8 +19,9 @@ int64_t rowElements(const HostTensor &t) {
 }
 
 template <typename Fn> absl::Status dispatch(DType dtype, Fn &&fn) {
-  if (dtype != DType::I1 && visitDType(dtype, [&]<typename T>(T) {
-        if constexpr (!std::is_same_v<T, bool>)
+  if (dtype != DType::I1 && !isComplex(dtype) &&
+      visitDType(dtype, [&]<typename T>(T) {
+        if constexpr (!std::is_same_v<T, bool> && !IsComplex<T>)
           fn(T{});
       }))
     return absl::OkStatus();
@@ -198,7 +199,10 @@ absl::StatusOr<HostTensor> reduceSum(const HostTensor &a,
 double elementAsDouble(const HostTensor &t, int64_t i) {
   double v = 0;
   visitDType(t.dtype(), [&]<typename T>(T) {
-    v = static_cast<double>(static_cast<const T *>(t.rawData())[i]);
+    if constexpr (IsComplex<T>) // the real part, as a conversion does
+      v = static_cast<double>(static_cast<const T *>(t.rawData())[i].real());
+    else
+      v = static_cast<double>(static_cast<const T *>(t.rawData())[i]);
   });
   return v;
 }
@@ -206,8 +210,11 @@ double elementAsDouble(const HostTensor &t, int64_t i) {
 namespace {
 void storeElement(HostTensor &t, int64_t i, double v) {
   visitDType(t.dtype(), [&]<typename T>(T) {
-    static_cast<T *>(t.rawData())[i] =
-        std::is_same_v<T, bool> ? v != 0 : static_cast<T>(v);
+    if constexpr (IsComplex<T>)
+      static_cast<T *>(t.rawData())[i] = T(v, 0);
+    else
+      static_cast<T *>(t.rawData())[i] =
+          std::is_same_v<T, bool> ? v != 0 : static_cast<T>(v);
   });
 }
 } // namespace

@@ -70,6 +70,10 @@ std::string tfDtypeName(DType dtype) {
     return "uint32";
   case DType::U64:
     return "uint64";
+  case DType::C64:
+    return "complex64";
+  case DType::C128:
+    return "complex128";
   }
   return "unknown";
 }

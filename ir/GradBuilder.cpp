@@ -3,6 +3,8 @@
 #include "ir/GradBuilder.h"
 #include "ir/ShapeRules.h"
 
+#include <complex>
+
 namespace mlir::torus {
 
 Value GradBuilder::add(Value x, Value y) {
@@ -42,6 +44,16 @@ Value GradBuilder::convert(Value x, Type et) {
 Value GradBuilder::splat(RankedTensorType type, double value) {
   Type et = type.getElementType();
   Attribute element;
+  if (auto ct = dyn_cast<ComplexType>(et)) { // value + 0i
+    auto ft = cast<FloatType>(ct.getElementType());
+    APFloat re(value), im(0.0);
+    bool lost;
+    re.convert(ft.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+    im.convert(ft.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+    std::complex<APFloat> c(re, im);
+    return b.create<ConstantOp>(
+        loc, type, cast<ElementsAttr>(DenseElementsAttr::get(type, {c})));
+  }
   if (auto ft = dyn_cast<FloatType>(et)) {
     APFloat f(value);
     bool lost;

@@ -29,6 +29,10 @@ mlir::Type toMlirElementType(mlir::MLIRContext *ctx, DType dtype) {
   case DType::U32:
   case DType::U64:
     return b.getIntegerType(8 * byteWidth(dtype), /*isSigned=*/false);
+  case DType::C64:
+    return mlir::ComplexType::get(b.getF32Type());
+  case DType::C128:
+    return mlir::ComplexType::get(b.getF64Type());
   }
   return {};
 }
@@ -53,10 +57,15 @@ std::optional<TensorSpec> fromMlirType(mlir::Type type) {
     dtype = DType::F16;
   else if (et.isBF16())
     dtype = DType::BF16;
-  else if (auto it = mlir::dyn_cast<mlir::IntegerType>(et)) {
+  else if (auto ct = mlir::dyn_cast<mlir::ComplexType>(et)) {
+    if (ct.getElementType().isF32())
+      dtype = DType::C64;
+    else if (ct.getElementType().isF64())
+      dtype = DType::C128;
+  } else if (auto it = mlir::dyn_cast<mlir::IntegerType>(et)) {
     // Signless integers are the signed types (HLO's s8..s64), as in HLO.
     for (DType d : kAllDTypes)
-      if (!isFloat(d) && toMlirElementType(et.getContext(), d) == et)
+      if (!isFloat(d) && !isComplex(d) && toMlirElementType(et.getContext(), d) == et)
         dtype = d;
   }
   if (!dtype)

@@ -24,10 +24,23 @@ include "mlir/IR/SymbolInterfaces.td"
 // `ui8`..`ui64` its unsigned ones; i1 is `pred`.
 defvar Torus_Floats = [F16, BF16, F32, F64];
 defvar Torus_Ints = [I8, I16, I32, I64, UI8, UI16, UI32, UI64];
-def Torus_ElementType : AnyTypeOf<!listconcat(Torus_Floats, [I1], Torus_Ints)>;
-def Torus_Tensor : StaticShapeTensorOf<!listconcat(Torus_Floats, [I1], Torus_Ints)>;
+// HLO's c64 and c128.
+defvar Torus_Complexes = [Complex<F32>, Complex<F64>];
+def Torus_ElementType : AnyTypeOf<!listconcat(Torus_Floats, [I1], Torus_Ints,
+                                              Torus_Complexes)>;
+// Any element type, complex included: what ops that move or select elements
+// take.
+def Torus_Tensor : StaticShapeTensorOf<!listconcat(Torus_Floats, [I1],
+                                                   Torus_Ints, Torus_Complexes)>;
+// Any element type but complex: what ops that order elements take.
+def Torus_RealTensor : StaticShapeTensorOf<!listconcat(Torus_Floats, [I1], Torus_Ints)>;
 def Torus_FloatTensor : StaticShapeTensorOf<Torus_Floats>;
+def Torus_ComplexTensor : StaticShapeTensorOf<Torus_Complexes>;
+def Torus_FloatOrComplexTensor
+    : StaticShapeTensorOf<!listconcat(Torus_Floats, Torus_Complexes)>;
 def Torus_NumericTensor : StaticShapeTensorOf<!listconcat(Torus_Floats, Torus_Ints)>;
+def Torus_NumericOrComplexTensor
+    : StaticShapeTensorOf<!listconcat(Torus_Floats, Torus_Ints, Torus_Complexes)>;
 def Torus_IntTensor : StaticShapeTensorOf<Torus_Ints>;
 def Torus_IntOrPredTensor : StaticShapeTensorOf<!listconcat([I1], Torus_Ints)>;
 def Torus_PredTensor : StaticShapeTensorOf<[I1]>;
@@ -72,7 +85,7 @@ def Torus_IotaOp : Torus_Op<"iota", [HloOpcode<"iota">, Pure, Torus_NoGradient]>
     ```
   }];
   let arguments = (ins I64Attr:$iota_dimension);
-  let results = (outs Torus_Tensor:$result);
+  let results = (outs Torus_RealTensor:$result);
   let assemblyFormat = "`dim` `=` $iota_dimension attr-dict `:` type($result)";
   let hasVerifier = 1;
 }
@@ -104,11 +117,47 @@ class Torus_UnaryOp<string mnemonic, Type type, string summaryText,
   let hasFolder = 1;
 }
 
-def Torus_AbsOp : Torus_UnaryOp<"abs", Torus_NumericTensor, "absolute value",
+// An elementwise op of one operand whose result element type may differ
+// from the operand's (complex to float): the result has the operand's shape.
+class Torus_PartOp<string mnemonic, Type operandType, Type resultType,
+                   string summaryText, string details, string example,
+                   string hloName = "">
+    : Torus_Op<mnemonic>, Torus_ScalarInODS, Torus_VJPInODS {
+  let traits = [Pure, Elementwise, Torus_ShardingRuleOpInterface,
+                HloOpcode<!if(!empty(hloName), mnemonic, hloName)>]
+               # scalarTraits # vjpTraits;
+  let extraClassDefinition = vjpDefinition;
+  let summary = summaryText;
+  let description = "Elementwise " # summaryText # " (HLO `"
+    # !if(!empty(hloName), mnemonic, hloName) # "`). " # details
+    # "\n\n```mlir\n" # example # "\n```";
+  let arguments = (ins operandType:$operand);
+  let results = (outs resultType:$result);
+  // `%x : T` when the result has the operand's type, else
+  // `%z : (T) -> R` (ComplexOps.cpp).
+  let hasCustomAssemblyFormat = 1;
+  // The result type from the operand's: see ComplexOps.cpp.
+  let builders = [OpBuilder<(ins "Value":$operand)>];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Torus_AbsOp : Torus_PartOp<"abs", Torus_NumericOrComplexTensor,
+    Torus_NumericTensor, "absolute value",
     "For integers the most negative value maps to itself (two's complement); "
-    "unsigned values are their own absolute value."> {
-  let vjp = [{ set(0, gb.mul(ct, gb.same<SignOp>(getOperand()))); }];
+    "unsigned values are their own absolute value. The result has the "
+    "operand's type, except that of a complex operand it is the modulus, "
+    "of the part type (`f32` for `complex<f32>`).",
+    "%r = torus.abs %x : tensor<4xf32>\n%m = torus.abs %z : (tensor<4xcomplex<f32>>) -> tensor<4xf32>"> {
+  let vjp = [{
+    if (isa<ComplexType>(GradBuilder::typeOf(getOperand()).getElementType()))
+      return emitOpError("gradient of the modulus of complex numbers is not "
+                         "implemented");
+    set(0, gb.mul(ct, gb.same<SignOp>(getOperand())));
+  }];
   let scalarBody = [{
+    if (isComplexType(x[0].getType()))
+      return b.create<complex::AbsOp>(loc, x[0]);
     if (isFloatType(x[0].getType()))
       return b.create<math::AbsFOp>(loc, x[0]);
     if (isUnsignedInt(x[0].getType()))
@@ -116,22 +165,85 @@ def Torus_AbsOp : Torus_UnaryOp<"abs", Torus_NumericTensor, "absolute value",
     return b.create<math::AbsIOp>(loc, x[0]);
   }];
 }
-def Torus_NegateOp : Torus_UnaryOp<"negate", Torus_NumericTensor, "negation",
+def Torus_RealOp : Torus_PartOp<"real", Torus_FloatOrComplexTensor,
+    Torus_FloatTensor, "real part",
+    "Of a `complex<f32>` or `complex<f64>` operand, of the part type; a float "
+    "operand is its own real part.",
+    "%r = torus.real %z : (tensor<4xcomplex<f32>>) -> tensor<4xf32>"> {
+  // JAX: the cotangent becomes the real part of a complex cotangent.
+  let vjp = [{
+    Type et = GradBuilder::typeOf(getOperand()).getElementType();
+    if (!isa<ComplexType>(et)) {
+      set(0, ct);
+    } else {
+      OpBuilder &b = gb.builder();
+      set(0, b.create<ComplexOp>(gb.location(), ct, gb.zerosLike(ct)));
+    }
+  }];
+  let scalarBody = [{ return realPart(b, loc, x[0]); }];
+}
+def Torus_ImagOp : Torus_PartOp<"imag", Torus_FloatOrComplexTensor,
+    Torus_FloatTensor, "imaginary part",
+    "Of a `complex<f32>` or `complex<f64>` operand, of the part type; of a "
+    "float operand, zero.",
+    "%r = torus.imag %z : (tensor<4xcomplex<f32>>) -> tensor<4xf32>"> {
+  // JAX: the cotangent t becomes complex(0, -t).
+  let vjp = [{
+    Type et = GradBuilder::typeOf(getOperand()).getElementType();
+    if (!isa<ComplexType>(et)) {
+      set(0, gb.zerosLike(getOperand()));
+    } else {
+      OpBuilder &b = gb.builder();
+      set(0, b.create<ComplexOp>(gb.location(), gb.zerosLike(ct), gb.neg(ct)));
+    }
+  }];
+  let scalarBody = [{ return imagPart(b, loc, x[0]); }];
+}
+
+def Torus_ComplexOp : Torus_Op<"complex", [HloOpcode<"complex">, ScalarBody<[{
+      return b.create<complex::CreateOp>(
+          loc, ComplexType::get(x[0].getType()), x[0], x[1]);
+    }]>,
+    Pure, Elementwise, SameTypeOperands, Torus_HasVJP,
+    Torus_ShardingRuleOpInterface]> {
+  let summary = "complex numbers from their parts";
+  let description = [{
+    `lhs + i * rhs` elementwise (HLO `complex`): two `f32` tensors give a
+    `complex<f32>` tensor, two `f64` tensors a `complex<f64>` one, of their
+    shape.
+
+    ```mlir
+    %z = torus.complex %re, %im : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xcomplex<f32>>
+    ```
+  }];
+  let arguments = (ins TensorOf<[F32, F64]>:$lhs, TensorOf<[F32, F64]>:$rhs);
+  let results = (outs Torus_ComplexTensor:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
+  let builders = [OpBuilder<(ins "Value":$lhs, "Value":$rhs)>];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Torus_NegateOp : Torus_UnaryOp<"negate", Torus_NumericOrComplexTensor, "negation",
     "Integers wrap around."> {
   let vjp = [{ set(0, gb.neg(ct)); }];
   let scalarBody = [{
+    if (isComplexType(x[0].getType()))
+      return b.create<complex::NegOp>(loc, x[0]);
     if (isFloatType(x[0].getType()))
       return b.create<arith::NegFOp>(loc, x[0]);
     return b.create<arith::SubIOp>(loc, cst(b, loc, x[0].getType(), 0), x[0]);
   }];
 }
-def Torus_SignOp : Torus_UnaryOp<"sign", Torus_NumericTensor, "sign",
+def Torus_SignOp : Torus_UnaryOp<"sign", Torus_NumericOrComplexTensor, "sign",
     "-1, 0 or 1 by the sign of the operand; for floats `±0` stays `±0` and "
-    "NaN stays NaN."> {
+    "NaN stays NaN; for complex numbers `x / |x|` (0 for 0)."> {
   // Piecewise constant: zero gradient almost everywhere (as in JAX).
   let vjp = [{ set(0, gb.zerosLike(getOperand())); }];
   let scalarBody = [{
     Type t = x[0].getType();
+    if (isComplexType(t))
+      return b.create<complex::SignOp>(loc, x[0]);
     if (isFloatType(t)) {
       // XLA's: NaN for NaN, else copysign(x != 0 ? 1 : 0, x). The zero is
       // computed, not x passed through, so a subnormal (zero under DAZ)
@@ -155,48 +267,58 @@ def Torus_SignOp : Torus_UnaryOp<"sign", Torus_NumericTensor, "sign",
     return b.create<arith::SubIOp>(loc, pos, neg);
   }];
 }
-def Torus_ExpOp : Torus_UnaryOp<"exp", Torus_FloatTensor, "exponential",
+def Torus_ExpOp : Torus_UnaryOp<"exp", Torus_FloatOrComplexTensor, "exponential",
     "`e^x`.", "tensor<4xf32>", "exponential"> {
   let vjp = [{ set(0, gb.mul(ct, getResult())); }];
-  let scalarBody = [{ return b.create<math::ExpOp>(loc, x[0]); }];
+  let scalarBody = [{
+    if (isComplexType(x[0].getType()))
+      return b.create<complex::ExpOp>(loc, x[0]); return b.create<math::ExpOp>(loc, x[0]); }];
   let foldsViaDouble = "std::exp";
 }
-def Torus_Expm1Op : Torus_UnaryOp<"expm1", Torus_FloatTensor,
+def Torus_Expm1Op : Torus_UnaryOp<"expm1", Torus_FloatOrComplexTensor,
     "exponential minus one",
     "`e^x - 1`, accurate for `x` near zero.", "tensor<4xf32>",
     "exponential-minus-one"> {
   let vjp = [{
     set(0, gb.mul(ct, gb.add(getResult(), gb.splat(gb.typeOf(ct), 1.0))));
   }];
-  let scalarBody = [{ return expm1Of(b, loc, x[0]); }];
+  let scalarBody = [{
+    if (isComplexType(x[0].getType()))
+      return b.create<complex::Expm1Op>(loc, x[0]); return expm1Of(b, loc, x[0]); }];
   let foldsViaDouble = "std::expm1";
 }
-def Torus_LogOp : Torus_UnaryOp<"log", Torus_FloatTensor, "natural logarithm",
+def Torus_LogOp : Torus_UnaryOp<"log", Torus_FloatOrComplexTensor, "natural logarithm",
     "NaN for negative operands, `-inf` for zero."> {
   let vjp = [{ set(0, gb.div(ct, getOperand())); }];
-  let scalarBody = [{ return b.create<math::LogOp>(loc, x[0]); }];
+  let scalarBody = [{
+    if (isComplexType(x[0].getType()))
+      return b.create<complex::LogOp>(loc, x[0]); return b.create<math::LogOp>(loc, x[0]); }];
   let foldsViaDouble = "std::log";
 }
-def Torus_Log1pOp : Torus_UnaryOp<"log1p", Torus_FloatTensor,
+def Torus_Log1pOp : Torus_UnaryOp<"log1p", Torus_FloatOrComplexTensor,
     "logarithm of one plus the operand",
     "`log(1 + x)`, accurate for `x` near zero.", "tensor<4xf32>",
     "log-plus-one"> {
   let vjp = [{
     set(0, gb.div(ct, gb.add(getOperand(), gb.splat(gb.typeOf(ct), 1.0))));
   }];
-  let scalarBody = [{ return log1pOf(b, loc, x[0]); }];
+  let scalarBody = [{
+    if (isComplexType(x[0].getType()))
+      return b.create<complex::Log1pOp>(loc, x[0]); return log1pOf(b, loc, x[0]); }];
   let foldsViaDouble = "std::log1p";
 }
-def Torus_SqrtOp : Torus_UnaryOp<"sqrt", Torus_FloatTensor, "square root",
+def Torus_SqrtOp : Torus_UnaryOp<"sqrt", Torus_FloatOrComplexTensor, "square root",
     "NaN for negative operands."> {
   // d sqrt(x) = 1 / (2 sqrt(x))
   let vjp = [{
     set(0, gb.div(ct, gb.mul(getResult(), gb.splat(gb.typeOf(ct), 2.0))));
   }];
-  let scalarBody = [{ return b.create<math::SqrtOp>(loc, x[0]); }];
+  let scalarBody = [{
+    if (isComplexType(x[0].getType()))
+      return b.create<complex::SqrtOp>(loc, x[0]); return b.create<math::SqrtOp>(loc, x[0]); }];
   let foldsViaDouble = "std::sqrt";
 }
-def Torus_RsqrtOp : Torus_UnaryOp<"rsqrt", Torus_FloatTensor,
+def Torus_RsqrtOp : Torus_UnaryOp<"rsqrt", Torus_FloatOrComplexTensor,
     "reciprocal square root", "`1 / sqrt(x)`."> {
   // d x^-1/2 = -1/2 x^-3/2 = -0.5 * y / x
   let vjp = [{
@@ -204,50 +326,60 @@ def Torus_RsqrtOp : Torus_UnaryOp<"rsqrt", Torus_FloatTensor,
     set(0, gb.mul(ct, gb.div(gb.mul(half, getResult()), getOperand())));
   }];
   let scalarBody = [{
+    if (isComplexType(x[0].getType()))
+      return b.create<complex::RsqrtOp>(loc, x[0]);
     return b.create<arith::DivFOp>(loc, cst(b, loc, x[0].getType(), 1.0),
                                    b.create<math::SqrtOp>(loc, x[0]));
   }];
   let foldsViaDouble = "[](double v) { return 1.0 / std::sqrt(v); }";
 }
-def Torus_TanhOp : Torus_UnaryOp<"tanh", Torus_FloatTensor,
+def Torus_TanhOp : Torus_UnaryOp<"tanh", Torus_FloatOrComplexTensor,
     "hyperbolic tangent", ""> {
   let vjp = [{
     Value one = gb.splat(gb.typeOf(ct), 1.0);
     set(0, gb.mul(ct, gb.sub(one, gb.mul(getResult(), getResult()))));
   }];
-  let scalarBody = [{ return tanhOf(b, loc, x[0]); }];
+  let scalarBody = [{
+    if (isComplexType(x[0].getType()))
+      return b.create<complex::TanhOp>(loc, x[0]); return tanhOf(b, loc, x[0]); }];
   let foldsViaDouble = "std::tanh";
 }
-def Torus_LogisticOp : Torus_UnaryOp<"logistic", Torus_FloatTensor,
+def Torus_LogisticOp : Torus_UnaryOp<"logistic", Torus_FloatOrComplexTensor,
     "logistic sigmoid", "`1 / (1 + e^-x)`."> {
   let vjp = [{
     Value one = gb.splat(gb.typeOf(ct), 1.0);
     set(0, gb.mul(ct, gb.mul(getResult(), gb.sub(one, getResult()))));
   }];
   let scalarBody = [{
+    if (isComplexType(x[0].getType()))
+      return complexLogistic(b, loc, x[0]);
     Value one = cst(b, loc, x[0].getType(), 1.0);
     Value e = b.create<math::ExpOp>(loc, b.create<arith::NegFOp>(loc, x[0]));
     return b.create<arith::DivFOp>(loc, one, b.create<arith::AddFOp>(loc, one, e));
   }];
   let foldsViaDouble = "[](double v) { return 1.0 / (1.0 + std::exp(-v)); }";
 }
-def Torus_SinOp : Torus_UnaryOp<"sin", Torus_FloatTensor, "sine",
+def Torus_SinOp : Torus_UnaryOp<"sin", Torus_FloatOrComplexTensor, "sine",
     "In radians.", "tensor<4xf32>",
     "sine"> {
   let vjp = [{ set(0, gb.mul(ct, gb.same<CosOp>(getOperand()))); }];
-  let scalarBody = [{ return b.create<math::SinOp>(loc, x[0]); }];
+  let scalarBody = [{
+    if (isComplexType(x[0].getType()))
+      return b.create<complex::SinOp>(loc, x[0]); return b.create<math::SinOp>(loc, x[0]); }];
   let foldsViaDouble = "std::sin";
 }
-def Torus_CosOp : Torus_UnaryOp<"cos", Torus_FloatTensor, "cosine",
+def Torus_CosOp : Torus_UnaryOp<"cos", Torus_FloatOrComplexTensor, "cosine",
     "In radians.", "tensor<4xf32>",
     "cosine"> {
   let vjp = [{
     set(0, gb.neg(gb.mul(ct, gb.same<SinOp>(getOperand()))));
   }];
-  let scalarBody = [{ return b.create<math::CosOp>(loc, x[0]); }];
+  let scalarBody = [{
+    if (isComplexType(x[0].getType()))
+      return b.create<complex::CosOp>(loc, x[0]); return b.create<math::CosOp>(loc, x[0]); }];
   let foldsViaDouble = "std::cos";
 }
-def Torus_TanOp : Torus_UnaryOp<"tan", Torus_FloatTensor, "tangent",
+def Torus_TanOp : Torus_UnaryOp<"tan", Torus_FloatOrComplexTensor, "tangent",
     "In radians, computed in f64 as `sin(x) / cos(x)` and rounded once."> {
   // d tan(x) = 1 + tan(x)^2
   let vjp = [{
@@ -255,6 +387,8 @@ def Torus_TanOp : Torus_UnaryOp<"tan", Torus_FloatTensor, "tangent",
     set(0, gb.mul(ct, gb.add(one, gb.mul(getResult(), getResult()))));
   }];
   let scalarBody = [{
+    if (isComplexType(x[0].getType()))
+      return b.create<complex::TanOp>(loc, x[0]);
     Type t = x[0].getType(), f64 = b.getF64Type();
     Value v = t == f64 ? x[0] : b.create<arith::ExtFOp>(loc, f64, x[0]);
     Value r = b.create<arith::DivFOp>(loc, b.create<math::SinOp>(loc, v),
@@ -389,14 +523,17 @@ class Torus_BinaryOp<string mnemonic, Type type, string summaryText,
 }
 
 def Torus_AddOp : Torus_BinaryOp<"add", Torus_Tensor, "sum",
-    "Integers wrap around; for `i1` it is logical or."> {
+    "Integers wrap around; for `i1` it is logical or; complex numbers add "
+    "their parts."> {
   let vjp = [{ set(0, ct); set(1, ct); }];
   let scalarBody = [{ return combine(b, loc, ReduceKind::sum, x[0], x[1]); }];
 }
-def Torus_SubtractOp : Torus_BinaryOp<"subtract", Torus_NumericTensor,
+def Torus_SubtractOp : Torus_BinaryOp<"subtract", Torus_NumericOrComplexTensor,
     "difference", "Integers wrap around."> {
   let vjp = [{ set(0, ct); set(1, gb.neg(ct)); }];
   let scalarBody = [{
+    if (isComplexType(x[0].getType()))
+      return b.create<complex::SubOp>(loc, x[0], x[1]);
     if (isFloatType(x[0].getType()))
       return b.create<arith::SubFOp>(loc, x[0], x[1]);
     return b.create<arith::SubIOp>(loc, x[0], x[1]);
@@ -410,7 +547,7 @@ def Torus_MultiplyOp : Torus_BinaryOp<"multiply", Torus_Tensor, "product",
   }];
   let scalarBody = [{ return combine(b, loc, ReduceKind::product, x[0], x[1]); }];
 }
-def Torus_DivideOp : Torus_BinaryOp<"divide", Torus_NumericTensor, "quotient",
+def Torus_DivideOp : Torus_BinaryOp<"divide", Torus_NumericOrComplexTensor, "quotient",
     "Integer division rounds toward zero; as in XLA, `x / 0` is -1 and "
     "`INT_MIN / -1` is `INT_MIN`."> {
   // d(a/b) = da/b - a/b * db/b
@@ -420,6 +557,8 @@ def Torus_DivideOp : Torus_BinaryOp<"divide", Torus_NumericTensor, "quotient",
     set(1, gb.neg(gb.mul(ctOverB, getResult())));
   }];
   let scalarBody = [{
+    if (isComplexType(x[0].getType()))
+      return b.create<complex::DivOp>(loc, x[0], x[1]);
     if (isFloatType(x[0].getType()))
       return b.create<arith::DivFOp>(loc, x[0], x[1]);
     return integerDivide(b, loc, x[0], x[1], /*remainder=*/false);
@@ -443,7 +582,7 @@ def Torus_RemainderOp : Torus_BinaryOp<"remainder", Torus_NumericTensor,
     return integerDivide(b, loc, x[0], x[1], /*remainder=*/true);
   }];
 }
-def Torus_PowerOp : Torus_BinaryOp<"power", Torus_NumericTensor, "power",
+def Torus_PowerOp : Torus_BinaryOp<"power", Torus_NumericOrComplexTensor, "power",
     "`lhs ^ rhs`. Integers are exact (repeated squaring, wrapping); a "
     "negative integer exponent gives 0 unless the base is 1 or -1."> {
   // d a^b / da = b a^(b-1); d a^b / db = log(a) a^b (log(1) at a = 0, as JAX
@@ -458,12 +597,14 @@ def Torus_PowerOp : Torus_BinaryOp<"power", Torus_NumericTensor, "power",
     set(1, gb.mul(ct, gb.mul(gb.same<LogOp>(safeA), y)));
   }];
   let scalarBody = [{
+    if (isComplexType(x[0].getType()))
+      return b.create<complex::PowOp>(loc, x[0], x[1]);
     if (isFloatType(x[0].getType()))
       return b.create<math::PowFOp>(loc, x[0], x[1]);
     return integerPower(b, loc, x[0], x[1]);
   }];
 }
-def Torus_MaximumOp : Torus_BinaryOp<"maximum", Torus_Tensor, "maximum",
+def Torus_MaximumOp : Torus_BinaryOp<"maximum", Torus_RealTensor, "maximum",
     "NaN if either operand is NaN; logical or for `i1`."> {
   // JAX: the larger operand gets the cotangent; ties split it in two.
   let vjp = [{
@@ -481,7 +622,7 @@ def Torus_MaximumOp : Torus_BinaryOp<"maximum", Torus_Tensor, "maximum",
   }];
   let scalarBody = [{ return combine(b, loc, ReduceKind::max, x[0], x[1]); }];
 }
-def Torus_MinimumOp : Torus_BinaryOp<"minimum", Torus_Tensor, "minimum",
+def Torus_MinimumOp : Torus_BinaryOp<"minimum", Torus_RealTensor, "minimum",
     "NaN if either operand is NaN; logical and for `i1`."> {
   // As maximum, mirrored: the smaller operand gets the cotangent.
   let vjp = [{
@@ -589,10 +730,11 @@ def Torus_CompareOp : Torus_Op<"compare", [HloOpcode<"compare">, ScalarBody<[{
     Compares `lhs` and `rhs` elementwise with `comparison_direction` and
     yields an `i1` tensor of their shape (HLO `compare`). Floats compare
     ordered (false if either is NaN) except `NE`, which is true for NaN;
-    integers compare signed, and `i1` as unsigned (`false < true`). With
-    `total_order` (HLO `type=TOTALORDER`) floats compare in IEEE total
-    order: -NaN < -inf < ... < -0 < +0 < ... < inf < NaN, NaN equal to
-    NaN of the same sign.
+    integers compare by their sign, and `i1` as unsigned (`false < true`).
+    With `total_order` (HLO `type=TOTALORDER`) floats compare in IEEE total
+    order: -NaN < -inf < ... < -0 < +0 < ... < inf < NaN, NaN equal to NaN
+    of the same sign. Complex numbers compare `EQ` (both parts equal) and
+    `NE` only.
 
     ```mlir
     %p = torus.compare LT, %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
@@ -608,6 +750,7 @@ def Torus_CompareOp : Torus_Op<"compare", [HloOpcode<"compare">, ScalarBody<[{
   }];
   let builders = [OpBuilder<(ins "ComparisonDirection":$direction,
                                  "Value":$lhs, "Value":$rhs)>];
+  let hasVerifier = 1;
   let hasFolder = 1;
 }
 
@@ -1300,7 +1443,7 @@ def Torus_ConvolutionOp : Torus_Op<"convolution", [HloOpcode<"convolution">, Pur
          : (tensor<1x8x8x3xf32>, tensor<3x3x3x16xf32>) -> tensor<1x4x4x16xf32>
     ```
   }];
-  let arguments = (ins Torus_Tensor:$lhs, Torus_Tensor:$rhs,
+  let arguments = (ins Torus_RealTensor:$lhs, Torus_RealTensor:$rhs,
       Torus_ConvDimensionNumbersAttr:$dimension_numbers,
       OptionalAttr<DenseI64ArrayAttr>:$window_strides,
       OptionalAttr<I64ElementsAttr>:$padding,
@@ -1308,7 +1451,7 @@ def Torus_ConvolutionOp : Torus_Op<"convolution", [HloOpcode<"convolution">, Pur
       OptionalAttr<DenseI64ArrayAttr>:$rhs_dilation,
       DefaultValuedAttr<I64Attr, "1">:$feature_group_count,
       DefaultValuedAttr<I64Attr, "1">:$batch_group_count);
-  let results = (outs Torus_Tensor:$result);
+  let results = (outs Torus_RealTensor:$result);
   let assemblyFormat = [{
     $lhs `,` $rhs `,` `dim_numbers` `=`
     custom<ConvDimensionNumbers>($dimension_numbers) attr-dict `:`

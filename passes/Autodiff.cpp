@@ -10,9 +10,11 @@
 namespace mlir::torus {
 
 namespace {
+/// Float or complex elements: the values gradients flow through (JAX's
+/// inexact types).
 bool isFloatTensor(Value v) {
   auto t = dyn_cast<RankedTensorType>(v.getType());
-  return t && isa<FloatType>(t.getElementType());
+  return t && isa<FloatType, ComplexType>(t.getElementType());
 }
 } // namespace
 

@@ -77,6 +77,12 @@ def load(path):
 def close(got, want, kind, narrow):
     if got.shape != want.shape:
         return False
+    # Complex: the real and imaginary parts each as their float type.
+    if got.dtype.kind == "c" or want.dtype.kind == "c":
+        if got.dtype != want.dtype:
+            return False
+        return (close(got.real, want.real, kind, narrow) and
+                close(got.imag, want.imag, kind, narrow))
     if got.dtype.kind in "biu" or want.dtype.kind in "biu":
         if (got.dtype.kind in "iu" and want.dtype.kind in "iu" and
                 got.dtype.itemsize == want.dtype.itemsize):
@@ -133,12 +139,15 @@ def main():
     ap.add_argument("--corpus", default=DEFAULT_CORPUS)
     ap.add_argument("--sample", type=int, default=0,
                     help="run N programs chosen with a fixed seed (0: all)")
+    ap.add_argument("--filter", default="",
+                    help="only the programs whose name contains this")
     ap.add_argument("--compare", help="another torus-run to compare with")
     ap.add_argument("--verbose", action="store_true")
     args = ap.parse_args()
 
     hlo_dir = os.path.join(args.corpus, "hlo")
-    names = sorted(f[:-4] for f in os.listdir(hlo_dir) if f.endswith(".hlo"))
+    names = sorted(f[:-4] for f in os.listdir(hlo_dir)
+                   if f.endswith(".hlo") and args.filter in f)
     if args.sample:
         names = sorted(random.Random(17).sample(names, min(args.sample, len(names))))
     passed, by_code, differ = 0, {}, []

@@ -10,14 +10,16 @@
 
 #include "torus/Types.h"
 
+#include <complex>
 #include <cstdint>
 #include <type_traits>
 
 namespace torus {
 
 /// Calls `fn(T{})` where T is the C++ element type of `dtype`: float,
-/// double, int8_t .. int64_t, uint8_t .. uint64_t, or bool for i1 (stored as
-/// one byte, 0 or 1). Returns false without calling `fn` for f16 and bf16,
+/// double, int8_t .. int64_t, uint8_t .. uint64_t, std::complex<float> and
+/// std::complex<double> for c64 and c128, or bool for i1 (stored as one
+/// byte, 0 or 1). Callers that order elements (max, min) check IsComplex. Returns false without calling `fn` for f16 and bf16,
 /// which have no C++ arithmetic type here.
 template <typename Fn> bool visitDType(DType dtype, Fn &&fn) {
   switch (dtype) {
@@ -54,12 +56,23 @@ template <typename Fn> bool visitDType(DType dtype, Fn &&fn) {
   case DType::U64:
     fn(uint64_t{});
     return true;
+  case DType::C64:
+    fn(std::complex<float>{});
+    return true;
+  case DType::C128:
+    fn(std::complex<double>{});
+    return true;
   case DType::F16:
   case DType::BF16:
     return false;
   }
   return false;
 }
+
+/// True for std::complex<float> and std::complex<double>.
+template <typename T> struct IsComplexT : std::false_type {};
+template <typename T> struct IsComplexT<std::complex<T>> : std::true_type {};
+template <typename T> inline constexpr bool IsComplex = IsComplexT<T>::value;
 
 /// The unsigned type in which integer arithmetic on T wraps around (two's
 /// complement, as HLO's integers do): at least `unsigned`, so that 8- and

@@ -28,8 +28,11 @@ std::string formatElement(DType dtype, const void *data, int64_t i) {
     return static_cast<const uint8_t *>(data)[i] ? "true" : "false";
   std::string text;
   if (!visitDType(dtype, [&]<typename T>(T) {
-        // Print 8-bit integers as numbers, not characters.
-        text = fmt::format("{}", +static_cast<const T *>(data)[i]);
+        const T &v = static_cast<const T *>(data)[i];
+        if constexpr (IsComplex<T>)
+          text = fmt::format("({}, {})", v.real(), v.imag()); // as HLO
+        else // 8-bit integers as numbers, not characters
+          text = fmt::format("{}", +v);
       }))
     text = fmt::format("0x{:04x}", static_cast<const uint16_t *>(data)[i]);
   return text;

@@ -47,6 +47,8 @@ constexpr Descr kDescrs[] = {
     {"<u2", DType::U16}, {"=u2", DType::U16}, {"u2", DType::U16},
     {"<u4", DType::U32}, {"=u4", DType::U32}, {"u4", DType::U32},
     {"<u8", DType::U64}, {"=u8", DType::U64}, {"u8", DType::U64},
+    {"<c8", DType::C64}, {"=c8", DType::C64}, {"c8", DType::C64},
+    {"<c16", DType::C128}, {"=c16", DType::C128}, {"c16", DType::C128},
     {"|b1", DType::I1},  {"<b1", DType::I1},  {"=b1", DType::I1},
     {"b1", DType::I1},   {"?", DType::I1},    {"|?", DType::I1},
     // bf16 as the ml_dtypes package saves it: numpy.save writes a 2-byte
@@ -249,6 +251,10 @@ std::string_view npyDescr(DType dtype) {
     return "<u4";
   case DType::U64:
     return "<u8";
+  case DType::C64:
+    return "<c8";
+  case DType::C128:
+    return "<c16";
   case DType::I1:
     return "|b1";
   case DType::BF16:

@@ -10,6 +10,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <complex>
 #include <cstdio>
 #include <filesystem>
 
@@ -102,6 +103,27 @@ TEST(NpyTest, RoundTripsEverySupportedType) {
   }
 }
 
+TEST(NpyTest, ReadsAndWritesComplexAsNumpy) {
+  // NumPy's complex64 is '<c8' (two f32, real first), complex128 '<c16'.
+  std::vector<std::complex<float>> c64 = {{1.5f, -2.f}, {0.f, 3.25f}};
+  auto parsed =
+      parseNpy(numpyBytes("<c8", "(2,)", rawBytes(std::vector<float>{
+                                              1.5f, -2.f, 0.f, 3.25f})));
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  EXPECT_EQ(parsed->dtype(), DType::C64);
+  EXPECT_EQ(parsed->toVector<std::complex<float>>(), c64);
+  auto c128 = HostTensor::fromVector<std::complex<double>>(
+      {1, 2}, {{1e300, -1}, {0.5, -0.25}});
+  auto bytes = serializeNpy(c128);
+  ASSERT_TRUE(bytes.ok()) << bytes.status();
+  EXPECT_NE(bytes->find("'descr': '<c16'"), std::string::npos);
+  auto back = parseNpy(*bytes);
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->spec(), c128.spec());
+  EXPECT_EQ(back->toVector<std::complex<double>>(),
+            c128.toVector<std::complex<double>>());
+}
+
 TEST(NpyTest, ReadsVersionTwoAndOtherSpellings) {
   auto v2 = parseNpy(numpyBytes("<i4", "(2,)", rawBytes(std::vector<int32_t>{
                                                    5, 6}),
@@ -129,10 +151,10 @@ TEST(NpyTest, ClearErrorsForUnsupportedFiles) {
   EXPECT_THAT(message("hello"), HasSubstr("x.npy: not a .npy file"));
   EXPECT_THAT(message(numpyBytes(">f4", "(1,)", "abcd")),
               HasSubstr("big-endian data ('>f4') is not supported"));
-  EXPECT_THAT(message(numpyBytes("<m8", "(1,)", "abcdefgh")),
-              HasSubstr("unsupported dtype '<m8' (supported: <f4 (f32)"));
-  EXPECT_THAT(message(numpyBytes("<c8", "(1,)", "abcdefgh")),
-              HasSubstr("unsupported dtype '<c8'"));
+  EXPECT_THAT(message(numpyBytes("<M8", "(1,)", "abcdefgh")),
+              HasSubstr("unsupported dtype '<M8' (supported: <f4 (f32)"));
+  EXPECT_THAT(message(numpyBytes("<c32", "(1,)", "abcdefghabcdefgh")),
+              HasSubstr("unsupported dtype '<c32'"));
   EXPECT_THAT(message(numpyBytes("<f4", "(3,)", "abcd")),
               HasSubstr("truncated .npy data: shape [3] of f32 needs 12 "
                         "bytes, the file has 4"));

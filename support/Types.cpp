@@ -9,6 +9,9 @@ namespace torus {
 
 size_t byteWidth(DType dtype) {
   switch (dtype) {
+  case DType::C128:
+    return 16;
+  case DType::C64:
   case DType::F64:
   case DType::I64:
   case DType::U64:
@@ -58,6 +61,10 @@ std::string_view dtypeName(DType dtype) {
     return "u32";
   case DType::U64:
     return "u64";
+  case DType::C64:
+    return "c64";
+  case DType::C128:
+    return "c128";
   }
   return "?";
 }
@@ -74,7 +81,19 @@ bool isFloat(DType dtype) {
          dtype == DType::BF16;
 }
 
-bool isInteger(DType dtype) { return !isFloat(dtype) && dtype != DType::I1; }
+bool isInteger(DType dtype) {
+  return !isFloat(dtype) && !isComplex(dtype) && dtype != DType::I1;
+}
+
+bool isComplex(DType dtype) {
+  return dtype == DType::C64 || dtype == DType::C128;
+}
+
+DType complexPartType(DType dtype) {
+  return dtype == DType::C64    ? DType::F32
+         : dtype == DType::C128 ? DType::F64
+                                : dtype;
+}
 
 bool isUnsigned(DType dtype) {
   return dtype == DType::U8 || dtype == DType::U16 || dtype == DType::U32 ||

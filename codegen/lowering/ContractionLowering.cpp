@@ -31,7 +31,7 @@ Value zeroAccumulator(OpBuilder &b, Location loc, RankedTensorType resultType) {
   Type et = resultType.getElementType();
   Type acc = isHalfFloat(et) ? b.getF32Type() : et;
   auto accType = RankedTensorType::get(resultType.getShape(), acc);
-  return filled(b, loc, accType, reduceIdentity(ReduceKind::sum, acc));
+  return filled(b, loc, accType, identityValue(b, loc, ReduceKind::sum, acc));
 }
 
 /// Rounds an f32 accumulator back to `resultType` when it differs.

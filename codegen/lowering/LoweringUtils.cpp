@@ -23,6 +23,12 @@ Value filled(OpBuilder &b, Location loc, RankedTensorType type,
   return filled(b, loc, type, b.create<arith::ConstantOp>(loc, value));
 }
 
+Value identityValue(OpBuilder &b, Location loc, ReduceKind kind, Type t) {
+  if (isa<ComplexType>(t))
+    return scalarConstant(b, loc, t, kind == ReduceKind::product ? 1.0 : 0.0);
+  return b.create<arith::ConstantOp>(loc, reduceIdentity(kind, t));
+}
+
 Value extractScalar(OpBuilder &b, Location loc, Value tensor0d) {
   return b.create<tensor::ExtractOp>(loc, tensor0d, ValueRange{});
 }

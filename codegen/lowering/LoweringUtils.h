@@ -41,6 +41,9 @@ Value filled(OpBuilder &b, Location loc, RankedTensorType type,
 
 /// The element of a 0-d tensor.
 Value extractScalar(OpBuilder &b, Location loc, Value tensor0d);
+/// The scalar identity of `kind` on `t` (reduceIdentity), also for complex
+/// numbers (sum and product), which have no TypedAttr scalar.
+Value identityValue(OpBuilder &b, Location loc, ReduceKind kind, Type t);
 /// An integer scalar (any width) as an `index`.
 Value toIndex(OpBuilder &b, Location loc, Value integer);
 

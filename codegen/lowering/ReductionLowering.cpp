@@ -48,7 +48,8 @@ struct ReduceLowering : OpConversionPattern<ReduceOp> {
     Type acc = accumulatorType(rewriter, et);
     ReduceKind kind = op.getKind();
     auto accType = RankedTensorType::get(op.getType().getShape(), acc);
-    Value init = filled(rewriter, loc, accType, reduceIdentity(kind, acc));
+    Value init =
+        filled(rewriter, loc, accType, identityValue(rewriter, loc, kind, acc));
     Value input = castElements(rewriter, loc, adaptor.getOperand(), acc);
     auto reduce = rewriter.create<linalg::ReduceOp>(
         loc, ValueRange{input}, ValueRange{init}, op.getDimensions(),
@@ -151,7 +152,7 @@ struct ReduceWindowLowering : OpConversionPattern<ReduceWindowOp> {
     Type acc = accumulatorType(rewriter, et);
     ReduceKind kind = op.getKind();
     int64_t rank = op.getType().getRank();
-    TypedAttr identity = reduceIdentity(kind, acc);
+    Value identity = identityValue(rewriter, loc, kind, acc);
 
     // Pad (and dilate) the operand with the identity.
     SmallVector<int64_t> low, high, interior;
@@ -163,8 +164,7 @@ struct ReduceWindowLowering : OpConversionPattern<ReduceWindowOp> {
       interior.push_back(d - 1);
     Value input = castElements(rewriter, loc, adaptor.getOperand(), acc);
     Value padded = buildPad(rewriter, loc, input,
-                            rewriter.create<arith::ConstantOp>(loc, identity),
-                            low, high, interior);
+                            identity, low, high, interior);
 
     // Loops: output dims (parallel), then window dims (reduction).
     SmallVector<int64_t> strides = op.getStrides();

@@ -9,6 +9,7 @@
 
 #include "torus/Types.h"
 
+#include <complex>
 #include <cstring>
 #include <memory>
 #include <span>
@@ -19,7 +20,8 @@ namespace torus {
 
 /// The DType of the C++ element type T: float -> F32, double -> F64,
 /// int8_t .. int64_t -> I8 .. I64, uint8_t .. uint64_t -> U8 .. U64,
-/// bool -> I1 (no other T is defined).
+/// bool -> I1, std::complex<float> / <double> -> C64 / C128 (no other T is
+/// defined).
 ///@{
 template <typename T> constexpr DType dtypeOf();
 template <> constexpr DType dtypeOf<float>() { return DType::F32; }
@@ -33,6 +35,10 @@ template <> constexpr DType dtypeOf<uint16_t>() { return DType::U16; }
 template <> constexpr DType dtypeOf<uint32_t>() { return DType::U32; }
 template <> constexpr DType dtypeOf<uint64_t>() { return DType::U64; }
 template <> constexpr DType dtypeOf<bool>() { return DType::I1; }
+template <> constexpr DType dtypeOf<std::complex<float>>() { return DType::C64; }
+template <> constexpr DType dtypeOf<std::complex<double>>() {
+  return DType::C128;
+}
 ///@}
 
 /// A dense tensor in host memory: an owned, row-major, 64-byte aligned buffer

@@ -246,6 +246,12 @@ Tensor atan2(const TensorLike &y, const TensorLike &x,
 /// HLO has no such instruction.
 Tensor nextafter(const TensorLike &x, const TensorLike &y,
                  Loc loc = Loc::current());
+
+/// Complex numbers `re + i im` elementwise: c128 from f64 operands, c64
+/// from any other real ones (promoted to f32); complex operands are an
+/// error.
+Tensor complex(const TensorLike &re, const TensorLike &im,
+               Loc loc = Loc::current());
 ///@{
 /// Bitwise on integers, logical on i1; floats are an error.
 Tensor bitwiseAnd(const TensorLike &a, const TensorLike &b,

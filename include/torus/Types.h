@@ -20,19 +20,19 @@ namespace torus {
 /// integers are spelled as in MLIR (`i32` for HLO's `s32`). The numbering is
 /// stable (checkpoints store it): new types are appended.
 enum class DType : int32_t {
-  F32, F64, F16, BF16, I1, I32, I64, I8, I16, U8, U16, U32, U64
+  F32, F64, F16, BF16, I1, I32, I64, I8, I16, U8, U16, U32, U64, C64, C128
 };
 
 /// Every DType, in their numbering's order.
 inline constexpr DType kAllDTypes[] = {
     DType::F32, DType::F64, DType::F16, DType::BF16, DType::I1,
     DType::I32, DType::I64, DType::I8,  DType::I16,  DType::U8,
-    DType::U16, DType::U32, DType::U64};
+    DType::U16, DType::U32, DType::U64, DType::C64, DType::C128};
 
 /// Bytes one element occupies in a dense host or device buffer (i1 uses 1).
 size_t byteWidth(DType dtype);
 /// `f32`, `f64`, `f16`, `bf16`, `i1`, `i8`, `i16`, `i32`, `i64`, `u8`,
-/// `u16`, `u32`, `u64`.
+/// `u16`, `u32`, `u64`, `c64`, `c128`.
 std::string_view dtypeName(DType dtype);
 /// Inverse of dtypeName; nullopt for an unknown name.
 std::optional<DType> parseDType(std::string_view name);
@@ -42,6 +42,11 @@ bool isFloat(DType dtype);
 bool isUnsigned(DType dtype);
 /// True for the integers other than i1: i8..i64 and u8..u64.
 bool isInteger(DType dtype);
+/// True for the complex types c64 (two f32) and c128 (two f64).
+bool isComplex(DType dtype);
+/// The type of a complex dtype's parts (f32 for c64, f64 for c128); the
+/// dtype itself for the others.
+DType complexPartType(DType dtype);
 
 /// A static shape, outermost dimension first (row-major).
 using Shape = std::vector<int64_t>;

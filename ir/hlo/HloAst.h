@@ -25,7 +25,7 @@ namespace mlir::torus::hlo {
 /// The HLO element types Torus reads. Signed integers become MLIR's
 /// signless integers, unsigned ones `ui8`..`ui64`.
 enum class PrimitiveType {
-  Pred, S8, S16, S32, S64, U8, U16, U32, U64, F16, BF16, F32, F64
+  Pred, S8, S16, S32, S64, U8, U16, U32, U64, F16, BF16, F32, F64, C64, C128
 };
 
 /// `f32`, `pred`, ...: the HLO spelling.
@@ -34,6 +34,8 @@ llvm::StringRef primitiveTypeName(PrimitiveType type);
 std::optional<PrimitiveType> parsePrimitiveType(llvm::StringRef name);
 bool isUnsigned(PrimitiveType type);
 bool isFloat(PrimitiveType type);
+/// c64 (two f32) and c128 (two f64).
+bool isComplex(PrimitiveType type);
 /// Bits of one element (1 for pred).
 unsigned bitWidth(PrimitiveType type);
 

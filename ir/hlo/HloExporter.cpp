@@ -44,6 +44,7 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <complex>
 #include <cstdio>
 
 namespace mlir::torus::hlo {
@@ -65,6 +66,8 @@ std::string elementName(Type t, bool unsignedInts = false) {
     return "bf16";
   if (t.isInteger(1))
     return "pred";
+  if (auto c = dyn_cast<ComplexType>(t))
+    return c.getElementType().isF32() ? "c64" : "c128";
   if (auto i = dyn_cast<IntegerType>(t))
     return (unsignedInts || i.isUnsigned() ? "u" : "s") +
            std::to_string(i.getWidth());
@@ -149,7 +152,12 @@ std::string formatLiteral(DenseElementsAttr attr) {
   auto type = cast<RankedTensorType>(attr.getType());
   bool isFloat = isa<FloatType>(type.getElementType());
   llvm::SmallVector<std::string> elements;
-  if (isFloat)
+  if (isa<ComplexType>(type.getElementType()))
+    for (const std::complex<llvm::APFloat> &v :
+         attr.getValues<std::complex<llvm::APFloat>>())
+      elements.push_back("(" + formatFloat(v.real()) + ", " +
+                         formatFloat(v.imag()) + ")");
+  else if (isFloat)
     for (const llvm::APFloat &v : attr.getValues<llvm::APFloat>())
       elements.push_back(formatFloat(v));
   else
@@ -329,6 +337,8 @@ private:
   std::string replaceReducer(Type elementType);
   std::string argReducer(bool isMax, Type valueType, Type indexType);
   std::string constant(Attribute scalar, Type elementType);
+  /// The scalar constant of reduceIdentity(kind), also for complex numbers.
+  std::string identityConstant(ReduceKind kind, Type elementType);
   std::string groupsText(Attribute groups);
   FailureOr<std::string> collectiveMode(Operation *op, Attribute groups,
                                         bool globalIds);
@@ -630,9 +640,21 @@ std::string Exporter::argReducer(bool isMax, Type valueType, Type indexType) {
   return name;
 }
 
+std::string Exporter::identityConstant(ReduceKind kind, Type elementType) {
+  if (isa<ComplexType>(elementType) && kind == ReduceKind::product) {
+    std::string shape = elementName(elementType) + "[]";
+    return shape + " %" + add("constant", shape, {"(1, 0)"});
+  }
+  return constant(reduceIdentity(kind, elementType), elementType);
+}
+
 std::string Exporter::constant(Attribute scalar, Type elementType) {
   std::string shape = elementName(elementType) + "[]";
-  std::string name = add("constant", shape, {formatScalar(scalar)});
+  // Complex numbers have no TypedAttr scalar: a null `scalar` of complex
+  // type is the additive identity (reduceIdentity has none for them).
+  std::string literal = isa<ComplexType>(elementType) ? "(0, 0)"
+                                                      : formatScalar(scalar);
+  std::string name = add("constant", shape, {literal});
   // `constant(x)`: the literal is not an operand reference.
   return shape + " %" + name;
 }
@@ -1075,7 +1097,8 @@ LogicalResult Exporter::exportConstant(ConstantOp c, Operands operands) {
     return failure();
   }
   auto type = cast<RankedTensorType>(dense.getType());
-  if (dense.isSplat() && type.getNumElements() > 1) {
+  if (dense.isSplat() && type.getNumElements() > 1 &&
+      !isa<ComplexType>(type.getElementType())) {
     // A scalar and a broadcast instead of every element.
     Type et = type.getElementType();
     Attribute scalar =
@@ -1178,7 +1201,7 @@ LogicalResult Exporter::exportReduce(ReduceOp o, Operands operands) {
   };
   Operation *op = o;
   Type et = cast<RankedTensorType>(o.getOperand().getType()).getElementType();
-  std::string init = constant(reduceIdentity(o.getKind(), et), et);
+  std::string init = identityConstant(o.getKind(), et);
   std::string name = add("reduce", resultShape(), {operands[0], init},
                          dimsAttr("dimensions", o.getDimensions()) +
                              ", to_apply=%" + reducer(o.getKind(), et),
@@ -1219,7 +1242,7 @@ LogicalResult Exporter::exportReduceWindow(ReduceWindowOp o,
   };
   Operation *op = o;
   Type et = cast<RankedTensorType>(o.getOperand().getType()).getElementType();
-  std::string init = constant(reduceIdentity(o.getKind(), et), et);
+  std::string init = identityConstant(o.getKind(), et);
   std::string window =
       windowText(o.getWindowDimensions(), o.getStrides(), o.getPaddingPairs(),
                  o.getBaseDilationsOr1(), o.getWindowDilationsOr1());

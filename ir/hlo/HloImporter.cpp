@@ -41,6 +41,7 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <complex>
 #include <functional>
 
 namespace mlir::torus::hlo {
@@ -61,6 +62,10 @@ Type elementType(MLIRContext *ctx, PrimitiveType type) {
     return Float32Type::get(ctx);
   case PrimitiveType::F64:
     return Float64Type::get(ctx);
+  case PrimitiveType::C64:
+    return ComplexType::get(Float32Type::get(ctx));
+  case PrimitiveType::C128:
+    return ComplexType::get(Float64Type::get(ctx));
   default:
     return IntegerType::get(ctx, bitWidth(type),
                             isUnsigned(type) ? IntegerType::Unsigned
@@ -370,6 +375,14 @@ bool Importer::isIdentity(Value value, ReduceKind kind) {
   if (!matchPattern(value, m_Constant(&attr)) || !attr.isSplat())
     return false;
   Type et = attr.getElementType();
+  if (isa<ComplexType>(et)) { // 0 for sum, 1 for product
+    if (kind != ReduceKind::sum && kind != ReduceKind::product)
+      return false;
+    auto v = attr.getSplatValue<std::complex<llvm::APFloat>>();
+    return v.imag().isPosZero() &&
+           (kind == ReduceKind::sum ? v.real().isPosZero()
+                                    : v.real().isExactlyValue(1.0));
+  }
   TypedAttr identity = reduceIdentity(kind, et);
   if (!identity)
     return false;

@@ -162,8 +162,8 @@ TEST_F(HloTest, ErrorsNameTheTokenAndItsPosition) {
        "test.hlo:4:19: error: unsupported HLO opcode 'fft'"},
       {"HloModule m\nENTRY e {\n  ROOT p = f32[4]{0,1} parameter(0)\n}\n",
        "test.hlo:3:18: error: layout {0,1} of f32[4] is not an order of its 1 dimensions"},
-      {"HloModule m\nENTRY e {\n  ROOT p = s4[4] parameter(0)\n}\n",
-       "test.hlo:3:12: error: unsupported element type 's4'"},
+      {"HloModule m\nENTRY e {\n  ROOT p = f8e5m2[4] parameter(0)\n}\n",
+       "test.hlo:3:12: error: unsupported element type 'f8e5m2'"},
       {"HloModule m\nENTRY e {\n  p = f32[4] parameter(0)\n  ROOT a = f32[4] "
        "add(p)\n}\n",
        "test.hlo:4:19: error: 'add' takes 2 operands, found 1"},
@@ -406,7 +406,9 @@ TEST_F(HloTest, AttributeFreeOpsRoundTripThroughTheirOpcode) {
                              RankedTensorType::get({4}, b.getI32Type()),
                              RankedTensorType::get({}, b.getI32Type()),
                              RankedTensorType::get({}, b.getIntegerType(
-                                                           32, false))};
+                                                           32, false)),
+                             RankedTensorType::get(
+                                 {4}, ComplexType::get(b.getF32Type()))};
   const size_t k = std::size(candidates);
   int covered = 0;
   for (RegisteredOperationName name : context_.getRegisteredOperations()) {

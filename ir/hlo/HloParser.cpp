@@ -46,7 +46,8 @@ constexpr PrimitiveTypeInfo kPrimitiveTypes[] = {
     {PrimitiveType::U16, "u16", 16},  {PrimitiveType::U32, "u32", 32},
     {PrimitiveType::U64, "u64", 64},  {PrimitiveType::F16, "f16", 16},
     {PrimitiveType::BF16, "bf16", 16}, {PrimitiveType::F32, "f32", 32},
-    {PrimitiveType::F64, "f64", 64}};
+    {PrimitiveType::F64, "f64", 64},  {PrimitiveType::C64, "c64", 64},
+    {PrimitiveType::C128, "c128", 128}};
 
 const PrimitiveTypeInfo &info(PrimitiveType type) {
   return kPrimitiveTypes[static_cast<int>(type)];
@@ -72,6 +73,10 @@ bool isUnsigned(PrimitiveType type) {
 bool isFloat(PrimitiveType type) {
   return type == PrimitiveType::F16 || type == PrimitiveType::BF16 ||
          type == PrimitiveType::F32 || type == PrimitiveType::F64;
+}
+
+bool isComplex(PrimitiveType type) {
+  return type == PrimitiveType::C64 || type == PrimitiveType::C128;
 }
 
 unsigned bitWidth(PrimitiveType type) { return info(type).bits; }
@@ -523,7 +528,7 @@ LogicalResult Parser::parseShape(Shape &shape, int depth) {
   if (!type) {
     error(typeLoc) << "unsupported element type '" << typeName
                    << "' (Torus reads pred, s8, s16, s32, s64, u8, u16, u32, "
-                      "u64, f16, bf16, f32 and f64)";
+                      "u64, f16, bf16, f32, f64, c64 and c128)";
     return failure();
   }
   shape.type = *type;

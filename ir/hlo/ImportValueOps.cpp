@@ -14,6 +14,8 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/Support/Error.h"
 
+#include <complex>
+
 namespace mlir::torus::hlo {
 namespace {
 
@@ -24,6 +26,7 @@ const llvm::fltSemantics &semantics(PrimitiveType type) {
   case PrimitiveType::BF16:
     return llvm::APFloat::BFloat();
   case PrimitiveType::F64:
+  case PrimitiveType::C128:
     return llvm::APFloat::IEEEdouble();
   default:
     return llvm::APFloat::IEEEsingle();
@@ -49,6 +52,7 @@ public:
     shape_ = &shape;
     floats_.clear();
     ints_.clear();
+    complexes_.clear();
     if (cur_.peek() == '{' && cur_.peek2() == '.') {
       locator_.error(cur_.loc())
           << "the constant's value was elided ('{...}'); dump the HLO with "
@@ -61,6 +65,8 @@ public:
     } else if (failed(nested(0))) {
       return failure();
     }
+    if (isComplex(type_))
+      return DenseElementsAttr::get(type, complexes_);
     if (isFloat(type_))
       return DenseElementsAttr::get(type, floats_);
     return DenseElementsAttr::get(type, ints_);
@@ -107,7 +113,34 @@ private:
     return failure();
   }
 
+  /// A complex element, `(re, im)` as XLA prints it.
+  LogicalResult complexElement() {
+    if (!cur_.consume('('))
+      return expected("'(' of a complex number (re, im)");
+    if (failed(floatElement()))
+      return failure();
+    if (!cur_.consume(','))
+      return expected("',' between the parts of a complex number");
+    if (failed(floatElement()))
+      return failure();
+    if (!cur_.consume(')'))
+      return expected("')' after the parts of a complex number");
+    llvm::APFloat im = floats_.back();
+    floats_.pop_back();
+    llvm::APFloat re = floats_.back();
+    floats_.pop_back();
+    complexes_.emplace_back(re, im);
+    return success();
+  }
+
   LogicalResult element() {
+    if (isComplex(type_))
+      return complexElement();
+    return floatElement();
+  }
+
+  /// One number (a float for complex types, read as a part).
+  LogicalResult floatElement() {
     llvm::SMLoc at = cur_.loc();
     llvm::StringRef token = cur_.numberToken();
     if (token.empty())
@@ -117,7 +150,7 @@ private:
                          << " literal '" << token << "'";
       return failure();
     };
-    if (isFloat(type_)) {
+    if (isFloat(type_) || isComplex(type_)) {
       const llvm::fltSemantics &sem = semantics(type_);
       bool negative = token.starts_with("-");
       llvm::StringRef body =
@@ -178,6 +211,7 @@ private:
   const Shape *shape_ = nullptr;
   std::vector<llvm::APFloat> floats_;
   std::vector<llvm::APInt> ints_;
+  std::vector<std::complex<llvm::APFloat>> complexes_;
 };
 
 } // namespace

@@ -15,6 +15,11 @@ LogicalResult checkCollectiveKind(Operation *op, ReduceKind kind,
   if (kind == ReduceKind::And || kind == ReduceKind::Or)
     return op->emitOpError("reduces with sum, product, max or min, not '")
            << stringifyReduceKind(kind) << "'";
+  if (isa<ComplexType>(elementType) && kind != ReduceKind::sum &&
+      kind != ReduceKind::product)
+    return op->emitOpError("cannot ")
+           << stringifyReduceKind(kind) << "-reduce complex numbers ("
+           << elementType << ") across replicas: only sum and product";
   return success();
 }
 

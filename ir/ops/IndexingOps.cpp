@@ -57,6 +57,11 @@ LogicalResult ScatterOp::verify() {
                                   "operand")))
     return failure();
   Type et = getType().getElementType();
+  if (isa<ComplexType>(et) &&
+      (getKind() == ScatterKind::max || getKind() == ScatterKind::min))
+    return emitOpError("cannot scatter-")
+           << stringifyScatterKind(getKind())
+           << " complex numbers: they have no order";
   if (et.isInteger(1) &&
       (getKind() == ScatterKind::sum || getKind() == ScatterKind::product))
     return emitOpError("cannot scatter-")

@@ -106,8 +106,13 @@ Attribute foldElementwise(ArrayRef<Attribute> operands,
     auto d = dyn_cast_if_present<DenseElementsAttr>(a);
     if (!d)
       return {};
+    // Complex constants are not folded (ScalarFn knows integers and floats).
+    if (isa<ComplexType>(d.getElementType()))
+      return {};
     dense.push_back(d);
   }
+  if (isa<ComplexType>(resultType.getElementType()))
+    return {};
   bool allSplat = llvm::all_of(dense, [](auto d) { return d.isSplat(); });
   int64_t n = allSplat ? 1 : resultType.getNumElements();
   if (n > kFoldLimit)

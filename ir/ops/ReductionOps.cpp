@@ -16,6 +16,11 @@ LogicalResult checkKind(Operation *op, ReduceKind kind, Type elementType) {
     return op->emitOpError("cannot ")
            << stringifyReduceKind(kind)
            << "-reduce an i1 tensor; convert it to an integer first";
+  if (isa<ComplexType>(elementType) && kind != ReduceKind::sum &&
+      kind != ReduceKind::product)
+    return op->emitOpError("cannot ")
+           << stringifyReduceKind(kind) << "-reduce complex numbers ("
+           << elementType << "): they reduce by sum and product only";
   if (isFloat && (kind == ReduceKind::And || kind == ReduceKind::Or))
     return op->emitOpError("'")
            << stringifyReduceKind(kind) << "' needs integer or i1 elements, got "

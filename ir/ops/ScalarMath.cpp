@@ -12,9 +12,11 @@
 #include "ir/ops/ScalarMath.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
+#include <cassert>
 #include <cmath>
 #include <limits>
 
@@ -45,6 +47,12 @@ Value intConstant(OpBuilder &b, Location loc, Type t, const APInt &v) {
 using namespace scalar;
 
 Value scalarConstant(OpBuilder &b, Location loc, Type t, double value) {
+  if (auto ct = dyn_cast<ComplexType>(t)) {
+    Type part = ct.getElementType();
+    return b.create<complex::ConstantOp>(
+        loc, ct,
+        b.getArrayAttr({b.getFloatAttr(part, value), b.getFloatAttr(part, 0)}));
+  }
   if (auto ft = dyn_cast<FloatType>(t))
     return b.create<arith::ConstantOp>(loc, b.getFloatAttr(ft, value));
   if (t.isInteger(1))
@@ -73,6 +81,15 @@ Value narrowTo(OpBuilder &b, Location loc, Value x, Type t) {
 Value combine(OpBuilder &b, Location loc, ReduceKind kind, Value x, Value y) {
   Type t = x.getType();
   bool isF = isFloatType(t), isB = isBool(t);
+  if (isComplexType(t)) {
+    // Complex numbers add and multiply; they have no order (the verifiers
+    // reject max and min of them).
+    if (kind == ReduceKind::sum)
+      return b.create<complex::AddOp>(loc, x, y);
+    if (kind == ReduceKind::product)
+      return b.create<complex::MulOp>(loc, x, y);
+    llvm_unreachable("complex numbers combine by sum or product only");
+  }
   switch (kind) {
   case ReduceKind::sum:
     if (isF)
@@ -312,6 +329,25 @@ Value convertScalar(OpBuilder &b, Location loc, Value v, Type to) {
   Type from = v.getType();
   if (from == to)
     return v;
+  // Complex, as XLA: to complex converts the real part and sets the
+  // imaginary part 0 (or converts both parts); from complex takes the real
+  // part, except that to pred is `x != 0`.
+  if (auto ct = dyn_cast<ComplexType>(to)) {
+    Type part = ct.getElementType();
+    if (isComplexType(from))
+      return b.create<complex::CreateOp>(
+          loc, ct, convertScalar(b, loc, realPart(b, loc, v), part),
+          convertScalar(b, loc, imagPart(b, loc, v), part));
+    return b.create<complex::CreateOp>(loc, ct, convertScalar(b, loc, v, part),
+                                       cst(b, loc, part, 0.0));
+  }
+  if (isComplexType(from)) {
+    if (isBool(to))
+      return b.create<arith::OrIOp>(
+          loc, convertScalar(b, loc, realPart(b, loc, v), to),
+          convertScalar(b, loc, imagPart(b, loc, v), to));
+    return convertScalar(b, loc, realPart(b, loc, v), to);
+  }
   if (isBool(to)) { // HLO: convert to pred is `x != 0`.
     if (isFloatType(from))
       return cmpf(b, loc, CmpFPredicate::UNE, v, cst(b, loc, from, 0.0));
@@ -451,6 +487,13 @@ Value compareScalar(OpBuilder &b, Location loc, ComparisonDirection dir,
   if (totalOrder && isFloatType(t))
     return compareScalar(b, loc, dir, totalOrderKey(b, loc, x),
                          totalOrderKey(b, loc, y));
+  if (isComplexType(t)) {
+    // Only EQ and NE (the verifier rejects the orders): both parts equal.
+    if (dir == ComparisonDirection::EQ)
+      return b.create<complex::EqualOp>(loc, x, y);
+    assert(dir == ComparisonDirection::NE && "complex numbers have no order");
+    return b.create<complex::NotEqualOp>(loc, x, y);
+  }
   if (isFloatType(t)) {
     static constexpr CmpFPredicate preds[] = {
         CmpFPredicate::OEQ, CmpFPredicate::UNE, CmpFPredicate::OLT,
@@ -466,6 +509,29 @@ Value compareScalar(OpBuilder &b, Location loc, ComparisonDirection dir,
                            u ? CmpIPredicate::ugt : CmpIPredicate::sgt,
                            u ? CmpIPredicate::uge : CmpIPredicate::sge};
   return cmpi(b, loc, preds[static_cast<int>(dir)], x, y);
+}
+
+//===----------------------------------------------------------------------===//
+// Complex
+//===----------------------------------------------------------------------===//
+
+Value realPart(OpBuilder &b, Location loc, Value x) {
+  if (!isComplexType(x.getType()))
+    return x;
+  return b.create<complex::ReOp>(loc, x);
+}
+
+Value imagPart(OpBuilder &b, Location loc, Value x) {
+  if (!isComplexType(x.getType()))
+    return cst(b, loc, x.getType(), 0.0);
+  return b.create<complex::ImOp>(loc, x);
+}
+
+Value complexLogistic(OpBuilder &b, Location loc, Value x) {
+  Value one = cst(b, loc, x.getType(), 1.0);
+  Value e = b.create<complex::ExpOp>(loc, b.create<complex::NegOp>(loc, x));
+  return b.create<complex::DivOp>(loc, one,
+                                  b.create<complex::AddOp>(loc, one, e));
 }
 
 } // namespace mlir::torus

@@ -11,11 +11,15 @@
 #include "ir/TorusOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/IR/Builders.h"
 
 namespace mlir::torus {
 
 inline bool isFloatType(Type t) { return isa<FloatType>(t); }
+/// HLO's c64 and c128 (`complex<f32>`, `complex<f64>`), computed with the
+/// `complex` dialect (lowered by complex-to-standard in codegen).
+inline bool isComplexType(Type t) { return isa<ComplexType>(t); }
 inline bool isBool(Type t) { return t.isInteger(1); }
 /// HLO's unsigned integers (`ui8`..`ui64`), which compare, divide, convert
 /// and take max/min as unsigned. (Before torus-to-linalg makes them
@@ -24,7 +28,8 @@ inline bool isUnsignedInt(Type t) { return t.isUnsignedInteger(); }
 /// f16 and bf16, which are computed in f32 (as XLA's CPU backend does).
 inline bool isHalfFloat(Type t) { return t.isF16() || t.isBF16(); }
 
-/// A scalar constant of type `t` (float or integer).
+/// A scalar constant of type `t` (float, integer, or complex with imaginary
+/// part 0).
 Value scalarConstant(OpBuilder &b, Location loc, Type t, double value);
 Value indexConstant(OpBuilder &b, Location loc, int64_t value);
 
@@ -71,6 +76,13 @@ Value compareScalar(OpBuilder &b, Location loc, ComparisonDirection dir,
 /// A float's IEEE total order as a signed integer of its width: -NaN <
 /// -inf < ... < -0 < +0 < ... < inf < NaN (HLO's TOTALORDER compare).
 Value totalOrderKey(OpBuilder &b, Location loc, Value x);
+
+/// The real and imaginary parts of a complex scalar; for a float `x`, `x`
+/// and 0 (HLO `real` and `imag` of a float operand).
+Value realPart(OpBuilder &b, Location loc, Value x);
+Value imagPart(OpBuilder &b, Location loc, Value x);
+/// `1 / (1 + e^-x)` for a complex `x`.
+Value complexLogistic(OpBuilder &b, Location loc, Value x);
 
 /// Short builders for ScalarBody code.
 namespace scalar {

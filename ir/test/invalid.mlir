@@ -84,7 +84,7 @@ func.func @add_mismatched(%a: tensor<2x3xf32>, %b: tensor<3x2xf32>) -> tensor<2x
 // -----
 
 func.func @exp_of_int(%a: tensor<4xi32>) -> tensor<4xi32> {
-  // expected-error @+1 {{must be statically shaped tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values}}
+  // expected-error @+1 {{must be statically shaped tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or complex type with 32-bit float elements or complex type with 64-bit float elements values}}
   %0 = torus.exp %a : tensor<4xi32>
   return %0 : tensor<4xi32>
 }
@@ -637,8 +637,56 @@ func.func @bitcast_convert_width(%x: tensor<4xf32>) -> tensor<4xi64> {
 
 // -----
 
+func.func @compare_complex_lt(%a: tensor<4xcomplex<f32>>) -> tensor<4xi1> {
+  // expected-error @+1 {{compares complex numbers only with EQ and NE (complex numbers have no order), got LT}}
+  %0 = torus.compare LT, %a, %a : (tensor<4xcomplex<f32>>, tensor<4xcomplex<f32>>) -> tensor<4xi1>
+  return %0 : tensor<4xi1>
+}
+
+// -----
+
 func.func @reduce_precision_no_exponent(%x: tensor<4xf32>) -> tensor<4xf32> {
   // expected-error @+1 {{needs exponent_bits >= 1, got 0}}
   %0 = torus.reduce_precision %x, exponent_bits = 0, mantissa_bits = 7 : tensor<4xf32>
   return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @maximum_complex(%a: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>> {
+  // expected-error @+1 {{operand #0 must be statically shaped tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 1-bit signless integer or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or 8-bit unsigned integer or 16-bit unsigned integer or 32-bit unsigned integer or 64-bit unsigned integer values}}
+  %0 = torus.maximum %a, %a : tensor<4xcomplex<f32>>
+  return %0 : tensor<4xcomplex<f32>>
+}
+
+// -----
+
+func.func @abs_complex_result(%a: tensor<4xcomplex<f32>>) -> tensor<4xf64> {
+  // expected-error @+1 {{result type 'tensor<4xf64>' should be 'tensor<4xf32>' (the operand's shape, the part type of its complex elements)}}
+  %0 = torus.abs %a : (tensor<4xcomplex<f32>>) -> tensor<4xf64>
+  return %0 : tensor<4xf64>
+}
+
+// -----
+
+func.func @real_of_int(%a: tensor<4xi32>) -> tensor<4xi32> {
+  // expected-error @+1 {{must be statically shaped tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or complex type with 32-bit float elements or complex type with 64-bit float elements values}}
+  %0 = torus.real %a : tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
+func.func @complex_result(%a: tensor<4xf32>) -> tensor<4xcomplex<f64>> {
+  // expected-error @+1 {{result type 'tensor<4xcomplex<f64>>' should be 'tensor<4xcomplex<f32>>' (the operands' shape, complex of their element type)}}
+  %0 = torus.complex %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xcomplex<f64>>
+  return %0 : tensor<4xcomplex<f64>>
+}
+
+// -----
+
+func.func @reduce_max_complex(%a: tensor<4xcomplex<f32>>) -> tensor<complex<f32>> {
+  // expected-error @+1 {{cannot max-reduce complex numbers ('complex<f32>'): they reduce by sum and product only}}
+  %0 = torus.reduce max %a, dims = [0] : (tensor<4xcomplex<f32>>) -> tensor<complex<f32>>
+  return %0 : tensor<complex<f32>>
 }

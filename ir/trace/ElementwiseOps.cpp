@@ -208,7 +208,7 @@ Tensor binary(const TensorLike &a, const TensorLike &b, const Loc &loc,
               bool allowBool = false) {
   DType dtype = resultDType({&a, &b});
   std::optional<DType> force;
-  if (domain == Domain::Float && !isFloat(dtype))
+  if (domain == Domain::Float && !isFloat(dtype) && !isComplex(dtype))
     force = DType::F32;
   else if (domain == Domain::Numeric && dtype == DType::I1 && !allowBool)
     force = DType::I32;
@@ -343,6 +343,22 @@ Tensor nextafter(const TensorLike &a, const TensorLike &b, Loc loc) {
              result);
 }
 
+Tensor complex(const TensorLike &re, const TensorLike &im, Loc loc) {
+  DType dtype = resultDType({&re, &im});
+  if (isComplex(dtype)) {
+    TraceContext *ctx = TraceContext::current();
+    return ctx ? ctx->fail(loc, "complex",
+                           "needs real operands, got " +
+                               std::string(dtypeName(dtype)))
+               : Tensor();
+  }
+  auto ops = prepareOperands(loc, "complex", {&re, &im},
+                             dtype == DType::F64 ? DType::F64 : DType::F32);
+  if (!ops)
+    return Tensor();
+  return emit<t::ComplexOp>(ops->ctx, loc, ops->ctx->value(ops->values[0]),
+                            ops->ctx->value(ops->values[1]));
+}
 Tensor bitwiseAnd(const TensorLike &a, const TensorLike &b, Loc loc) {
   return binary<t::AndOp>(a, b, loc, "bitwise_and", Domain::Integer);
 }

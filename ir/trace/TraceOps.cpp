@@ -15,7 +15,7 @@ namespace {
 /// Lattice nodes: the dtypes plus JAX's weak `i*` and `f*`.
 enum Node : int {
   B1, IW, I8, I16, I32, I64, U8, U16, U32, U64, FW, BF16, F16, F32, F64,
-  kNumNodes
+  C64, C128, kNumNodes
 };
 
 /// Bit set of the nodes at or above `n` (its upper bounds).
@@ -25,7 +25,8 @@ unsigned upperBounds(Node n) {
       /*I16*/ {I32},     /*I32*/ {I64},      /*I64*/ {FW},
       /*U8*/ {I16, U16}, /*U16*/ {I32, U32}, /*U32*/ {I64, U64},
       /*U64*/ {FW},      /*FW*/ {BF16, F16}, /*BF16*/ {F32},
-      /*F16*/ {F32},     /*F32*/ {F64},      /*F64*/ {}};
+      /*F16*/ {F32},     /*F32*/ {F64, C64}, /*F64*/ {C128},
+      /*C64*/ {C128},    /*C128*/ {}};
   unsigned set = 1u << n;
   std::vector<Node> work = {n};
   while (!work.empty()) {
@@ -47,7 +48,7 @@ Node join(Node a, Node b) {
     if ((common & (1u << n)) &&
         (upperBounds(static_cast<Node>(n)) & common) == common)
       return static_cast<Node>(n);
-  return F64;
+  return C128;
 }
 
 Node nodeOf(DType d) {
@@ -78,6 +79,10 @@ Node nodeOf(DType d) {
     return F32;
   case DType::F64:
     return F64;
+  case DType::C64:
+    return C64;
+  case DType::C128:
+    return C128;
   }
   return F32;
 }
@@ -112,8 +117,12 @@ DType dtypeOf(Node n) {
   case F16:
     return DType::F16;
   case F64:
-  case kNumNodes:
     return DType::F64;
+  case C64:
+    return DType::C64;
+  case C128:
+  case kNumNodes:
+    return DType::C128;
   }
   return DType::F32;
 }
@@ -372,7 +381,9 @@ prepareOperands(const Loc &loc, const char *opName,
 }
 
 Tensor toFloat(TraceContext *ctx, const Loc &loc, const Tensor &t) {
-  return isFloat(t.dtype()) ? t : convertTo(ctx, loc, t, DType::F32);
+  return isFloat(t.dtype()) || isComplex(t.dtype())
+             ? t
+             : convertTo(ctx, loc, t, DType::F32);
 }
 
 t::ReduceKind toReduceKind(ReduceOp op) {

@@ -44,11 +44,23 @@ struct SumOp {
 struct ProductOp {
   template <typename T> T operator()(T a, T b) const { return wrapMul(a, b); }
 };
+// Complex elements have no order: checkReducible rejects max and min of
+// them, and these are never instantiated for them.
 struct MaxOp {
-  template <typename T> T operator()(T a, T b) const { return nanMax(a, b); }
+  template <typename T> T operator()(T a, T b) const {
+    if constexpr (IsComplex<T>)
+      return a;
+    else
+      return nanMax(a, b);
+  }
 };
 struct MinOp {
-  template <typename T> T operator()(T a, T b) const { return nanMin(a, b); }
+  template <typename T> T operator()(T a, T b) const {
+    if constexpr (IsComplex<T>)
+      return a;
+    else
+      return nanMin(a, b);
+  }
 };
 
 /// How elements of a dtype are stored and combined: native types combine as
@@ -149,6 +161,14 @@ absl::Status checkReducible(DType dtype, ReduceKind kind) {
   case DType::U32:
   case DType::U64:
     return absl::OkStatus();
+  case DType::C64:
+  case DType::C128:
+    if (kind == ReduceKind::Sum || kind == ReduceKind::Product)
+      return absl::OkStatus();
+    return absl::InvalidArgumentError(
+        fmt::format("{} reduction of {} elements: complex numbers have no "
+                    "order (only sum and product reduce them)",
+                    reduceKindName(kind), dtypeName(dtype)));
   case DType::I1:
     return absl::UnimplementedError(
         fmt::format("{} reduction of {} elements is not supported yet "
@@ -186,7 +206,8 @@ void reduceRangeTo(ReduceKind kind, DType dtype,
     return reduceKind<Bf16>(kind, inputs, begin, end, outputs, outBegin);
   default:
     visitDType(dtype, [&]<typename T>(T) {
-      if constexpr (!std::is_same_v<T, bool> && std::is_integral_v<T>)
+      if constexpr (!std::is_same_v<T, bool> &&
+                    (std::is_integral_v<T> || IsComplex<T>))
         reduceKind<Native<T>>(kind, inputs, begin, end, outputs, outBegin);
       else
         assert(false && "unsupported dtype");

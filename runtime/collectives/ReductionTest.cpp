@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <complex>
 #include <limits>
 #include <vector>
 
@@ -109,6 +110,22 @@ TEST(ReductionTest, CheckReducible) {
   EXPECT_THAT(std::string(s.message()), HasSubstr("max reduction of i1"));
   EXPECT_EQ(checkReducible(DType::F32, static_cast<ReduceKind>(42)).code(),
             absl::StatusCode::kInvalidArgument);
+}
+
+TEST(ReductionTest, ComplexNumbersSumAndMultiply) {
+  using C = std::complex<float>;
+  auto sum = reduceAll<C>(ReduceKind::Sum, {{{1, 2}, {0, -1}}, {{3, -4}, {2, 2}}},
+                          1);
+  EXPECT_THAT(sum[0], ElementsAre(C(4, -2), C(2, 1)));
+  using Z = std::complex<double>;
+  auto prod = reduceAll<Z>(ReduceKind::Product, {{{1, 2}}, {{3, -4}}, {{0, 1}}},
+                           1);
+  EXPECT_THAT(prod[0], ElementsAre(Z(1, 2) * Z(3, -4) * Z(0, 1)));
+  EXPECT_TRUE(checkReducible(DType::C64, ReduceKind::Sum).ok());
+  EXPECT_TRUE(checkReducible(DType::C128, ReduceKind::Product).ok());
+  absl::Status s = checkReducible(DType::C64, ReduceKind::Max);
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(s.message()), HasSubstr("complex numbers have no order"));
 }
 
 TEST(ReductionTest, HalfConversionsRoundToNearestEven) {

@@ -24,7 +24,10 @@ template <typename T> void storeAt(Bytes &b, int64_t i, T v) {
 }
 
 template <typename T> T combine(ReduceKind kind, T a, T b) {
-  if constexpr (std::is_integral_v<T>) {
+  if constexpr (IsComplex<T>) {
+    // Complex numbers reduce by sum and product only (checkReducible).
+    return kind == ReduceKind::Product ? a * b : a + b;
+  } else if constexpr (std::is_integral_v<T>) {
     using U = WrappingUnsigned<T>;
     switch (kind) {
     case ReduceKind::Sum:
@@ -77,6 +80,8 @@ void combineElement(ReduceKind kind, DType dtype, Bytes &acc, int64_t i,
   case DType::U16:
   case DType::U32:
   case DType::U64:
+  case DType::C64:
+  case DType::C128:
     visitDType(dtype, [&]<typename T>(T) {
       if constexpr (!std::is_same_v<T, bool>)
         storeAt(acc, i, combine(kind, loadAt<T>(acc, i), loadAt<T>(x, j)));

@@ -349,12 +349,15 @@ void combine(ReduceKind kind, void *outRaw, const void *aRaw, const void *bRaw,
       out[i] = static_cast<T>(static_cast<Wrap>(a[i]) * static_cast<Wrap>(b[i]));
     break;
   case ReduceKind::Max:
-    for (size_t i = 0; i < n; ++i)
-      out[i] = a[i] != a[i] ? a[i] : (b[i] != b[i] || b[i] > a[i]) ? b[i] : a[i];
-    break;
   case ReduceKind::Min:
-    for (size_t i = 0; i < n; ++i)
-      out[i] = a[i] != a[i] ? a[i] : (b[i] != b[i] || b[i] < a[i]) ? b[i] : a[i];
+    // Complex numbers have no order; checkReducible rejects these first.
+    if constexpr (!IsComplex<T>) {
+      bool max = kind == ReduceKind::Max;
+      for (size_t i = 0; i < n; ++i)
+        out[i] = a[i] != a[i]                                    ? a[i]
+                 : (b[i] != b[i] || (max ? b[i] > a[i] : b[i] < a[i])) ? b[i]
+                                                                  : a[i];
+    }
     break;
   }
 }

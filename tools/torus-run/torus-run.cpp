@@ -37,6 +37,7 @@
 #include "absl/time/time.h"
 
 #include <algorithm>
+#include <complex>
 #include <cstring>
 #include <filesystem>
 #include <map>
@@ -320,11 +321,24 @@ HostTensor randomTensor(const TensorSpec &spec, uint64_t seedValue,
     case DType::I1:
       static_cast<uint8_t *>(data)[i] = static_cast<uint8_t>(gen() & 1);
       break;
+    case DType::C64: {
+      float re = static_cast<float>(real(gen));
+      static_cast<std::complex<float> *>(data)[i] = {
+          re, static_cast<float>(real(gen))};
+      break;
+    }
+    case DType::C128: {
+      double re = real(gen);
+      static_cast<std::complex<double> *>(data)[i] = {re, real(gen)};
+      break;
+    }
     default: // integers in [-100, 100], or [0, 100] when unsigned
       visitDType(spec.dtype, [&]<typename T>(T) {
-        int64_t v = integer(gen);
-        static_cast<T *>(data)[i] =
-            static_cast<T>(std::is_unsigned_v<T> && v < 0 ? -v : v);
+        if constexpr (!torus::IsComplex<T>) {
+          int64_t v = integer(gen);
+          static_cast<T *>(data)[i] =
+              static_cast<T>(std::is_unsigned_v<T> && v < 0 ? -v : v);
+        }
       });
     }
   }
