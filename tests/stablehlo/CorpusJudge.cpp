@@ -129,11 +129,38 @@ double spacing(double x, int width) {
 
 } // namespace
 
+namespace {
+bool isComplex(const NpyArray &a) {
+  return a.kind == 'c' && (a.width == 8 || a.width == 16);
+}
+
+/// The real (`part` 0) or imaginary (1) parts of a complex array, as a
+/// float array.
+NpyArray complexPart(const NpyArray &a, int part) {
+  NpyArray out{"", 'f', a.width / 2, a.shape, ""};
+  out.descr = fmt::format("<f{}", out.width);
+  int64_t n = numElements(a.shape);
+  out.data.reserve(n * out.width);
+  for (int64_t i = 0; i < n; ++i)
+    out.data.append(a.data, i * a.width + part * out.width, out.width);
+  return out;
+}
+} // namespace
+
 std::optional<std::string> judge(const NpyArray &got, const NpyArray &want,
                                  const Check &check) {
   if (got.shape != want.shape)
     return fmt::format("shape {} {}, expected {}", got.descr,
                        shapeToString(got.shape), shapeToString(want.shape));
+  // Complex: each of the real and imaginary parts as for its float type.
+  if (isComplex(got) && isComplex(want) && got.width == want.width) {
+    for (int part : {0, 1})
+      if (auto wrong = judge(complexPart(got, part), complexPart(want, part),
+                             check))
+        return fmt::format("{} part: {}", part ? "imaginary" : "real",
+                           *wrong);
+    return std::nullopt;
+  }
   Kind g = kindOf(got), w = kindOf(want);
   if (g == Kind::Other || w == Kind::Other)
     return fmt::format("cannot compare a {} result with {} expected values",

@@ -11,6 +11,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <complex>
 #include <limits>
 
 using namespace torus;
@@ -84,6 +85,25 @@ TEST(CorpusJudgeTest, ExpectEqIsRelativeAndAbsolute) {
   EXPECT_THAT(*wrong, HasSubstr("1 of 2 elements differ: max abs error "));
   EXPECT_THAT(*wrong, HasSubstr("at index [0]"));
   EXPECT_TRUE(judge(f32({0.f}), f32({2e-6f}), kind("expect_eq")));
+}
+
+TEST(CorpusJudgeTest, ComplexPartsEachAsTheirFloatType) {
+  using C = std::complex<float>;
+  auto c64 = [](const std::vector<C> &v) {
+    NpyArray a = array("<c8", v);
+    return a;
+  };
+  EXPECT_EQ(judge(c64({{1.f + 9e-6f, -2.f}}), c64({{1.f, -2.f}}),
+                  kind("expect_eq")),
+            std::nullopt);
+  auto imag = judge(c64({{1.f, -2.f - 1e-4f}}), c64({{1.f, -2.f}}),
+                    kind("expect_eq"));
+  ASSERT_TRUE(imag);
+  EXPECT_THAT(*imag, HasSubstr("imaginary part: 1 of 1 elements differ"));
+  auto real = judge(c64({{1.1f, -2.f}}), c64({{1.f, -2.f}}),
+                    kind("expect_eq"));
+  ASSERT_TRUE(real);
+  EXPECT_THAT(*real, HasSubstr("real part: "));
 }
 
 TEST(CorpusJudgeTest, ExpectAlmostEqIsAbsolute) {
