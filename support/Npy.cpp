@@ -393,7 +393,9 @@ absl::StatusOr<NpyArray> parseNpyArray(std::string_view bytes,
   return array;
 }
 
-absl::StatusOr<HostTensor> readNpy(const std::string &path) {
+namespace {
+/// The bytes of the file at `path`.
+absl::StatusOr<std::string> readFile(const std::string &path) {
   std::ifstream in(path, std::ios::binary);
   if (!in)
     return absl::NotFoundError(
@@ -402,19 +404,22 @@ absl::StatusOr<HostTensor> readNpy(const std::string &path) {
   buffer << in.rdbuf();
   if (in.bad())
     return absl::DataLossError(fmt::format("{}: read error", path));
-  return parseNpy(buffer.str(), path);
+  return buffer.str();
+}
+} // namespace
+
+absl::StatusOr<HostTensor> readNpy(const std::string &path) {
+  auto bytes = readFile(path);
+  if (!bytes.ok())
+    return bytes.status();
+  return parseNpy(*bytes, path);
 }
 
 absl::StatusOr<NpyArray> readNpyArray(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return absl::NotFoundError(
-        fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad())
-    return absl::DataLossError(fmt::format("{}: read error", path));
-  return parseNpyArray(buffer.str(), path);
+  auto bytes = readFile(path);
+  if (!bytes.ok())
+    return bytes.status();
+  return parseNpyArray(*bytes, path);
 }
 
 absl::StatusOr<std::string> serializeNpy(const HostTensor &tensor) {

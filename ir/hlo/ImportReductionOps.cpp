@@ -605,6 +605,24 @@ LogicalResult Importer::emitReduce(const Instruction &instr, Operands operands,
   return success();
 }
 
+FailureOr<llvm::SmallVector<WindowDim>>
+Importer::windowOf(const Instruction &instr, int64_t rank) {
+  llvm::SmallVector<WindowDim> window;
+  const Attr *w = instr.attr("window");
+  if (!w) {
+    window.assign(rank, WindowDim());
+    return window;
+  }
+  if (failed(AttrParser(*w, locator_).window(window)))
+    return failure();
+  if (static_cast<int64_t>(window.size()) != rank) {
+    error(w->valueLoc) << "the window has " << window.size()
+                       << " dimensions, the operand " << rank;
+    return failure();
+  }
+  return window;
+}
+
 LogicalResult Importer::emitReduceWindow(const Instruction &instr,
                                          Operands operands, HloValue &result) {
   if (failed(checkOperandCount(instr, 2, operands.size())))
@@ -617,27 +635,18 @@ LogicalResult Importer::emitReduceWindow(const Instruction &instr,
   if (failed(opcodes))
     return failure();
   ReduceKind kind = *reduceKindOf((*opcodes)[0]);
-  int64_t rank = cast<RankedTensorType>(x->getType()).getRank();
-  llvm::SmallVector<WindowDim> window;
-  if (const Attr *w = instr.attr("window")) {
-    if (failed(AttrParser(*w, locator_).window(window)))
-      return failure();
-    if (static_cast<int64_t>(window.size()) != rank) {
-      error(w->valueLoc) << "the window has " << window.size()
-                         << " dimensions, the operand " << rank;
-      return failure();
-    }
-  } else {
-    window.assign(rank, WindowDim());
-  }
-  for (const WindowDim &d : window) {
+  auto window =
+      windowOf(instr, cast<RankedTensorType>(x->getType()).getRank());
+  if (failed(window))
+    return failure();
+  for (const WindowDim &d : *window) {
     if (d.reversal) {
       error(instr.attr("window")->valueLoc)
           << "'reduce-window' with rhs_reversal is not supported";
       return failure();
     }
   }
-  WindowAttrs w = windowAttrs(b_, window);
+  WindowAttrs w = windowAttrs(b_, *window);
   Location loc = opLoc(instr);
   auto reduceWindow = [&](Value operand) -> Value {
     return b_.create<ReduceWindowOp>(loc, *type,
@@ -656,7 +665,7 @@ LogicalResult Importer::emitReduceWindow(const Instruction &instr,
     if (type->getRank() > 0)
       initValue = b_.create<BroadcastInDimOp>(loc, *type, *init,
                                               b_.getDenseI64ArrayAttr({}));
-    bool padded = llvm::any_of(window, [](const WindowDim &d) {
+    bool padded = llvm::any_of(*window, [](const WindowDim &d) {
       return d.padLow != 0 || d.padHigh != 0 || d.lhsDilate != 1;
     });
     if (padded && (kind == ReduceKind::sum || kind == ReduceKind::product)) {
@@ -669,7 +678,7 @@ LogicalResult Importer::emitReduceWindow(const Instruction &instr,
         return b_.create<ConstantOp>(loc, DenseElementsAttr::get(t, a));
       };
       int64_t size = 1;
-      for (const WindowDim &d : window)
+      for (const WindowDim &d : *window)
         size *= d.size;
       auto xType = cast<RankedTensorType>(x->getType());
       Value count = b_.create<ReduceWindowOp>(

@@ -14,72 +14,57 @@ namespace mlir::torus::hlo {
 
 LogicalResult Importer::emitIota(const Instruction &instr, Operands operands,
                                  HloValue &result) {
-  auto type = resultType(instr);
-  if (failed(type))
-    return failure();
-  size_t n = operands.size();
-  Location loc = opLoc(instr);
-  if (failed(checkOperandCount(instr, 0, n)))
-    return failure();
+  auto in = arrays(instr, operands, 0);
   auto dim = intAttr(instr, "iota_dimension");
-  if (failed(dim))
+  if (failed(in) || failed(dim))
     return failure();
-  result.leaves.push_back(
-      b_.create<IotaOp>(loc, *type, b_.getI64IntegerAttr(*dim)));
+  result.leaves.push_back(b_.create<IotaOp>(opLoc(instr), in->type,
+                                            b_.getI64IntegerAttr(*dim)));
+  return success();
+}
+
+template <typename OpTy>
+LogicalResult Importer::emitWithDimensions(const Instruction &instr,
+                                           Operands operands,
+                                           HloValue &result, bool required) {
+  auto in = arrays(instr, operands, 1);
+  auto dims = listAttr(instr, "dimensions", required);
+  if (failed(in) || failed(dims))
+    return failure();
+  result.leaves.push_back(b_.create<OpTy>(
+      opLoc(instr), in->type, in->values[0], b_.getDenseI64ArrayAttr(*dims)));
   return success();
 }
 
 LogicalResult Importer::emitBroadcast(const Instruction &instr,
                                       Operands operands, HloValue &result) {
-  auto in = arrays(instr, operands, 1);
-  auto dims = listAttr(instr, "dimensions", /*required=*/false);
-  if (failed(in) || failed(dims))
-    return failure();
-  result.leaves.push_back(b_.create<BroadcastInDimOp>(
-      opLoc(instr), in->type, in->values[0], b_.getDenseI64ArrayAttr(*dims)));
-  return success();
+  return emitWithDimensions<BroadcastInDimOp>(instr, operands, result,
+                                              /*required=*/false);
 }
 
 LogicalResult Importer::emitTranspose(const Instruction &instr,
                                       Operands operands, HloValue &result) {
-  auto in = arrays(instr, operands, 1);
-  auto dims = listAttr(instr, "dimensions", /*required=*/true);
-  if (failed(in) || failed(dims))
-    return failure();
-  result.leaves.push_back(b_.create<TransposeOp>(
-      opLoc(instr), in->type, in->values[0], b_.getDenseI64ArrayAttr(*dims)));
-  return success();
+  return emitWithDimensions<TransposeOp>(instr, operands, result,
+                                         /*required=*/true);
 }
 
 LogicalResult Importer::emitReverse(const Instruction &instr, Operands operands,
                                     HloValue &result) {
-  auto in = arrays(instr, operands, 1);
-  auto dims = listAttr(instr, "dimensions", /*required=*/true);
-  if (failed(in) || failed(dims))
-    return failure();
-  result.leaves.push_back(b_.create<ReverseOp>(
-      opLoc(instr), in->type, in->values[0], b_.getDenseI64ArrayAttr(*dims)));
-  return success();
+  return emitWithDimensions<ReverseOp>(instr, operands, result,
+                                       /*required=*/true);
 }
 
 LogicalResult Importer::emitSlice(const Instruction &instr, Operands operands,
                                   HloValue &result) {
-  auto type = resultType(instr);
-  if (failed(type))
-    return failure();
-  size_t n = operands.size();
-  Location loc = opLoc(instr);
-  if (failed(checkOperandCount(instr, 1, n)))
-    return failure();
-  auto x = array(instr, operands, 0);
+  auto in = arrays(instr, operands, 1);
   const Attr *s = requireAttr(instr, "slice");
-  if (failed(x) || !s)
+  if (failed(in) || !s)
     return failure();
   llvm::SmallVector<int64_t> start, limit, stride;
   if (failed(AttrParser(*s, locator_).slice(start, limit, stride)))
     return failure();
   result.leaves.push_back(b_.create<SliceOp>(
-      loc, *type, *x, b_.getDenseI64ArrayAttr(start),
+      opLoc(instr), in->type, in->values[0], b_.getDenseI64ArrayAttr(start),
       b_.getDenseI64ArrayAttr(limit), b_.getDenseI64ArrayAttr(stride)));
   return success();
 }

@@ -135,20 +135,10 @@ LogicalResult Importer::emitSelectAndScatter(const Instruction &instr,
   auto type = resultType(instr);
   if (failed(x) || failed(source) || failed(init) || failed(type))
     return failure();
-  int64_t rank = type->getRank();
-  llvm::SmallVector<WindowDim> window;
-  if (const Attr *w = instr.attr("window")) {
-    if (failed(AttrParser(*w, locator_).window(window)))
-      return failure();
-    if (static_cast<int64_t>(window.size()) != rank) {
-      error(w->valueLoc) << "the window has " << window.size()
-                         << " dimensions, the operand " << rank;
-      return failure();
-    }
-  } else {
-    window.assign(rank, WindowDim());
-  }
-  for (const WindowDim &d : window) {
+  auto window = windowOf(instr, type->getRank());
+  if (failed(window))
+    return failure();
+  for (const WindowDim &d : *window) {
     if (d.reversal || d.lhsDilate != 1 || d.rhsDilate != 1) {
       error(instr.attr("window")->valueLoc)
           << "'select-and-scatter' takes no dilations or reversal in its "
@@ -156,7 +146,7 @@ LogicalResult Importer::emitSelectAndScatter(const Instruction &instr,
       return failure();
     }
   }
-  WindowAttrs w = windowAttrs(b_, window);
+  WindowAttrs w = windowAttrs(b_, *window);
   auto op = b_.create<SelectAndScatterOp>(opLoc(instr), *type, *x, *source,
                                           *init, w.size, w.strides, w.padding);
   PrimitiveType et = operands[0]->shape->type;

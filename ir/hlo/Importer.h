@@ -172,6 +172,10 @@ private:
                                    HloValue &result);
   LogicalResult emitIota(const Instruction &instr, Operands operands,
                          HloValue &result);
+  /// broadcast, transpose, reverse: one array and `dimensions={...}`.
+  template <typename OpTy>
+  LogicalResult emitWithDimensions(const Instruction &instr, Operands operands,
+                                   HloValue &result, bool required);
   LogicalResult emitBroadcast(const Instruction &instr, Operands operands,
                               HloValue &result);
   LogicalResult emitTranspose(const Instruction &instr, Operands operands,
@@ -258,6 +262,10 @@ private:
   FailureOr<bool> boolAttr(const Instruction &instr, llvm::StringRef name);
   const Attr *requireAttr(const Instruction &instr, llvm::StringRef name);
 
+  /// The `window={...}` of a windowed op over an operand of `rank`
+  /// dimensions (a size-1 window per dimension when absent).
+  FailureOr<llvm::SmallVector<WindowDim>> windowOf(const Instruction &instr,
+                                                   int64_t rank);
   /// The operand's single array value, or an error if it is a tuple.
   FailureOr<Value> array(const Instruction &instr, Operands operands, size_t i);
   /// What a handler of an instruction of `n` array operands and an array
