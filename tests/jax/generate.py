@@ -38,7 +38,9 @@ For every program NAME it writes tests/jax/programs/NAME/:
 
 The programs are deterministic: inputs come from a NumPy generator seeded by
 the program's name, random programs use a fixed key, and every file is
-written from scratch (a program's folder is emptied first).
+written from scratch (a program's folder is emptied first). The dumps quote
+this script's source lines (their stack-frame tables and op metadata), with
+its path relative to the repository.
 """
 
 import os
@@ -73,6 +75,7 @@ except ImportError:  # older JAX
     from jax.experimental.shard_map import shard_map
 
 ROOT = Path(__file__).resolve().parent / "programs"
+REPO = Path(__file__).resolve().parents[2]
 NUM_DEVICES = 8
 
 # Tolerances (|got - want| <= atol + rtol * |want|), by how much rounding a
@@ -805,7 +808,10 @@ def write_program(name, category, tol, make):
         for suffix in ("before_optimizations.txt",
                        "cpu_after_optimizations.txt"):
             if f.endswith("." + suffix):
-                text = (Path(DUMP_DIR) / f).read_text()
+                # The source file's path relative to the repository, so
+                # that the files do not depend on where it is checked out.
+                text = (Path(DUMP_DIR) / f).read_text().replace(
+                    str(REPO) + "/", "")
                 module = f[:-len(suffix) - 1].split(".", 1)[1]
                 (out / "xla_dump" / f"{module}.{suffix}").write_text(text)
                 kept.append(f"{module}.{suffix}")
