@@ -2,7 +2,7 @@
 //
 //   torus-jax-corpus --corpus=tests/jax/programs
 //       --expected-failures=tests/jax/expected-failures.txt
-//       [--forms=hlo,dump,stablehlo] [--shard=I/N] [--filter=SUBSTRING]
+//       [--forms=hlo,dump,stablehlo,gspmd] [--shard=I/N] [--filter=SUBSTR]
 //       [--verbose] [--update-expected-failures]
 //
 // Runs every program of tests/jax/programs (written by tests/jax/generate.py
@@ -14,6 +14,8 @@
 //   dump       NAME/xla_dump/*.before_optimizations.txt: the module as
 //              XLA_FLAGS=--xla_dump_to writes it (HLO text)
 //   stablehlo  NAME/program.stablehlo.mlir: lowered.as_text()
+//   gspmd      NAME/program.gspmd.hlo, programs over several devices only:
+//              the HLO as JAX lowers it for GSPMD instead of Shardy
 //
 // A program over several devices (meta.json: num_replicas x num_partitions,
 // given to the compiler as torus-run's --replicas/--num-partitions would,
@@ -89,9 +91,9 @@ cl::opt<std::string> expectedFailuresPath(
     cl::value_desc("file"), cl::Required);
 cl::opt<std::string> formsSpec("forms",
                                cl::desc("The forms to run, comma-separated "
-                                        "(default: hlo,dump,stablehlo)"),
+                                        "(default: hlo,dump,stablehlo,gspmd)"),
                                cl::value_desc("list"),
-                               cl::init("hlo,dump,stablehlo"));
+                               cl::init("hlo,dump,stablehlo,gspmd"));
 cl::opt<std::string>
     shardSpec("shard",
               cl::desc("Run shard I of N (programs I, I+N, ... by name)"),
@@ -116,6 +118,9 @@ struct Form {
   std::function<absl::StatusOr<torus::tools::SourceProgram>(
       const fs::path &file)>
       read;
+  /// Only some programs have this form: where its file is missing, the
+  /// program is not run in it (and not counted).
+  bool optional = false;
 };
 
 /// HLO text whatever the file's extension (an XLA dump ends in `.txt`).
@@ -179,6 +184,11 @@ std::vector<Form> allForms() {
          return dir / "program.stablehlo.mlir";
        },
        readStableHlo},
+      {"gspmd",
+       [](const fs::path &dir) -> absl::StatusOr<fs::path> {
+         return dir / "program.gspmd.hlo";
+       },
+       readHloText, /*optional=*/true},
   };
 }
 
@@ -512,16 +522,13 @@ int run() {
   }
   std::vector<Form> forms;
   std::vector<Form> known = allForms();
-  std::set<std::string> knownForms;
-  for (const Form &f : known)
-    knownForms.insert(f.name);
   for (const std::string &name :
        std::vector<std::string>(absl::StrSplit(formsSpec.getValue(), ','))) {
     auto it = std::find_if(known.begin(), known.end(),
                            [&](const Form &f) { return f.name == name; });
     if (it == known.end()) {
       llvm::errs() << fmt::format("--forms: unknown form '{}' (forms: hlo, "
-                                  "dump, stablehlo)\n",
+                                  "dump, stablehlo, gspmd)\n",
                                   name);
       return 2;
     }
@@ -571,13 +578,19 @@ int run() {
   auto start = std::chrono::steady_clock::now();
   std::vector<Key> runs;
   std::map<Key, std::string> failures;
-  std::map<std::string, int64_t> passesByForm;
+  std::map<std::string, int64_t> passesByForm, runsByForm;
   for (const std::string &name : selected)
     for (const Form &form : forms) {
       llvm::PrettyStackTraceFormat crashNote("JAX corpus program %s, form %s",
                                              name.c_str(), form.name.c_str());
       Key key{name, form.name};
+      if (form.optional) {
+        auto file = form.file(root / name);
+        if (file.ok() && !existing(*file))
+          continue;
+      }
       runs.push_back(key);
+      ++runsByForm[form.name];
       bool runFailed = false;
       absl::Status status = runProgram(runner, root / name, form, runFailed);
       if (status.ok()) {
@@ -600,16 +613,31 @@ int run() {
   for (const Form &form : forms)
     perForm += fmt::format("{}{} {}/{}", perForm.empty() ? "" : ", ",
                            form.name, passesByForm[form.name],
-                           selected.size());
+                           runsByForm[form.name]);
   std::set<std::string> knownPrograms(all.begin(), all.end());
+  // Why (program, form) names nothing to run, or "" when it does.
+  auto notInCorpus = [&](const Key &key) -> std::string {
+    if (!knownPrograms.count(key.first))
+      return "the corpus has no such program";
+    auto form = std::find_if(known.begin(), known.end(), [&](const Form &f) {
+      return f.name == key.second;
+    });
+    if (form == known.end())
+      return "there is no such form";
+    if (form->optional) {
+      auto file = form->file(root / key.first);
+      if (file.ok() && !existing(*file))
+        return "the program has no such form";
+    }
+    return "";
+  };
   if (update) {
     for (const Key &key : runs)
       expected->reasons.erase(key);
     for (const auto &[key, reason] : failures)
       expected->reasons[key] = reason;
     std::erase_if(expected->reasons, [&](const auto &entry) {
-      return !knownPrograms.count(entry.first.first) ||
-             !knownForms.count(entry.first.second);
+      return !notInCorpus(entry.first).empty();
     });
     if (absl::Status s = writeExpectedFailures(expectedFailuresPath, *expected);
         !s.ok()) {
@@ -617,9 +645,10 @@ int run() {
       return 2;
     }
     llvm::outs() << fmt::format(
-        "{}: {} programs x {} forms, {} pass, {} fail (pass by form: {}), in "
-        "{:.1f} s; wrote {} ({} expected failures in all)\n",
-        label, selected.size(), forms.size(), runs.size() - failures.size(),
+        "{}: {} programs, {} runs in {} forms, {} pass, {} fail (pass by "
+        "form: {}), in {:.1f} s; wrote {} ({} expected failures in all)\n",
+        label, selected.size(), runs.size(), forms.size(),
+        runs.size() - failures.size(),
         failures.size(), perForm, seconds, expectedFailuresPath.getValue(),
         expected->reasons.size());
     return 0;
@@ -647,12 +676,10 @@ int run() {
   }
   if (shard == 0 && filter.empty()) {
     for (const auto &[key, reason] : expected->reasons)
-      if (!knownPrograms.count(key.first) || !knownForms.count(key.second))
+      if (std::string why = notInCorpus(key); !why.empty())
         problems.push_back(fmt::format(
-            "STALE ENTRY {} {}: {} lists it, but the corpus has no such {}; "
-            "remove its line",
-            key.first, key.second, expectedFailuresPath.getValue(),
-            knownPrograms.count(key.first) ? "form" : "program"));
+            "STALE ENTRY {} {}: {} lists it, but {}; remove its line",
+            key.first, key.second, expectedFailuresPath.getValue(), why));
   }
   for (const std::string &p : problems)
     llvm::outs() << p << "\n";
@@ -662,9 +689,10 @@ int run() {
     unexpectedPasses += absl::StartsWith(p, "UNEXPECTED PASS");
   }
   llvm::outs() << fmt::format(
-      "{}: {} programs x {} forms: {} pass ({}), {} expected failures, {} "
-      "unexpected failures, {} unexpected passes, in {:.1f} s\n",
-      label, selected.size(), forms.size(), runs.size() - failures.size(),
+      "{}: {} programs, {} runs in {} forms: {} pass ({}), {} expected "
+      "failures, {} unexpected failures, {} unexpected passes, in {:.1f} s\n",
+      label, selected.size(), runs.size(), forms.size(),
+      runs.size() - failures.size(),
       perForm, expectedFailures, unexpectedFailures, unexpectedPasses,
       seconds);
   if (!problems.empty())

@@ -17,6 +17,10 @@ For every program NAME it writes tests/jax/programs/NAME/:
   program.hlo            jax.jit(f).lower(*args).compiler_ir('hlo')
                          .as_hlo_text() (pmap: the pmapped function's lower)
   program.stablehlo.mlir lowered.as_text(), StableHLO with `sdy` shardings
+  program.gspmd.hlo      programs over several devices: program.hlo as JAX
+                         lowers it with jax_use_shardy_partitioner=False
+                         (GSPMD's `Sharding`/`SPMDFullToShardShape` custom
+                         calls instead of Shardy's `xla.sdy.*` ones)
   xla_dump/              what XLA_FLAGS=--xla_dump_to writes for the program
                          that a user would send: before_optimizations.txt
                          (the module as given to XLA) and
@@ -798,6 +802,17 @@ def write_program(name, category, tol, make):
     stablehlo = lowered.as_text()
     (out / "program.hlo").write_text(hlo)
     (out / "program.stablehlo.mlir").write_text(stablehlo)
+    if re.search(r"mhlo.num_partitions = ([2-9]|\d\d)", stablehlo):
+        # The same program lowered for GSPMD, Shardy's predecessor (its
+        # `Sharding` and `SPMDFullToShardShape` custom calls).
+        jax.config.update("jax_use_shardy_partitioner", False)
+        try:
+            gspmd = jitted.lower(*args).compiler_ir("hlo").as_hlo_text()
+        finally:
+            jax.config.update("jax_use_shardy_partitioner", True)
+        if "xla.sdy" in gspmd:
+            raise RuntimeError(f"{name}: the GSPMD lowering has Shardy ops")
+        (out / "program.gspmd.hlo").write_text(gspmd)
 
     before = dump_modules()
     compiled = lowered.compile()
