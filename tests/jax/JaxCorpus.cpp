@@ -2,7 +2,7 @@
 //
 //   torus-jax-corpus --corpus=tests/jax/programs
 //       --expected-failures=tests/jax/expected-failures.txt
-//       [--forms=hlo,dump,stablehlo,gspmd] [--shard=I/N] [--filter=SUBSTR]
+//       [--forms=hlo,dump,...] [--shard=I/N] [--filter=SUBSTRING]
 //       [--verbose] [--update-expected-failures]
 //
 // Runs every program of tests/jax/programs (written by tests/jax/generate.py
@@ -16,6 +16,9 @@
 //   stablehlo  NAME/program.stablehlo.mlir: lowered.as_text()
 //   gspmd      NAME/program.gspmd.hlo, programs over several devices only:
 //              the HLO as JAX lowers it for GSPMD instead of Shardy
+//   optimized  NAME/xla_dump/*.cpu_after_optimizations.txt: XLA:CPU's
+//              optimized HLO, already partitioned: one device's program,
+//              given each device's part of the inputs by JAX's shardings
 //
 // A program over several devices (meta.json: num_replicas x num_partitions,
 // given to the compiler as torus-run's --replicas/--num-partitions would,
@@ -91,9 +94,10 @@ cl::opt<std::string> expectedFailuresPath(
     cl::value_desc("file"), cl::Required);
 cl::opt<std::string> formsSpec("forms",
                                cl::desc("The forms to run, comma-separated "
-                                        "(default: hlo,dump,stablehlo,gspmd)"),
+                                        "(default: all: hlo,dump,stablehlo,gspmd,"
+                                        "optimized)"),
                                cl::value_desc("list"),
-                               cl::init("hlo,dump,stablehlo,gspmd"));
+                               cl::init("hlo,dump,stablehlo,gspmd,optimized"));
 cl::opt<std::string>
     shardSpec("shard",
               cl::desc("Run shard I of N (programs I, I+N, ... by name)"),
@@ -121,6 +125,10 @@ struct Form {
   /// Only some programs have this form: where its file is missing, the
   /// program is not run in it (and not counted).
   bool optional = false;
+  /// The program is already partitioned (XLA's optimized HLO): each device
+  /// gets its part of the inputs by JAX's input shardings (meta.json), and
+  /// JAX's output shardings join the results.
+  bool perDevice = false;
 };
 
 /// HLO text whatever the file's extension (an XLA dump ends in `.txt`).
@@ -157,6 +165,20 @@ readStableHlo(const fs::path &file) {
   return program;
 }
 
+/// The one file of `dir`/xla_dump whose name ends in `suffix`.
+absl::StatusOr<fs::path> onlyDumpFile(const fs::path &dir,
+                                      const std::string &suffix) {
+  std::vector<fs::path> found;
+  std::error_code ec;
+  for (const auto &entry : fs::directory_iterator(dir / "xla_dump", ec))
+    if (absl::EndsWith(entry.path().filename().string(), suffix))
+      found.push_back(entry.path());
+  if (found.size() != 1)
+    return absl::NotFoundError(fmt::format(
+        "{} *{} files in xla_dump/, expected 1", found.size(), suffix));
+  return found.front();
+}
+
 std::vector<Form> allForms() {
   return {
       {"hlo",
@@ -166,17 +188,7 @@ std::vector<Form> allForms() {
        readHloText},
       {"dump",
        [](const fs::path &dir) -> absl::StatusOr<fs::path> {
-         std::vector<fs::path> found;
-         std::error_code ec;
-         for (const auto &entry : fs::directory_iterator(dir / "xla_dump", ec))
-           if (absl::EndsWith(entry.path().filename().string(),
-                              ".before_optimizations.txt"))
-             found.push_back(entry.path());
-         if (found.size() != 1)
-           return absl::NotFoundError(fmt::format(
-               "{} *.before_optimizations.txt files in xla_dump/, expected 1",
-               found.size()));
-         return found.front();
+         return onlyDumpFile(dir, ".before_optimizations.txt");
        },
        readHloText},
       {"stablehlo",
@@ -189,6 +201,11 @@ std::vector<Form> allForms() {
          return dir / "program.gspmd.hlo";
        },
        readHloText, /*optional=*/true},
+      {"optimized",
+       [](const fs::path &dir) -> absl::StatusOr<fs::path> {
+         return onlyDumpFile(dir, ".cpu_after_optimizations.txt");
+       },
+       readHloText, /*optional=*/false, /*perDevice=*/true},
   };
 }
 
@@ -237,6 +254,8 @@ struct Meta {
     std::string perDevice;
   };
   std::vector<Output> outputs;
+  /// JAX's shardings as HLO shardings ("" for one device).
+  std::vector<std::string> inputShardings, outputShardings;
 };
 
 absl::StatusOr<Meta> readMeta(const fs::path &path) try {
@@ -267,6 +286,15 @@ absl::StatusOr<Meta> readMeta(const fs::path &path) try {
     nlohmann::json perDevice = o.value("per_device", nlohmann::json());
     out.perDevice = perDevice.is_string() ? perDevice.get<std::string>() : "";
     meta.outputs.push_back(std::move(out));
+    nlohmann::json sharding = o.value("hlo_sharding", nlohmann::json());
+    meta.outputShardings.push_back(
+        sharding.is_string() ? sharding.get<std::string>() : "");
+  }
+  for (const nlohmann::json &i :
+       json.value("inputs", nlohmann::json::array())) {
+    nlohmann::json sharding = i.value("hlo_sharding", nlohmann::json());
+    meta.inputShardings.push_back(
+        sharding.is_string() ? sharding.get<std::string>() : "");
   }
   return meta;
 } catch (const nlohmann::json::exception &e) {
@@ -313,6 +341,10 @@ absl::Status runProgram(Runner &runner, const fs::path &dir, const Form &form,
   jit.symbols = rt::runtimeAbiSymbols();
   std::vector<std::string> inputShardings = compiled->inputShardings;
   std::vector<std::string> outputShardings = compiled->outputShardings;
+  if (form.perDevice) {
+    inputShardings = meta->inputShardings;
+    outputShardings = meta->outputShardings;
+  }
   int64_t partitions = compiled->numPartitions;
   auto code = rt::JitModule::load(std::move(compiled->llvmContext),
                                   std::move(compiled->llvmModule), jit);
@@ -528,7 +560,7 @@ int run() {
                            [&](const Form &f) { return f.name == name; });
     if (it == known.end()) {
       llvm::errs() << fmt::format("--forms: unknown form '{}' (forms: hlo, "
-                                  "dump, stablehlo, gspmd)\n",
+                                  "dump, stablehlo, gspmd, optimized)\n",
                                   name);
       return 2;
     }
