@@ -29,7 +29,8 @@ def Torus_Dialect : Dialect {
     `replica_groups`, ...), so a reader who knows HLO can read the IR and an
     importer maps attributes one to one. Where HLO carries a reducer
     computation (`reduce`, `reduce_window`, `scatter`, `all_reduce`), a
-    torus op names its combiner by a kind instead.
+    torus op names its combiner by a kind instead; `reduce_general` and
+    `reduce_window_general` carry any other reducer as a body.
   }];
   let hasConstantMaterializer = 1;
   let useDefaultAttributePrinterParser = 1;

@@ -56,6 +56,13 @@ Value buildElementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
                        ValueRange inputs, ScalarBodyFn body);
 
 
+/// The results of `region` (scalar block arguments, elementwise ops and
+/// constants on 0-d tensors, one torus.return: a scalar computation such
+/// as sort's comparator or a reducer) for the scalars `args`, built as
+/// scalar code at `b`'s insertion point.
+SmallVector<Value> inlineScalarComputation(OpBuilder &b, Location loc,
+                                           Region &region, ValueRange args);
+
 /// HLO `pad` of `operand` with the scalar `value`: negative edge padding
 /// crops, interior padding inserts `interior[d]` values between elements.
 Value buildPad(OpBuilder &b, Location loc, Value operand, Value value,

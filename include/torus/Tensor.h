@@ -550,6 +550,10 @@ Tensor conv2d(const Tensor &input, const Tensor &kernel,
               const std::vector<int64_t> &dilation = {1, 1},
               int64_t groups = 1, Loc loc = Loc::current());
 
+/// Several tensors: loop state, branch results, call arguments, the
+/// operands of variadic ops.
+using TensorList = std::vector<Tensor>;
+
 //===--- Reductions (axes may be negative; empty = all axes) ------------===//
 
 /// Sum over `axes` (i1 inputs count as i32); `keepdims` keeps the reduced
@@ -607,6 +611,32 @@ Tensor reduceWindow(const Tensor &a, ReduceOp op,
                     const std::vector<std::pair<int64_t, int64_t>> &padding =
                         {},
                     Loc loc = Loc::current());
+/// A reducer computation of reduce() and reduceWindow() below: from the
+/// accumulators and one element of each operand (0-d tensors of the init
+/// values' dtypes), the new accumulators. Like HLO's reducer computations
+/// it may use only elementwise functions and constants.
+using Reducer =
+    std::function<TensorList(const TensorList &accs, const TensorList &xs)>;
+
+/// HLO `reduce` with the reducer `body`: `operands` (of one shape) reduced
+/// together over `axes` (empty = all), starting from the 0-d `initValues`
+/// (one per operand, of its dtype); the elements are combined in row-major
+/// order. For example an argmax that keeps the last of equal maxima, or a
+/// lexicographic maximum of complex numbers.
+TensorList reduce(const TensorList &operands, const TensorList &initValues,
+                  const Reducer &body, const std::vector<int64_t> &axes = {},
+                  Loc loc = Loc::current());
+
+/// HLO `reduce_window` of one or more `operands` (of one shape) with the
+/// reducer `body`: windows, strides and padding as in the reduceWindow()
+/// above, each operand padded with its own init value.
+TensorList
+reduceWindow(const TensorList &operands, const TensorList &initValues,
+             const Reducer &body, const std::vector<int64_t> &window,
+             const std::vector<int64_t> &strides = {},
+             const std::vector<std::pair<int64_t, int64_t>> &padding = {},
+             Loc loc = Loc::current());
+
 /// Max pooling of an NHWC tensor over `window` = {h, w}; strides default to
 /// the window.
 Tensor maxPool2d(const Tensor &x, const std::vector<int64_t> &window,
@@ -685,8 +715,6 @@ Tensor oneHot(const Tensor &indices, int64_t depth, DType dtype = DType::F32,
 // tensors from the enclosing function. Tensors they create stay inside: one
 // used after the loop or branch is an error naming it.
 
-/// Loop state, branch results and call arguments.
-using TensorList = std::vector<Tensor>;
 
 ///@{
 /// HLO `while`: `body` maps the state to the next state (same dtypes and

@@ -195,11 +195,11 @@ sub {
 ENTRY e {
   p = f32[4] parameter(0)
   z = f32[] constant(0)
-  ROOT r = f32[] reduce(p, z), dimensions={0}, to_apply=sub
+  ROOT r = f32[4] all-reduce(p), replica_groups={}, to_apply=sub
 }
 )"));
-  EXPECT_NE(errors_.find("test.hlo:10:57: error: unsupported reducer "
-                         "computation 'sub' (line 2) of 'reduce'"),
+  EXPECT_NE(errors_.find("test.hlo:10:62: error: unsupported reducer "
+                         "computation 'sub' (line 2) of 'all-reduce'"),
             std::string::npos)
       << errors_;
 }

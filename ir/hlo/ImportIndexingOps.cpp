@@ -1,7 +1,7 @@
 //===- ImportIndexingOps.cpp - HLO gather and scatter to torus ------------===//
 //
-// gather and scatter (without batching dimensions); scatter's update
-// computation becomes its kind.
+// gather and scatter (batching dimensions become iota indices); scatter's
+// update computation becomes its kind.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +12,66 @@
 #include "llvm/ADT/StringSwitch.h"
 
 namespace mlir::torus::hlo {
+
+LogicalResult Importer::unbatch(const Instruction &instr,
+                                llvm::StringRef operandAttr,
+                                llvm::StringRef indicesAttr,
+                                llvm::ArrayRef<int64_t> operandBatch,
+                                llvm::ArrayRef<int64_t> indicesBatch,
+                                Value &indices, int64_t &indexVectorDim,
+                                llvm::SmallVector<int64_t> &collapsed,
+                                llvm::SmallVector<int64_t> &indexMap) {
+  if (operandBatch.empty() && indicesBatch.empty())
+    return success();
+  if (operandBatch.size() != indicesBatch.size()) {
+    error(instr.attr(operandAttr)->nameLoc)
+        << "'" << operandAttr << "' and '" << indicesAttr
+        << "' must pair up dimensions: " << operandBatch.size() << " vs "
+        << indicesBatch.size();
+    return failure();
+  }
+  auto type = cast<RankedTensorType>(indices.getType());
+  int64_t rank = type.getRank();
+  if (indexVectorDim < 0 || indexVectorDim > rank) {
+    error(instr.attr("index_vector_dim")->valueLoc)
+        << "index_vector_dim " << indexVectorDim << " is out of range for "
+        << "indices of rank " << rank;
+    return failure();
+  }
+  for (int64_t d : indicesBatch)
+    if (d < 0 || d >= rank || d == indexVectorDim) {
+      error(instr.attr(indicesAttr)->valueLoc)
+          << "'" << indicesAttr << "' names dimension " << d
+          << ", not a batch dimension of indices of rank " << rank;
+      return failure();
+    }
+  Location loc = opLoc(instr);
+  // An implicit index vector dimension becomes an explicit one of size 1.
+  if (indexVectorDim == rank) {
+    llvm::SmallVector<int64_t> shape(type.getShape());
+    shape.push_back(1);
+    type = RankedTensorType::get(shape, type.getElementType());
+    indices = b_.create<ReshapeOp>(loc, type, indices);
+  }
+  // Each batching dimension indexes itself: its position, an iota, joins
+  // the index vectors, and the operand dimension it pairs with is indexed
+  // by it and collapsed (XLA's batched gather/scatter normalisation).
+  llvm::SmallVector<int64_t> iotaShape(type.getShape());
+  iotaShape[indexVectorDim] = 1;
+  auto iotaType = RankedTensorType::get(iotaShape, type.getElementType());
+  llvm::SmallVector<Value> parts = {indices};
+  for (int64_t d : indicesBatch)
+    parts.push_back(b_.create<IotaOp>(loc, iotaType, b_.getI64IntegerAttr(d)));
+  llvm::SmallVector<int64_t> joined(type.getShape());
+  joined[indexVectorDim] += indicesBatch.size();
+  indices = b_.create<ConcatenateOp>(
+      loc, RankedTensorType::get(joined, type.getElementType()), parts,
+      b_.getI64IntegerAttr(indexVectorDim));
+  indexMap.append(operandBatch.begin(), operandBatch.end());
+  collapsed.append(operandBatch.begin(), operandBatch.end());
+  llvm::sort(collapsed);
+  return success();
+}
 
 LogicalResult Importer::emitGather(const Instruction &instr, Operands operands,
                                    HloValue &result) {
@@ -35,16 +95,13 @@ LogicalResult Importer::emitGather(const Instruction &instr, Operands operands,
       failed(startMap) || failed(ivd) || failed(sizes) || failed(sorted) ||
       failed(batch) || failed(batch2))
     return failure();
-  if (!batch->empty() || !batch2->empty()) {
-    error(instr
-              .attr(batch->empty() ? "start_indices_batching_dims"
-                                   : "operand_batching_dims")
-              ->nameLoc)
-        << "gather with batching dimensions is not supported";
+  Value indices = *idx;
+  if (failed(unbatch(instr, "operand_batching_dims",
+                     "start_indices_batching_dims", *batch, *batch2, indices,
+                     *ivd, *collapsed, *startMap)))
     return failure();
-  }
   result.leaves.push_back(b_.create<GatherOp>(
-      loc, *type, *x, *idx, b_.getDenseI64ArrayAttr(*offset),
+      loc, *type, *x, indices, b_.getDenseI64ArrayAttr(*offset),
       b_.getDenseI64ArrayAttr(*collapsed), b_.getDenseI64ArrayAttr(*startMap),
       b_.getI64IntegerAttr(*ivd), b_.getDenseI64ArrayAttr(*sizes),
       *sorted ? b_.getUnitAttr() : UnitAttr()));
@@ -74,14 +131,11 @@ LogicalResult Importer::emitScatter(const Instruction &instr, Operands operands,
       failed(sdod) || failed(ivd) || failed(sorted) || failed(unique) ||
       failed(batch) || failed(batch2))
     return failure();
-  if (!batch->empty() || !batch2->empty()) {
-    error(instr
-              .attr(batch->empty() ? "scatter_indices_batching_dims"
-                                   : "input_batching_dims")
-              ->nameLoc)
-        << "scatter with batching dimensions is not supported";
+  Value indices = *idx;
+  if (failed(unbatch(instr, "input_batching_dims",
+                     "scatter_indices_batching_dims", *batch, *batch2,
+                     indices, *ivd, *iwd, *sdod)))
     return failure();
-  }
   auto opcodes = reducerOpcodes(instr, 1, /*replaceAllowed=*/true);
   if (failed(opcodes))
     return failure();
@@ -100,7 +154,7 @@ LogicalResult Importer::emitScatter(const Instruction &instr, Operands operands,
     return failure();
   }
   result.leaves.push_back(b_.create<ScatterOp>(
-      loc, *type, ScatterKindAttr::get(ctx_, *kind), *x, *idx, *upd,
+      loc, *type, ScatterKindAttr::get(ctx_, *kind), *x, indices, *upd,
       b_.getDenseI64ArrayAttr(*uwd), b_.getDenseI64ArrayAttr(*iwd),
       b_.getDenseI64ArrayAttr(*sdod), b_.getI64IntegerAttr(*ivd),
       *sorted ? b_.getUnitAttr() : UnitAttr(),

@@ -384,10 +384,10 @@ private:
 } // namespace
 
 /// True if `comp`, a reducer over (value, index) pairs, keeps the larger
-/// (`isMax`) or smaller value with its index: checked by running it on
-/// sample pairs in both orders. On equal values any of the two indices is
-/// accepted (torus.argmax/argmin then take the lowest, a valid choice for a
-/// reduction whose order XLA leaves open).
+/// (`isMax`) or smaller value with its index, and the lower index of equal
+/// values (JAX's argmax/argmin): checked by running it on sample pairs in
+/// both orders. A reducer that breaks ties otherwise depends on the order
+/// of combination and is imported as it is (reduce_general).
 bool isArgReducer(const Computation &comp, bool isMax, PrimitiveType valueType,
                   PrimitiveType indexType) {
   if (countParameters(comp) != 4)
@@ -419,7 +419,7 @@ bool isArgReducer(const Computation &comp, bool isMax, PrimitiveType valueType,
         vk == Scalar::F ? (*out)[0].f : static_cast<double>((*out)[0].i);
     int64_t gotIndex = (*out)[1].i;
     if (p.a == p.b) {
-      if (got != p.a || (gotIndex != p.ia && gotIndex != p.ib))
+      if (got != p.a || gotIndex != std::min(p.ia, p.ib))
         return false;
       continue;
     }
@@ -475,55 +475,82 @@ WindowAttrs windowAttrs(OpBuilder &b, llvm::ArrayRef<WindowDim> window) {
 // reduce and reduce-window
 //===----------------------------------------------------------------------===//
 
-LogicalResult Importer::emitReduce(const Instruction &instr, Operands operands,
-                                   HloValue &result) {
+FailureOr<Importer::Reduction>
+Importer::reductionOperands(const Instruction &instr, Operands operands) {
   size_t n = operands.size();
   if (n == 0 || n % 2 != 0) {
-    error(instr.opcodeLoc) << "'reduce' takes inputs and as many init "
-                              "values, found "
+    error(instr.opcodeLoc) << "'" << instr.opcode
+                           << "' takes inputs and as many init values, found "
                            << n << " operands";
     return failure();
   }
   size_t inputs = n / 2;
-  Location loc = opLoc(instr);
-  auto dims = listAttr(instr, "dimensions", true);
-  if (failed(dims))
-    return failure();
-  llvm::SmallVector<const Shape *> resultShapes;
+  llvm::SmallVector<const Shape *> shapes;
   if (inputs == 1) {
-    resultShapes.push_back(&instr.shape);
+    shapes.push_back(&instr.shape);
   } else {
     if (!instr.shape.isTuple || instr.shape.elements.size() != inputs) {
-      error(instr.shape.loc) << "a 'reduce' of " << inputs
+      error(instr.shape.loc) << "a '" << instr.opcode << "' of " << inputs
                              << " inputs produces a tuple of " << inputs;
       return failure();
     }
     for (const Shape &s : instr.shape.elements)
-      resultShapes.push_back(&s);
+      shapes.push_back(&s);
   }
-  for (const Shape *s : resultShapes)
+  Reduction r;
+  for (const Shape *s : shapes) {
     if (s->isTuple) {
-      error(instr.shape.loc) << "'reduce' results must be arrays";
+      error(instr.shape.loc) << "'" << instr.opcode
+                             << "' results must be arrays";
       return failure();
     }
-  llvm::SmallVector<Value> in, init;
+    r.types.push_back(tensorType(ctx_, *s));
+  }
   for (size_t i = 0; i < n; ++i) {
     auto v = array(instr, operands, i);
     if (failed(v))
       return failure();
-    (i < inputs ? in : init).push_back(*v);
+    (i < inputs ? r.inputs : r.inits).push_back(*v);
   }
-
   const Attr *apply = requireAttr(instr, "to_apply");
-  if (!apply)
+  r.reducer = apply ? computationRef(*apply) : nullptr;
+  if (!r.reducer)
     return failure();
-  const Computation *reducer = computationRef(*apply);
-  if (!reducer)
+  // The kinds, if the reducer applies one to each pair and each kind
+  // applies to its element type (XLA's `add` of pred is `or`: general).
+  r.kinds = componentwiseReducer(*r.reducer, inputs, false);
+  if (r.kinds)
+    for (size_t i = 0; i < inputs; ++i)
+      if (operands[i]->shape->type == PrimitiveType::Pred &&
+          (r.kinds.value()[i] == "add" || r.kinds.value()[i] == "multiply"))
+        r.kinds.reset();
+  return r;
+}
+
+LogicalResult Importer::reducerBody(const Instruction &instr, Region &body,
+                                    Operands inits) {
+  llvm::SmallVector<PrimitiveType> accs;
+  for (const HloValue *v : inits)
+    accs.push_back(v->shape->type);
+  llvm::SmallVector<PrimitiveType> params(accs);
+  params.append(accs);
+  return scalarComputation(instr, "to_apply", body, params, accs);
+}
+
+LogicalResult Importer::emitReduce(const Instruction &instr, Operands operands,
+                                   HloValue &result) {
+  auto r = reductionOperands(instr, operands);
+  auto dims = listAttr(instr, "dimensions", true);
+  if (failed(r) || failed(dims))
     return failure();
+  size_t inputs = r->inputs.size();
+  Location loc = opLoc(instr);
+  const Computation *reducer = r->reducer;
+  llvm::SmallVector<Value> &in = r->inputs, &init = r->inits;
 
   // argmax / argmin: reduce(values, iota, init, init_index) with a
   // comparator that keeps the larger (smaller) value and its index.
-  if (inputs == 2 && !componentwiseReducer(*reducer, 2)) {
+  if (inputs == 2 && !r->kinds) {
     PrimitiveType vt = operands[0]->shape->type, it = operands[1]->shape->type;
     bool isMax = isArgReducer(*reducer, true, vt, it);
     bool isMin = !isMax && isArgReducer(*reducer, false, vt, it);
@@ -570,8 +597,7 @@ LogicalResult Importer::emitReduce(const Instruction &instr, Operands operands,
             << ")";
         return failure();
       }
-      Type vType = tensorType(ctx_, *resultShapes[0]);
-      Type iType = tensorType(ctx_, *resultShapes[1]);
+      Type vType = r->types[0], iType = r->types[1];
       auto dimAttr = b_.getI64IntegerAttr(dim);
       Operation *arg =
           isMax ? b_.create<ArgMaxOp>(loc, vType, iType, in[0], dimAttr)
@@ -583,12 +609,20 @@ LogicalResult Importer::emitReduce(const Instruction &instr, Operands operands,
     }
   }
 
-  auto opcodes = reducerOpcodes(instr, inputs, /*replaceAllowed=*/false);
-  if (failed(opcodes))
-    return failure();
+  if (!r->kinds) {
+    auto general = b_.create<ReduceGeneralOp>(
+        loc, llvm::to_vector_of<Type>(r->types), in, init,
+        b_.getDenseI64ArrayAttr(*dims));
+    if (failed(reducerBody(instr, general.getBody(),
+                           operands.drop_front(inputs))))
+      return failure();
+    result.leaves.append(general.getResults().begin(),
+                         general.getResults().end());
+    return success();
+  }
   for (size_t i = 0; i < inputs; ++i) {
-    ReduceKind kind = *reduceKindOf((*opcodes)[i]);
-    RankedTensorType type = tensorType(ctx_, *resultShapes[i]);
+    ReduceKind kind = *reduceKindOf((*r->kinds)[i]);
+    RankedTensorType type = r->types[i];
     Value reduced =
         b_.create<ReduceOp>(loc, type, ReduceKindAttr::get(ctx_, kind), in[i],
                             b_.getDenseI64ArrayAttr(*dims));
@@ -625,18 +659,11 @@ Importer::windowOf(const Instruction &instr, int64_t rank) {
 
 LogicalResult Importer::emitReduceWindow(const Instruction &instr,
                                          Operands operands, HloValue &result) {
-  if (failed(checkOperandCount(instr, 2, operands.size())))
+  auto r = reductionOperands(instr, operands);
+  if (failed(r))
     return failure();
-  auto x = array(instr, operands, 0), init = array(instr, operands, 1);
-  auto type = resultType(instr);
-  if (failed(x) || failed(init) || failed(type))
-    return failure();
-  auto opcodes = reducerOpcodes(instr, 1, false);
-  if (failed(opcodes))
-    return failure();
-  ReduceKind kind = *reduceKindOf((*opcodes)[0]);
-  auto window =
-      windowOf(instr, cast<RankedTensorType>(x->getType()).getRank());
+  size_t inputs = r->inputs.size();
+  auto window = windowOf(instr, r->types[0].getRank());
   if (failed(window))
     return failure();
   for (const WindowDim &d : *window) {
@@ -648,29 +675,44 @@ LogicalResult Importer::emitReduceWindow(const Instruction &instr,
   }
   WindowAttrs w = windowAttrs(b_, *window);
   Location loc = opLoc(instr);
+  if (!r->kinds || inputs != 1) {
+    auto general = b_.create<ReduceWindowGeneralOp>(
+        loc, llvm::to_vector_of<Type>(r->types), r->inputs, r->inits, w.size,
+        w.strides, w.lhsDilation,
+        w.rhsDilation, w.padding);
+    if (failed(reducerBody(instr, general.getBody(),
+                           operands.drop_front(inputs))))
+      return failure();
+    result.leaves.append(general.getResults().begin(),
+                         general.getResults().end());
+    return success();
+  }
+  ReduceKind kind = *reduceKindOf((*r->kinds)[0]);
+  Value x = r->inputs[0], init = r->inits[0];
+  RankedTensorType type = r->types[0];
   auto reduceWindow = [&](Value operand) -> Value {
-    return b_.create<ReduceWindowOp>(loc, *type,
+    return b_.create<ReduceWindowOp>(loc, type,
                                      ReduceKindAttr::get(ctx_, kind), operand,
                                      w.size, w.strides, w.lhsDilation,
                                      w.rhsDilation, w.padding);
   };
-  Value reduced = reduceWindow(*x);
-  if (!isIdentity(*init, kind)) {
+  Value reduced = reduceWindow(x);
+  if (!isIdentity(init, kind)) {
     // XLA folds the init value into every window, and its padding (edges
     // and base-dilation holes) holds the init value too. Torus reduces
     // with the identity, then combines the init value once (max, min, and,
     // or: once is as good as many) or once per padding element plus one
     // (sum, product).
-    Value initValue = *init;
-    if (type->getRank() > 0)
-      initValue = b_.create<BroadcastInDimOp>(loc, *type, *init,
+    Value initValue = init;
+    if (type.getRank() > 0)
+      initValue = b_.create<BroadcastInDimOp>(loc, type, init,
                                               b_.getDenseI64ArrayAttr({}));
     bool padded = llvm::any_of(*window, [](const WindowDim &d) {
       return d.padLow != 0 || d.padHigh != 0 || d.lhsDilate != 1;
     });
     if (padded && (kind == ReduceKind::sum || kind == ReduceKind::product)) {
       // times = window size + 1 - (real elements in the window)
-      Type et = type->getElementType();
+      Type et = type.getElementType();
       auto splat = [&](RankedTensorType t, double v) -> Value {
         TypedAttr a = isa<FloatType>(et)
                           ? TypedAttr(FloatAttr::get(et, v))
@@ -680,17 +722,17 @@ LogicalResult Importer::emitReduceWindow(const Instruction &instr,
       int64_t size = 1;
       for (const WindowDim &d : *window)
         size *= d.size;
-      auto xType = cast<RankedTensorType>(x->getType());
+      auto xType = cast<RankedTensorType>(x.getType());
       Value count = b_.create<ReduceWindowOp>(
-          loc, *type, ReduceKindAttr::get(ctx_, ReduceKind::sum),
+          loc, type, ReduceKindAttr::get(ctx_, ReduceKind::sum),
           splat(xType, 1), w.size, w.strides, w.lhsDilation, w.rhsDilation,
           w.padding);
       Value times =
-          b_.create<SubtractOp>(loc, *type, splat(*type, size + 1), count);
+          b_.create<SubtractOp>(loc, type, splat(type, size + 1), count);
       initValue =
           kind == ReduceKind::sum
-              ? Value(b_.create<MultiplyOp>(loc, *type, initValue, times))
-              : Value(b_.create<PowerOp>(loc, *type, initValue, times));
+              ? Value(b_.create<MultiplyOp>(loc, type, initValue, times))
+              : Value(b_.create<PowerOp>(loc, type, initValue, times));
     }
     reduced = combine(kind, loc, reduced, initValue);
   }

@@ -204,6 +204,9 @@ private:
                            HloValue &result);
   LogicalResult emitScatter(const Instruction &instr, Operands operands,
                             HloValue &result);
+  /// The value of `callee` on `operands`, its body emitted in place.
+  LogicalResult emitInlined(const Computation &callee, Operands operands,
+                            HloValue &result);
   LogicalResult emitCall(const Instruction &instr, Operands operands,
                          HloValue &result);
   LogicalResult emitFusion(const Instruction &instr, Operands operands,
@@ -226,11 +229,12 @@ private:
                                      Operands operands, HloValue &result);
   /// Imports the computation named by `instr`'s attribute `attrName` into
   /// `region` as a scalar computation: one `tensor<T>` block argument per
-  /// entry of `params`, returning one `result` scalar.
+  /// entry of `params`, returning one scalar per entry of `results` (a
+  /// tuple of them in HLO when there are several).
   LogicalResult scalarComputation(const Instruction &instr,
                                   llvm::StringRef attrName, Region &region,
                                   llvm::ArrayRef<PrimitiveType> params,
-                                  PrimitiveType result);
+                                  llvm::ArrayRef<PrimitiveType> results);
 
   // Helpers of the handlers.
   /// The computation `attrName` of a call or fusion, checked to produce the
@@ -262,6 +266,34 @@ private:
   FailureOr<bool> boolAttr(const Instruction &instr, llvm::StringRef name);
   const Attr *requireAttr(const Instruction &instr, llvm::StringRef name);
 
+  /// reduce and reduce-window: inputs, as many init values, and an array
+  /// result per input (a tuple of them for several), checked.
+  struct Reduction {
+    llvm::SmallVector<Value> inputs, inits;
+    llvm::SmallVector<RankedTensorType> types;
+    const Computation *reducer = nullptr;
+    /// The opcode each result's reducer applies, when it is a kind that
+    /// applies to the element type (torus.reduce, torus.reduce_window);
+    /// otherwise the reducer is imported as a body.
+    std::optional<llvm::SmallVector<llvm::StringRef>> kinds;
+  };
+  FailureOr<Reduction> reductionOperands(const Instruction &instr,
+                                         Operands operands);
+  /// Imports the reducer `to_apply` of `instr` into `body`: accumulators
+  /// and elements of the init values' types, returning accumulators.
+  LogicalResult reducerBody(const Instruction &instr, Region &body,
+                            Operands inits);
+  /// gather and scatter with batching dimensions (`operandBatch` of the
+  /// operand paired with `indicesBatch` of the indices): rewrites
+  /// `indices`, `indexVectorDim`, the collapsed (inserted) dimensions and
+  /// the index map into the equivalent form without them.
+  LogicalResult unbatch(const Instruction &instr, llvm::StringRef operandAttr,
+                        llvm::StringRef indicesAttr,
+                        llvm::ArrayRef<int64_t> operandBatch,
+                        llvm::ArrayRef<int64_t> indicesBatch, Value &indices,
+                        int64_t &indexVectorDim,
+                        llvm::SmallVector<int64_t> &collapsed,
+                        llvm::SmallVector<int64_t> &indexMap);
   /// The `window={...}` of a windowed op over an operand of `rank`
   /// dimensions (a size-1 window per dimension when absent).
   FailureOr<llvm::SmallVector<WindowDim>> windowOf(const Instruction &instr,
@@ -293,6 +325,9 @@ private:
   int64_t numPartitions_ = 1;
   bool haveReplicaCount_ = false;
   int depth_ = 0;
+  /// How many scalar computations (scalarComputation) enclose the
+  /// instruction being emitted.
+  int scalarComputationDepth_ = 0;
   /// The scope of the instruction being emitted (for `parameter`).
   const Scope *scope_ = nullptr;
   /// The torus ops HloOpInterface names, by opcode (`conditional` names
