@@ -1,0 +1,32 @@
+// Tests that torus-convert-stablehlo names the ops it cannot convert.
+// RUN: torus-opt %s --torus-convert-stablehlo --split-input-file -verify-diagnostics
+
+func.func @lgamma(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+2 {{'chlo.lgamma' has no torus equivalent yet}}
+  // expected-error @+1 {{failed to legalize operation 'chlo.lgamma'}}
+  %0 = chlo.lgamma %x : tensor<4xf32> -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @target(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+2 {{unsupported custom_call target '@Sharding'}}
+  // expected-error @+1 {{failed to legalize operation 'stablehlo.custom_call'}}
+  %0 = stablehlo.custom_call @Sharding(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @reducer(%x: tensor<4xf32>) -> tensor<f32> {
+  %c = stablehlo.constant dense<0.0> : tensor<f32>
+  // expected-error @+2 {{'stablehlo.reduce' with this reducer is not supported}}
+  // expected-error @+1 {{failed to legalize operation 'stablehlo.reduce'}}
+  %0 = stablehlo.reduce(%x init: %c) across dimensions = [0] : (tensor<4xf32>, tensor<f32>) -> tensor<f32>
+   reducer(%a: tensor<f32>, %b: tensor<f32>)  {
+    %s = stablehlo.subtract %a, %b : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }
+  return %0 : tensor<f32>
+}
