@@ -12,6 +12,8 @@
 #include "ir/stablehlo/ConvertToTorus.h"
 #include "ir/stablehlo/StablehloOps.h"
 
+#include "mlir/IR/Matchers.h"
+
 #include <complex>
 
 namespace mlir::torus::stablehlo {
@@ -37,12 +39,141 @@ InFlightDiagnostic unsupportedReducer(Operation *op) {
             "arguments, per input";
 }
 
+/// `v`'s defining op if it is `OpTy`.
+template <typename OpTy> OpTy def(Value v) {
+  return v ? v.getDefiningOp<OpTy>() : OpTy();
+}
+
+/// `op` is the binary `OpTy` of `a` and `b`, in either order.
+template <typename OpTy> bool isBinary(Value v, Value a, Value b) {
+  auto op = def<OpTy>(v);
+  return op && ((op.getLhs() == a && op.getRhs() == b) ||
+                (op.getLhs() == b && op.getRhs() == a));
+}
+
+bool isCompare(Value v, shlo::ComparisonDirection dir, Value a, Value b) {
+  auto op = def<shlo::CompareOp>(v);
+  return op && op.getComparisonDirection() == dir && op.getLhs() == a &&
+         op.getRhs() == b;
+}
+
+/// JAX's argmax (`isMax`) or argmin reducer over (value, index) pairs:
+///   p = (a GT b) or (a NE a)           (LT for argmin)
+///   q = p or ((a EQ b) and (ai LT bi))
+///   return select(p, a, b), select(q, ai, bi)
+/// which keeps the first extreme value (a NaN first) and its index.
+bool isArgReducer(Region &region, bool isMax) {
+  if (!region.hasOneBlock() || region.front().getNumArguments() != 4)
+    return false;
+  Block &body = region.front();
+  Value a = body.getArgument(0), ai = body.getArgument(1),
+        b = body.getArgument(2), bi = body.getArgument(3);
+  auto ret = dyn_cast<shlo::ReturnOp>(body.getTerminator());
+  if (!ret || ret->getNumOperands() != 2)
+    return false;
+  auto selValue = def<shlo::SelectOp>(ret->getOperand(0));
+  auto selIndex = def<shlo::SelectOp>(ret->getOperand(1));
+  if (!selValue || !selIndex || selValue.getOnTrue() != a ||
+      selValue.getOnFalse() != b || selIndex.getOnTrue() != ai ||
+      selIndex.getOnFalse() != bi)
+    return false;
+  Value p = selValue.getPred(), q = selIndex.getPred();
+  auto pOr = def<shlo::OrOp>(p);
+  if (!pOr)
+    return false;
+  auto dir = isMax ? shlo::ComparisonDirection::GT
+                   : shlo::ComparisonDirection::LT;
+  auto isP = [&](Value x, Value y) {
+    return isCompare(x, dir, a, b) &&
+           isCompare(y, shlo::ComparisonDirection::NE, a, a);
+  };
+  if (!isP(pOr.getLhs(), pOr.getRhs()) && !isP(pOr.getRhs(), pOr.getLhs()))
+    return false;
+  auto qOr = def<shlo::OrOp>(q);
+  if (!qOr)
+    return false;
+  Value tie = qOr.getLhs() == p ? qOr.getRhs()
+              : qOr.getRhs() == p ? qOr.getLhs()
+                                  : Value();
+  auto tieAnd = def<shlo::AndOp>(tie);
+  if (!tieAnd)
+    return false;
+  auto isTie = [&](Value x, Value y) {
+    return isCompare(x, shlo::ComparisonDirection::EQ, a, b) &&
+           isCompare(y, shlo::ComparisonDirection::LT, ai, bi);
+  };
+  return isTie(tieAnd.getLhs(), tieAnd.getRhs()) ||
+         isTie(tieAnd.getRhs(), tieAnd.getLhs());
+}
+
+/// `v` numbers the positions along `dim` (an iota, maybe broadcast).
+bool isIotaAlong(Value v, int64_t dim) {
+  Operation *op = v.getDefiningOp();
+  if (!op)
+    return false;
+  if (auto iota = dyn_cast<IotaOp>(op))
+    return iota.getIotaDimension() == static_cast<uint64_t>(dim);
+  if (auto iota = dyn_cast<shlo::IotaOp>(op))
+    return iota.getIotaDimension() == static_cast<uint64_t>(dim);
+  return false;
+}
+
+/// A zero index init value.
+bool isZero(Value v) {
+  DenseIntElementsAttr attr;
+  return matchPattern(v, m_Constant(&attr)) && attr.isSplat() &&
+         attr.getSplatValue<APInt>().isZero();
+}
+
 struct ReducePattern : OpConversionPattern<shlo::ReduceOp> {
   using OpConversionPattern::OpConversionPattern;
+
+  /// argmax/argmin: a reduce of (values, iota) with JAX's reducer.
+  LogicalResult argReduce(shlo::ReduceOp op, OpAdaptor adaptor,
+                          ConversionPatternRewriter &rewriter) const {
+    bool isMax = isArgReducer(op.getBody(), true);
+    if (!isMax && !isArgReducer(op.getBody(), false))
+      return unsupportedReducer(op);
+    ArrayRef<int64_t> dims = op.getDimensions();
+    if (dims.size() != 1)
+      return op.emitError() << "an argmax/argmin-style 'stablehlo.reduce' "
+                               "must reduce one dimension";
+    if (!isIotaAlong(adaptor.getInputs()[1], dims[0]))
+      return op.emitError()
+             << "the indices of an argmax/argmin-style 'stablehlo.reduce' "
+                "must be an iota along dimension "
+             << dims[0];
+    if (!isIdentity(adaptor.getInitValues()[0],
+                    isMax ? ReduceKind::max : ReduceKind::min) ||
+        !isZero(adaptor.getInitValues()[1]))
+      return op.emitError() << "the init values of an "
+                            << (isMax ? "argmax" : "argmin")
+                            << "-style 'stablehlo.reduce' must be the "
+                               "value's identity and index 0";
+    Type indexType =
+        cast<RankedTensorType>(op->getResult(1).getType()).getElementType();
+    Value values, indices;
+    if (isMax) {
+      auto r = rewriter.create<ArgMaxOp>(op.getLoc(), adaptor.getInputs()[0],
+                                         dims[0], indexType);
+      values = r.getValues();
+      indices = r.getIndices();
+    } else {
+      auto r = rewriter.create<ArgMinOp>(op.getLoc(), adaptor.getInputs()[0],
+                                         dims[0], indexType);
+      values = r.getValues();
+      indices = r.getIndices();
+    }
+    rewriter.replaceOp(op, ValueRange{values, indices});
+    return success();
+  }
+
   LogicalResult
   matchAndRewrite(shlo::ReduceOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     unsigned n = op.getInputs().size();
+    if (n == 2 && !reducerKind(op.getBody(), nullptr, 2, 0))
+      return argReduce(op, adaptor, rewriter);
     SmallVector<ReduceKind> kinds;
     for (unsigned j = 0; j < n; ++j) {
       std::optional<ReduceKind> kind =
