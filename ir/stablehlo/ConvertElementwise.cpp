@@ -4,7 +4,8 @@
 // create alone: constant (a value, not an operand), compare (its enums),
 // bitcast_convert across widths (rejected, naming the types), and chlo:
 // tan, erf and top_k have torus ops; the other chlo functions are errors
-// naming the op (torus has no lgamma, digamma, erf_inv, ... yet).
+// naming the op (torus has no lgamma, digamma, erf_inv, ... yet), except
+// next_after, expanded into integer ops on the bits as XLA does.
 // rng_bit_generator is here too: an elementwise generator of bits.
 //
 //===----------------------------------------------------------------------===//
@@ -111,6 +112,68 @@ struct TopKPattern : OpConversionPattern<chlo::TopKOp> {
   }
 };
 
+/// chlo.next_after as XLA expands it (and as the tracer's nextafter does,
+/// ir/trace/ElementwiseOps.cpp): step the bits of x by one toward y, from
+/// ±0 to the smallest subnormal with y's sign, y itself when x == y, NaN
+/// when either is NaN.
+struct NextAfterPattern : OpConversionPattern<chlo::NextAfterOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(chlo::NextAfterOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(op.getType());
+    auto ft = dyn_cast<FloatType>(type.getElementType());
+    if (!ft || adaptor.getLhs().getType() != type ||
+        adaptor.getRhs().getType() != type)
+      return op.emitError("'chlo.next_after' needs float operands of the "
+                          "result's type");
+    Location loc = op.getLoc();
+    unsigned width = ft.getWidth();
+    auto it = type.clone(rewriter.getIntegerType(width));
+    auto pt = type.clone(rewriter.getI1Type());
+    auto cst = [&](APInt v) -> Value {
+      return rewriter.create<ConstantOp>(loc, DenseElementsAttr::get(it, v));
+    };
+    auto cmp = [&](ComparisonDirection d, Value a, Value b) -> Value {
+      return rewriter.create<CompareOp>(
+          loc, pt, ComparisonDirectionAttr::get(getContext(), d), a, b,
+          UnitAttr());
+    };
+    auto sel = [&](Value p, Value a, Value b) -> Value {
+      return rewriter.create<SelectOp>(loc, a.getType(), p, a, b);
+    };
+    auto band = [&](Value a, Value b) -> Value {
+      return rewriter.create<AndOp>(loc, a.getType(), a, b);
+    };
+    auto bor = [&](Value a, Value b) -> Value {
+      return rewriter.create<OrOp>(loc, a.getType(), a, b);
+    };
+    using Dir = ComparisonDirection;
+    Value x = adaptor.getLhs(), y = adaptor.getRhs();
+    Value xi = rewriter.create<BitcastConvertOp>(loc, it, x);
+    Value yi = rewriter.create<BitcastConvertOp>(loc, it, y);
+    Value signMask = cst(APInt::getSignedMinValue(width));
+    Value absMask = cst(APInt::getSignedMaxValue(width));
+    Value xAbs = band(xi, absMask), yAbs = band(yi, absMask);
+    Value xSign = band(xi, signMask), ySign = band(yi, signMask);
+    Value zero = cst(APInt(width, 0)), one = cst(APInt(width, 1)),
+          minusOne = cst(APInt::getAllOnes(width));
+    // Toward zero (-1 on the bits) when |x| > |y| or the signs differ.
+    Value smaller =
+        bor(cmp(Dir::GT, xAbs, yAbs), cmp(Dir::NE, xSign, ySign));
+    Value r = rewriter.create<AddOp>(loc, it, xi, sel(smaller, minusOne, one));
+    Value fromZero = sel(cmp(Dir::EQ, yAbs, zero), yi, bor(ySign, one));
+    r = sel(cmp(Dir::EQ, xAbs, zero), fromZero, r);
+    r = sel(cmp(Dir::EQ, x, y), yi, r);
+    Value result = rewriter.create<BitcastConvertOp>(loc, type, r);
+    Value nan = bor(cmp(Dir::NE, x, x), cmp(Dir::NE, y, y));
+    Value nans = rewriter.create<ConstantOp>(
+        loc, DenseElementsAttr::get(type, APFloat::getQNaN(ft.getFloatSemantics())));
+    rewriter.replaceOp(op, sel(nan, nans, result));
+    return success();
+  }
+};
+
 /// The chlo ops without a torus equivalent: an error naming the op.
 struct UnsupportedChloPattern : ConversionPattern {
   UnsupportedChloPattern(MLIRContext *ctx)
@@ -130,7 +193,7 @@ struct UnsupportedChloPattern : ConversionPattern {
 void populateElementwisePatterns(RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<ConstantPattern, ComparePattern, BitcastConvertPattern,
-               RngBitGeneratorPattern, TopKPattern,
+               RngBitGeneratorPattern, TopKPattern, NextAfterPattern,
                ChloUnaryPattern<chlo::TanOp, TanOp>,
                ChloUnaryPattern<chlo::ErfOp, ErfOp>>(ctx, /*benefit=*/1);
   patterns.add<UnsupportedChloPattern>(ctx);

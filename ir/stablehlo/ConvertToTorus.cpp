@@ -222,6 +222,7 @@ LogicalResult convertStablehloToTorus(ModuleOp module) {
   populateContractionPatterns(patterns);
   populateIndexingPatterns(patterns);
   populateControlFlowPatterns(patterns);
+  populateChloPatterns(patterns);
   ConversionTarget target(*ctx);
   target.addLegalDialect<TorusDialect, func::FuncDialect>();
   target.addIllegalDialect<shlo::StableHLODialect, ::mlir::chlo::CHLODialect>();

@@ -36,6 +36,7 @@ void populateReductionPatterns(RewritePatternSet &patterns);
 void populateContractionPatterns(RewritePatternSet &patterns);
 void populateIndexingPatterns(RewritePatternSet &patterns);
 void populateControlFlowPatterns(RewritePatternSet &patterns);
+void populateChloPatterns(RewritePatternSet &patterns);
 
 // Shared by the pattern files.
 

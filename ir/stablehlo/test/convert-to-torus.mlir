@@ -81,3 +81,25 @@ func.func @indexing(%t: tensor<10x5xf32>, %ids: tensor<3x1xi32>, %u: tensor<3x5x
   }) : (tensor<10x5xf32>, tensor<3x1xi32>, tensor<3x5xf32>) -> tensor<10x5xf32>
   return %0, %1 : tensor<3x5xf32>, tensor<10x5xf32>
 }
+
+// -----
+
+// chlo functions without a torus op are expanded as CHLO's decomposition
+// does; cosh of f16 is computed in f32.
+// CHECK-LABEL: func.func @chlo
+func.func @chlo(%x: tensor<4xf16>, %y: tensor<4xf32>) -> (tensor<4xf16>, tensor<4xf32>) {
+  // CHECK: %[[W:.*]] = torus.convert %{{.*}} : (tensor<4xf16>) -> tensor<4xf32>
+  // CHECK: %[[C:.*]] = torus.constant dense<-0.693147182> : tensor<4xf32>
+  // CHECK: %[[A:.*]] = torus.add %[[W]], %[[C]] : tensor<4xf32>
+  // CHECK: %[[E1:.*]] = torus.exp %[[A]] : tensor<4xf32>
+  // CHECK: %[[S:.*]] = torus.subtract %[[C]], %[[W]] : tensor<4xf32>
+  // CHECK: %[[E2:.*]] = torus.exp %[[S]] : tensor<4xf32>
+  // CHECK: %[[R:.*]] = torus.add %[[E1]], %[[E2]] : tensor<4xf32>
+  // CHECK: torus.convert %[[R]] : (tensor<4xf32>) -> tensor<4xf16>
+  %0 = chlo.cosh %x : tensor<4xf16> -> tensor<4xf16>
+  // next_after steps the bits: integer ops on the bitcast operands.
+  // CHECK: torus.bitcast_convert %{{.*}} : (tensor<4xf32>) -> tensor<4xi32>
+  // CHECK: torus.bitcast_convert %{{.*}} : (tensor<4xi32>) -> tensor<4xf32>
+  %1 = chlo.next_after %y, %y : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+  return %0, %1 : tensor<4xf16>, tensor<4xf32>
+}
