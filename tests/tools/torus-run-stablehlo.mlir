@@ -17,3 +17,10 @@
 // IR: torus.reduce sum
 
 // ERR: stablehlo_unsupported.mlir:3:10: error: 'chlo.erf_inv' has no torus equivalent yet
+
+// A training step as JAX 0.10 lowers it (tests/data/stablehlo/make_mlp_step.py:
+// an MLP's loss, its gradients through take_along_axis, an SGD update)
+// gives JAX's values.
+// RUN: rm -rf %t && torus-run %S/Inputs/stablehlo_mlp_step.mlir %torus_src/tests/data/stablehlo/mlp_step/w1.npy %torus_src/tests/data/stablehlo/mlp_step/w2.npy %torus_src/tests/data/stablehlo/mlp_step/x.npy %torus_src/tests/data/stablehlo/mlp_step/y.npy --output-dir=%t > /dev/null
+// RUN: python3 %torus_src/tests/data/compare_npy.py %torus_src/tests/data/stablehlo/mlp_step/expected %t --rtol 1e-5 --atol 1e-6 | FileCheck %s --check-prefix=MATCH
+// MATCH: all {{[0-9]+}} values match (3 results)

@@ -103,3 +103,16 @@ func.func @chlo(%x: tensor<4xf16>, %y: tensor<4xf32>) -> (tensor<4xf16>, tensor<
   %1 = chlo.next_after %y, %y : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
   return %0, %1 : tensor<4xf16>, tensor<4xf32>
 }
+
+// -----
+
+// Batching dimensions (take_along_axis) become one more index, an iota
+// along the indices' batching dimension, and a collapsed dimension.
+// CHECK-LABEL: func.func @batching
+func.func @batching(%t: tensor<8x4xf32>, %i: tensor<8x1xi32>) -> tensor<8x1xf32> {
+  // CHECK: %[[IOTA:.*]] = torus.iota dim = 0 : tensor<8x1xi32>
+  // CHECK: %[[IDX:.*]] = torus.concatenate(%{{.*}}, %[[IOTA]]), dimension = 1 : (tensor<8x1xi32>, tensor<8x1xi32>) -> tensor<8x2xi32>
+  // CHECK: torus.gather %{{.*}}[%[[IDX]]], offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [1, 0], index_vector_dim = 1, slice_sizes = [1, 1]
+  %0 = "stablehlo.gather"(%t, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], operand_batching_dims = [0], start_indices_batching_dims = [0], start_index_map = [1], index_vector_dim = 1>, slice_sizes = array<i64: 1, 1>}> : (tensor<8x4xf32>, tensor<8x1xi32>) -> tensor<8x1xf32>
+  return %0 : tensor<8x1xf32>
+}
