@@ -16,6 +16,7 @@
 #include "ir/Sharding.h"
 #include "ir/hlo/HloOpInfo.h"
 #include "ir/stablehlo/ChloOps.h"
+#include "ir/stablehlo/SdyOps.h"
 #include "ir/stablehlo/StablehloOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -214,6 +215,8 @@ LogicalResult convertStablehloToTorus(ModuleOp module) {
   ctx->getOrLoadDialect<TorusDialect>();
   ctx->getOrLoadDialect<func::FuncDialect>();
   convertDeviceCounts(module);
+  if (failed(convertFunctionShardings(module)))
+    return failure();
   RewritePatternSet patterns(ctx);
   patterns.add<GenericOpPattern>(ctx);
   populateElementwisePatterns(patterns);
@@ -223,11 +226,17 @@ LogicalResult convertStablehloToTorus(ModuleOp module) {
   populateIndexingPatterns(patterns);
   populateControlFlowPatterns(patterns);
   populateChloPatterns(patterns);
+  populateShardingPatterns(patterns);
   ConversionTarget target(*ctx);
   target.addLegalDialect<TorusDialect, func::FuncDialect>();
-  target.addIllegalDialect<shlo::StableHLODialect, ::mlir::chlo::CHLODialect>();
+  target.addIllegalDialect<shlo::StableHLODialect, ::mlir::chlo::CHLODialect,
+                           ::mlir::sdy::SdyDialect>();
+  target.addLegalOp<::mlir::sdy::MeshOp>(); // erased once converted
   target.addIllegalOp<func::CallOp>();
-  return applyPartialConversion(module, target, std::move(patterns));
+  if (failed(applyPartialConversion(module, target, std::move(patterns))))
+    return failure();
+  eraseMeshes(module);
+  return success();
 }
 
 namespace {

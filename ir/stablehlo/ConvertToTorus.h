@@ -37,6 +37,13 @@ void populateContractionPatterns(RewritePatternSet &patterns);
 void populateIndexingPatterns(RewritePatternSet &patterns);
 void populateControlFlowPatterns(RewritePatternSet &patterns);
 void populateChloPatterns(RewritePatternSet &patterns);
+void populateShardingPatterns(RewritePatternSet &patterns);
+
+/// `sdy.sharding` and `mhlo.sharding` on function arguments and results as
+/// `torus.sharding` (ConvertSharding.cpp); errors name the value.
+LogicalResult convertFunctionShardings(ModuleOp module);
+/// Erases the module's sdy.mesh ops (once nothing refers to them).
+void eraseMeshes(ModuleOp module);
 
 // Shared by the pattern files.
 

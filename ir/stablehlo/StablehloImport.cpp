@@ -5,6 +5,7 @@
 #include "ir/TorusOps.h"
 #include "ir/stablehlo/ChloOps.h"
 #include "ir/stablehlo/ConvertToTorus.h"
+#include "ir/stablehlo/SdyOps.h"
 #include "ir/stablehlo/StablehloOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -17,7 +18,7 @@ namespace mlir::torus::stablehlo {
 
 void registerStablehloDialects(DialectRegistry &registry) {
   registry.insert<::mlir::stablehlo::StableHLODialect, ::mlir::chlo::CHLODialect,
-                  func::FuncDialect>();
+                  ::mlir::sdy::SdyDialect, func::FuncDialect>();
 }
 
 bool looksLikeStablehlo(llvm::StringRef text) {
@@ -80,8 +81,8 @@ OwningOpRef<ModuleOp> parseStablehloText(const llvm::SourceMgr &sourceMgr,
   registry.insert<TorusDialect>();
   context->appendDialectRegistry(registry);
   context->loadDialect<::mlir::stablehlo::StableHLODialect,
-                       ::mlir::chlo::CHLODialect, func::FuncDialect,
-                       TorusDialect>();
+                       ::mlir::chlo::CHLODialect, ::mlir::sdy::SdyDialect,
+                       func::FuncDialect, TorusDialect>();
   const llvm::MemoryBuffer *buffer =
       sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
   std::string text = repackBooleanHex(buffer->getBuffer());
