@@ -13,8 +13,11 @@
 //   atanh(x) = |x| > 1 ? NaN : (log1p(x) - log1p(-x)) / 2
 //   atan(x)  = atan2(x, 1)
 //   asin(x)  = 2 * atan2(x, 1 + sqrt((1 - x) * (1 + x)))
+//   lgamma, digamma: Lanczos's approximation with reflection (below)
+//   erf_inv, erfc (f32 and narrower): XLA's polynomials (below)
 //
-// cosh and sinh compute f16 and bf16 in f32, as the decomposition does.
+// cosh, sinh, lgamma, digamma, erf_inv and erfc compute f16 and bf16 in
+// f32, as the decomposition does.
 // Real floats only: complex operands are an error naming the op.
 //
 //===----------------------------------------------------------------------===//
@@ -23,6 +26,8 @@
 #include "ir/stablehlo/ConvertToTorus.h"
 
 #include <cmath>
+#include <iterator>
+#include <limits>
 
 namespace mlir::torus::stablehlo {
 
@@ -61,6 +66,16 @@ public:
   Value abs(Value a) { return b_.create<AbsOp>(loc_, type_, a); }
   Value sign(Value a) { return b_.create<SignOp>(loc_, type_, a); }
   Value neg(Value a) { return b_.create<NegateOp>(loc_, type_, a); }
+  Value floor(Value a) { return b_.create<FloorOp>(loc_, type_, a); }
+  Value sin(Value a) { return b_.create<SinOp>(loc_, type_, a); }
+  Value cos(Value a) { return b_.create<CosOp>(loc_, type_, a); }
+  Value isFinite(Value a) {
+    return b_.create<IsFiniteOp>(loc_, type_.clone(b_.getI1Type()), a);
+  }
+  Value andI1(Value a, Value c) {
+    return b_.create<AndOp>(loc_, a.getType(), a, c);
+  }
+  bool isF64() { return ft_.isF64(); }
   Value atan2(Value y, Value x) {
     return b_.create<Atan2Op>(loc_, type_, y, x);
   }
@@ -132,14 +147,160 @@ Value asin(Expander &e, Value x) {
   return e.add(half, half);
 }
 
+// Lanczos's approximation as XLA writes it (g = 7, n = 9).
+constexpr double kLanczosGamma = 7;
+constexpr double kBaseLanczosCoeff = 0.99999999999980993227684700473478;
+constexpr double kLanczosCoefficients[] = {
+    676.520368121885098567009190444019, -1259.13921672240287047156078755283,
+    771.3234287776530788486528258894,   -176.61502916214059906584551354,
+    12.507343278686904814458936853,     -0.13857109526572011689554707,
+    9.984369578019570859563e-6,         1.50563273514931155834e-7};
+
+/// z = x < 1/2 ? -x : x - 1 (the reflection's argument or x - 1), and
+/// log(t) for t = z + g + 1/2, written log1p(z / (g + 1/2)) + log(g + 1/2).
+struct LanczosArgs {
+  Value reflect, z, logT;
+};
+LanczosArgs lanczosArgs(Expander &e, Value x) {
+  Value one = e.cst(1);
+  LanczosArgs a;
+  a.reflect = e.cmp(Dir::LT, x, e.cst(0.5));
+  a.z = e.select(a.reflect, e.neg(x), e.sub(x, one));
+  double gh = kLanczosGamma + 0.5;
+  a.logT = e.add(e.log1p(e.div(a.z, e.cst(gh))), e.cst(std::log(gh)));
+  return a;
+}
+
+/// base + sum_i c_i / (z + i + 1), summed in XLA's order.
+Value lanczosSum(Expander &e, Value z) {
+  Value acc;
+  for (int i = 0; i < 8; ++i) {
+    Value term =
+        e.div(e.cst(kLanczosCoefficients[i]), e.add(z, e.cst(i + 1)));
+    acc = i == 0 ? e.add(term, e.cst(kBaseLanczosCoeff)) : e.add(acc, term);
+  }
+  return acc;
+}
+
+//   lgamma(x) = log(sqrt(2 pi)) + (z + 1/2 - t / log t) log t + log A(z)
+// for x >= 1/2 (z = x - 1), and by reflection,
+//   lgamma(x) = log(pi) - log|sin(pi x)| - lgamma(1 - x),
+// below (z = -x); +inf at +-inf.
+Value lgamma(Expander &e, Value x) {
+  LanczosArgs a = lanczosArgs(e, x);
+  Value t = e.add(a.z, e.cst(kLanczosGamma + 0.5));
+  Value logY = e.add(
+      e.mul(e.sub(e.add(a.z, e.cst(0.5)), e.div(t, a.logT)), a.logT),
+      e.cst(0.5 * std::log(2 * M_PI)));
+  logY = e.add(logY, e.log(lanczosSum(e, a.z)));
+  Value absX = e.abs(x);
+  Value frac = e.sub(absX, e.floor(absX));
+  Value reduced =
+      e.select(e.cmp(Dir::LT, e.cst(0.5), frac), e.sub(e.cst(1), frac), frac);
+  Value logSin = e.log(e.sin(e.mul(reduced, e.cst(M_PI))));
+  Value reflection = e.select(e.isFinite(logSin),
+                              e.sub(e.sub(e.cst(std::log(M_PI)), logSin), logY),
+                              e.neg(logSin));
+  Value r = e.select(a.reflect, reflection, logY);
+  Value inf = e.cst(std::numeric_limits<double>::infinity());
+  return e.select(e.cmp(Dir::EQ, absX, inf), inf, r);
+}
+
+//   digamma(x) = log t + A'(z) / A(z) - g / t for x >= 1/2, and
+//   digamma(x) - pi cot(pi x) below; NaN at the poles (integers <= 0).
+Value digamma(Expander &e, Value x) {
+  LanczosArgs a = lanczosArgs(e, x);
+  Value num = e.cst(0);
+  for (int i = 0; i < 8; ++i) {
+    Value zi = e.add(a.z, e.cst(i + 1));
+    num = e.sub(num, e.div(e.cst(kLanczosCoefficients[i]), e.mul(zi, zi)));
+  }
+  Value denom = lanczosSum(e, a.z);
+  Value y = e.sub(e.add(a.logT, e.div(num, denom)),
+                  e.div(e.cst(kLanczosGamma),
+                        e.add(a.z, e.cst(kLanczosGamma + 0.5))));
+  Value reduced = e.add(x, e.abs(e.floor(e.add(x, e.cst(0.5)))));
+  Value angle = e.mul(reduced, e.cst(M_PI));
+  Value reflected =
+      e.sub(y, e.div(e.mul(e.cos(angle), e.cst(M_PI)), e.sin(angle)));
+  Value r = e.select(a.reflect, reflected, y);
+  Value pole = e.andI1(e.cmp(Dir::LE, x, e.cst(0)),
+                       e.cmp(Dir::EQ, x, e.floor(x)));
+  return e.select(pole, e.cst(std::nan("")), r);
+}
+
+/// Horner's rule as XLA writes it: p = c0, then p = p * w + c_i.
+Value horner(Expander &e, Value w, ArrayRef<double> coeffs) {
+  Value p = e.cst(coeffs[0]);
+  for (double c : coeffs.drop_front())
+    p = e.add(e.mul(p, w), e.cst(c));
+  return p;
+}
+
+// erf_inv (f32; Giles, "Approximating the erfinv function"):
+//   w = -log1p(-x^2); w < 5 ? P(w - 2.5) : Q(sqrt(w) - 3), times x;
+//   +-inf at +-1.
+Value erfInv(Expander &e, Value x) {
+  static constexpr double small[] = {
+      2.81022636e-08,  3.43273939e-07, -3.5233877e-06,
+      -4.39150654e-06, 0.00021858087,  -0.00125372503,
+      -0.00417768164,  0.246640727,    1.50140941};
+  static constexpr double large[] = {
+      -0.000200214257, 0.000100950558, 0.00134934322,
+      -0.00367342844,  0.00573950773,  -0.0076224613,
+      0.00943887047,   1.00167406,     2.83297682};
+  Value w = e.neg(e.log1p(e.mul(x, e.neg(x))));
+  Value isSmall = e.cmp(Dir::LT, w, e.cst(5));
+  Value arg = e.select(isSmall, e.sub(w, e.cst(2.5)),
+                       e.sub(e.sqrt(w), e.cst(3)));
+  // One Horner chain over coefficients chosen per element, as XLA does.
+  Value p = e.select(isSmall, e.cst(small[0]), e.cst(large[0]));
+  for (size_t i = 1; i < std::size(small); ++i)
+    p = e.add(e.select(isSmall, e.cst(small[i]), e.cst(large[i])),
+              e.mul(p, arg));
+  Value r = e.mul(p, x);
+  Value inf = e.cst(std::numeric_limits<double>::infinity());
+  return e.select(e.cmp(Dir::EQ, e.abs(x), e.cst(1)), e.mul(x, inf), r);
+}
+
+// erfc (f32, Cephes' erfcf as XLA writes it): 1 - x P(x^2) for |x| < 1,
+// else exp(-x^2) / |x| * (|x| < 2 ? R(1/x^2) : S(1/x^2)), 0 when -x^2
+// underflows, reflected (2 - y) for x < 0.
+Value erfc(Expander &e, Value x) {
+  static constexpr double erfP[] = {7.85386146e-05, -0.000801019371,
+                                    0.00518832775,  -0.0268538129,
+                                    0.112835854,    -0.37612626,
+                                    1.12837911};
+  static constexpr double erfcR[] = {
+      0.0232682,    -0.138703942, 0.368742466,  -0.582473278, 0.621000469,
+      -0.494451523, 0.340488,     -0.274112701, 0.563825965};
+  static constexpr double erfcS[] = {-10.477664,   12.9772,
+                                     -7.49551868,  2.92101908,
+                                     -1.01526523,  0.42184633,
+                                     -0.282076746, 0.564189494};
+  Value one = e.cst(1), two = e.cst(2);
+  Value x2 = e.mul(x, x);
+  Value small = e.sub(one, e.mul(x, horner(e, x2, erfP)));
+  Value z = e.neg(x2);
+  Value absX = e.abs(x);
+  Value q = e.mul(e.exp(z), e.div(one, absX));
+  Value w = e.div(one, x2);
+  Value p = e.select(e.cmp(Dir::LT, absX, two), horner(e, w, erfcR),
+                     horner(e, w, erfcS));
+  Value y = e.select(e.cmp(Dir::LT, z, e.cst(-88.7228394)), e.cst(0),
+                     e.mul(q, p));
+  Value large = e.select(e.cmp(Dir::LT, x, e.cst(0)), e.sub(two, y), y);
+  return e.select(e.cmp(Dir::LT, absX, one), small, large);
+}
+
 /// A chlo function on real floats, expanded by `expand` (in f32 for f16
 /// and bf16 when `upcast`).
 template <typename OpTy>
 struct ExpandPattern : OpConversionPattern<OpTy> {
   using Fn = Value (*)(Expander &, Value);
-  ExpandPattern(MLIRContext *ctx, Fn expand, bool upcast)
+  ExpandPattern(MLIRContext *ctx, Fn expand, bool upcast, bool noF64 = false)
       : OpConversionPattern<OpTy>(ctx, /*benefit=*/1), expand_(expand),
-        upcast_(upcast) {}
+        upcast_(upcast), noF64_(noF64) {}
 
   LogicalResult
   matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
@@ -150,6 +311,10 @@ struct ExpandPattern : OpConversionPattern<OpTy> {
       return op.emitError() << "'" << op->getName() << "' of "
                             << type.getElementType()
                             << " is not supported: only real floats";
+    if (noF64_ && ft.isF64())
+      return op.emitError() << "'" << op->getName()
+                            << "' of f64 is not supported: only f32 and "
+                               "narrower (XLA's f64 approximation differs)";
     Location loc = op.getLoc();
     Value x = adaptor.getOperand();
     RankedTensorType work = type;
@@ -167,10 +332,16 @@ struct ExpandPattern : OpConversionPattern<OpTy> {
 
 private:
   Fn expand_;
-  bool upcast_;
+  bool upcast_, noF64_;
 };
 
 } // namespace
+
+bool hasChloExpansion(Operation *op) {
+  return isa<chlo::CoshOp, chlo::SinhOp, chlo::AsinhOp, chlo::AcoshOp,
+             chlo::AtanhOp, chlo::AtanOp, chlo::AsinOp, chlo::LgammaOp,
+             chlo::DigammaOp, chlo::ErfInvOp, chlo::ErfcOp>(op);
+}
 
 void populateChloPatterns(RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
@@ -181,6 +352,12 @@ void populateChloPatterns(RewritePatternSet &patterns) {
   patterns.add<ExpandPattern<chlo::AtanhOp>>(ctx, atanh, /*upcast=*/false);
   patterns.add<ExpandPattern<chlo::AtanOp>>(ctx, atan, /*upcast=*/false);
   patterns.add<ExpandPattern<chlo::AsinOp>>(ctx, asin, /*upcast=*/false);
+  patterns.add<ExpandPattern<chlo::LgammaOp>>(ctx, lgamma, /*upcast=*/true);
+  patterns.add<ExpandPattern<chlo::DigammaOp>>(ctx, digamma, /*upcast=*/true);
+  patterns.add<ExpandPattern<chlo::ErfInvOp>>(ctx, erfInv, /*upcast=*/true,
+                                              /*noF64=*/true);
+  patterns.add<ExpandPattern<chlo::ErfcOp>>(ctx, erfc, /*upcast=*/true,
+                                            /*noF64=*/true);
 }
 
 } // namespace mlir::torus::stablehlo

@@ -181,7 +181,7 @@ struct UnsupportedChloPattern : ConversionPattern {
   LogicalResult
   matchAndRewrite(Operation *op, ArrayRef<Value>,
                   ConversionPatternRewriter &) const override {
-    if (!isa<chlo::CHLODialect>(op->getDialect()))
+    if (!isa<chlo::CHLODialect>(op->getDialect()) || hasChloExpansion(op))
       return failure();
     return op->emitError() << "'" << op->getName()
                            << "' has no torus equivalent yet";

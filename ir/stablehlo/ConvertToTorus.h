@@ -39,6 +39,10 @@ void populateControlFlowPatterns(RewritePatternSet &patterns);
 void populateChloPatterns(RewritePatternSet &patterns);
 void populateShardingPatterns(RewritePatternSet &patterns);
 
+/// True for the chlo ops ConvertChlo.cpp expands (their patterns name what
+/// they reject; the catch-all error for chlo ops leaves them alone).
+bool hasChloExpansion(Operation *op);
+
 /// `sdy.sharding` and `mhlo.sharding` on function arguments and results as
 /// `torus.sharding` (ConvertSharding.cpp); errors name the value.
 LogicalResult convertFunctionShardings(ModuleOp module);

@@ -1,11 +1,20 @@
 // Tests that torus-convert-stablehlo names the ops it cannot convert.
 // RUN: torus-opt %s --torus-convert-stablehlo --split-input-file -verify-diagnostics
 
-func.func @lgamma(%x: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+2 {{'chlo.lgamma' has no torus equivalent yet}}
-  // expected-error @+1 {{failed to legalize operation 'chlo.lgamma'}}
-  %0 = chlo.lgamma %x : tensor<4xf32> -> tensor<4xf32>
+func.func @zeta(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+2 {{'chlo.zeta' has no torus equivalent yet}}
+  // expected-error @+1 {{failed to legalize operation 'chlo.zeta'}}
+  %0 = chlo.zeta %x, %x : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
   return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @erfc64(%x: tensor<4xf64>) -> tensor<4xf64> {
+  // expected-error @+2 {{'chlo.erfc' of f64 is not supported: only f32 and narrower}}
+  // expected-error @+1 {{failed to legalize operation 'chlo.erfc'}}
+  %0 = chlo.erfc %x : tensor<4xf64> -> tensor<4xf64>
+  return %0 : tensor<4xf64>
 }
 
 // -----

@@ -116,3 +116,18 @@ func.func @batching(%t: tensor<8x4xf32>, %i: tensor<8x1xi32>) -> tensor<8x1xf32>
   %0 = "stablehlo.gather"(%t, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], operand_batching_dims = [0], start_indices_batching_dims = [0], start_index_map = [1], index_vector_dim = 1>, slice_sizes = array<i64: 1, 1>}> : (tensor<8x4xf32>, tensor<8x1xi32>) -> tensor<8x1xf32>
   return %0 : tensor<8x1xf32>
 }
+
+// -----
+
+// lgamma: Lanczos's approximation (the sum starts from 676.52.../(z + 1)),
+// reflected below 1/2; erfc of f64 has no expansion here.
+// CHECK-LABEL: func.func @special
+func.func @special(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // CHECK: torus.constant dense<5.000000e-01> : tensor<4xf32>
+  // CHECK: torus.compare LT
+  // CHECK: torus.constant dense<676.520386> : tensor<4xf32>
+  // CHECK: torus.sin
+  // CHECK: torus.is_finite
+  %0 = chlo.lgamma %x : tensor<4xf32> -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
