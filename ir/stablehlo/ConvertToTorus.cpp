@@ -21,6 +21,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
 
@@ -156,9 +157,13 @@ Value convertElementType(OpBuilder &b, Location loc, Value operand,
 
 namespace {
 
+/// Also the last resort: a stablehlo op that neither this nor a pattern of
+/// its own (`handled`) converts is an error naming it; ops with their own
+/// pattern say why they were rejected.
 struct GenericOpPattern : ConversionPattern {
-  GenericOpPattern(MLIRContext *ctx)
-      : ConversionPattern(MatchAnyOpTypeTag(), /*benefit=*/0, ctx) {
+  GenericOpPattern(MLIRContext *ctx, llvm::DenseSet<OperationName> handled)
+      : ConversionPattern(MatchAnyOpTypeTag(), /*benefit=*/0, ctx),
+        handled_(std::move(handled)) {
     // The torus ops by HLO opcode, from the registered ops.
     for (RegisteredOperationName name : ctx->getRegisteredOperations())
       if (name.getDialectNamespace() == TorusDialect::getDialectNamespace())
@@ -169,17 +174,24 @@ struct GenericOpPattern : ConversionPattern {
   LogicalResult
   matchAndRewrite(Operation *op, ArrayRef<Value> operands,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!isa<shlo::StableHLODialect>(op->getDialect()) ||
-        op->getNumRegions() != 0 || op->getNumResults() != 1)
+    if (!isa<shlo::StableHLODialect>(op->getDialect()))
       return failure();
+    auto noEquivalent = [&]() -> LogicalResult {
+      if (handled_.contains(op->getName()))
+        return failure();
+      return op->emitError() << "'" << op->getName()
+                             << "' has no torus equivalent yet";
+    };
+    if (op->getNumRegions() != 0 || op->getNumResults() != 1)
+      return noEquivalent();
     auto it = table_.find(hloOpcodeOf(op));
     if (it == table_.end() || it->second.size() != 1)
-      return failure();
+      return noEquivalent();
     RegisteredOperationName name = it->second.front();
     ArrayRef<StringAttr> known = name.getAttributeNames();
     for (NamedAttribute attr : op->getAttrs())
       if (!llvm::is_contained(known, attr.getName()))
-        return failure();
+        return noEquivalent();
     OperationState state(op->getLoc(), name);
     state.addOperands(operands);
     state.addTypes(op->getResultTypes());
@@ -190,7 +202,10 @@ struct GenericOpPattern : ConversionPattern {
 
 private:
   llvm::StringMap<SmallVector<RegisteredOperationName, 1>> table_;
+  llvm::DenseSet<OperationName> handled_;
 };
+
+
 
 /// The module's device counts: `mhlo.num_replicas` and
 /// `mhlo.num_partitions` become torus's.
@@ -218,7 +233,6 @@ LogicalResult convertStablehloToTorus(ModuleOp module) {
   if (failed(convertFunctionShardings(module)))
     return failure();
   RewritePatternSet patterns(ctx);
-  patterns.add<GenericOpPattern>(ctx);
   populateElementwisePatterns(patterns);
   populateShapePatterns(patterns);
   populateReductionPatterns(patterns);
@@ -227,6 +241,12 @@ LogicalResult convertStablehloToTorus(ModuleOp module) {
   populateControlFlowPatterns(patterns);
   populateChloPatterns(patterns);
   populateShardingPatterns(patterns);
+  populateCollectivePatterns(patterns);
+  llvm::DenseSet<OperationName> handled;
+  for (const auto &pattern : patterns.getNativePatterns())
+    if (std::optional<OperationName> root = pattern->getRootKind())
+      handled.insert(*root);
+  patterns.add<GenericOpPattern>(ctx, std::move(handled));
   ConversionTarget target(*ctx);
   target.addLegalDialect<TorusDialect, func::FuncDialect>();
   target.addIllegalDialect<shlo::StableHLODialect, ::mlir::chlo::CHLODialect,

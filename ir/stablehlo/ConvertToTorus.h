@@ -38,6 +38,7 @@ void populateIndexingPatterns(RewritePatternSet &patterns);
 void populateControlFlowPatterns(RewritePatternSet &patterns);
 void populateChloPatterns(RewritePatternSet &patterns);
 void populateShardingPatterns(RewritePatternSet &patterns);
+void populateCollectivePatterns(RewritePatternSet &patterns);
 
 /// True for the chlo ops ConvertChlo.cpp expands (their patterns name what
 /// they reject; the catch-all error for chlo ops leaves them alone).

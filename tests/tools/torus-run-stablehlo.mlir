@@ -16,7 +16,7 @@
 // IR: torus.call @sum
 // IR: torus.reduce sum
 
-// ERR: stablehlo_unsupported.mlir:3:10: error: 'chlo.erf_inv' has no torus equivalent yet
+// ERR: stablehlo_unsupported.mlir:3:10: error: 'chlo.bessel_i1e' has no torus equivalent yet
 
 // A training step as JAX 0.10 lowers it (tests/data/stablehlo/make_mlp_step.py:
 // an MLP's loss, its gradients through take_along_axis, an SGD update)
@@ -24,3 +24,11 @@
 // RUN: rm -rf %t && torus-run %S/Inputs/stablehlo_mlp_step.mlir %torus_src/tests/data/stablehlo/mlp_step/w1.npy %torus_src/tests/data/stablehlo/mlp_step/w2.npy %torus_src/tests/data/stablehlo/mlp_step/x.npy %torus_src/tests/data/stablehlo/mlp_step/y.npy --output-dir=%t > /dev/null
 // RUN: python3 %torus_src/tests/data/compare_npy.py %torus_src/tests/data/stablehlo/mlp_step/expected %t --rtol 1e-5 --atol 1e-6 | FileCheck %s --check-prefix=MATCH
 // MATCH: all {{[0-9]+}} values match (3 results)
+
+// A StableHLO all_reduce over replica groups {0,1} and {2,3} of the
+// replica ids: 0+1 and 2+3.
+// RUN: torus-run %S/Inputs/stablehlo_psum.mlir --replicas=4 --print-outputs | FileCheck %s --check-prefix=PSUM
+// PSUM: replica 0 result 0: f32[2]{1, 1}
+// PSUM: replica 1 result 0: f32[2]{1, 1}
+// PSUM: replica 2 result 0: f32[2]{5, 5}
+// PSUM: replica 3 result 0: f32[2]{5, 5}

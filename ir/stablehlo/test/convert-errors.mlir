@@ -39,3 +39,12 @@ func.func @reducer(%x: tensor<4xf32>) -> tensor<f32> {
   }
   return %0 : tensor<f32>
 }
+
+// -----
+
+func.func @noTorusOp(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  // expected-error @+2 {{'stablehlo.cholesky' has no torus equivalent yet}}
+  // expected-error @+1 {{failed to legalize operation 'stablehlo.cholesky'}}
+  %0 = "stablehlo.cholesky"(%x) <{lower = true}> : (tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %0 : tensor<4x4xf32>
+}
