@@ -23,7 +23,14 @@ void registerStablehloDialects(DialectRegistry &registry) {
 
 bool looksLikeStablehlo(llvm::StringRef text) {
   static const llvm::Regex op("(^|[^A-Za-z0-9_])(stablehlo|chlo)\\.[a-z_]+");
-  return op.match(text);
+  // Outside `//` comments, so that a torus program may mention them.
+  while (!text.empty()) {
+    auto [line, rest] = text.split('\n');
+    text = rest;
+    if (op.match(line.split("//").first))
+      return true;
+  }
+  return false;
 }
 
 std::string repackBooleanHex(llvm::StringRef text) {

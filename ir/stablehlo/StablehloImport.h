@@ -21,7 +21,8 @@ namespace mlir::torus::stablehlo {
 void registerStablehloDialects(DialectRegistry &registry);
 
 /// True if `text` looks like StableHLO: it names a `stablehlo.` or `chlo.`
-/// op. torusc and torus-run pick the reader of a `.mlir` file by it.
+/// op outside `//` comments. torusc and torus-run pick the reader of a
+/// `.mlir` file by it.
 bool looksLikeStablehlo(llvm::StringRef text);
 
 /// `text` with every `dense<"0x..."> : tensor<...xi1>` written one byte per
