@@ -2,7 +2,8 @@
 //
 // The elementwise ops the generic pattern (ConvertToTorus.cpp) cannot
 // create alone: constant (a value, not an operand), compare (its enums),
-// bitcast_convert across widths (rejected, naming the types), and chlo:
+// bitcast_convert across 32 and 64 bits (the HLO importer's integer-op
+// expansion; other widths are rejected, naming the types), and chlo:
 // tan, erf and top_k have torus ops; the other chlo functions are errors
 // naming the op (torus has no lgamma, digamma, erf_inv, ... yet), except
 // next_after, expanded into integer ops on the bits as XLA does.
@@ -10,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ir/hlo/HloAttrParser.h" // Importer.h needs WindowDim
+#include "ir/hlo/Importer.h"
 #include "ir/stablehlo/ChloOps.h"
 #include "ir/stablehlo/ConvertToTorus.h"
 #include "ir/stablehlo/StablehloOps.h"
@@ -59,11 +62,17 @@ struct BitcastConvertPattern : OpConversionPattern<shlo::BitcastConvertOp> {
                   ConversionPatternRewriter &rewriter) const override {
     auto from = cast<RankedTensorType>(op.getOperand().getType());
     auto to = cast<RankedTensorType>(op.getType());
-    if (from.getShape() != to.getShape())
+    if (from.getShape() != to.getShape()) {
+      if (Value r = hlo::bitcastAcrossWidths(rewriter, op.getLoc(),
+                                             adaptor.getOperand(), to)) {
+        rewriter.replaceOp(op, r);
+        return success();
+      }
       return op.emitError() << "'stablehlo.bitcast_convert' from " << from
                             << " to " << to
                             << " is not supported: only element types of one "
-                               "bit width";
+                               "bit width, or of 32 and 64 bits";
+    }
     rewriter.replaceOpWithNewOp<BitcastConvertOp>(op, to, adaptor.getOperand());
     return success();
   }
