@@ -26,8 +26,9 @@
 // MATCH: all {{[0-9]+}} values match (3 results)
 
 // A StableHLO all_reduce over replica groups {0,1} and {2,3} of the
-// replica ids: 0+1 and 2+3.
-// RUN: torus-run %S/Inputs/stablehlo_psum.mlir --replicas=4 --print-outputs | FileCheck %s --check-prefix=PSUM
+// replica ids: 0+1 and 2+3, on the 4 replicas mhlo.num_replicas names.
+// RUN: torus-run %S/Inputs/stablehlo_psum.mlir --print-outputs | FileCheck %s --check-prefix=PSUM
+// PSUM: @main: 4 replicas on 4 emulated cores
 // PSUM: replica 0 result 0: f32[2]{1, 1}
 // PSUM: replica 1 result 0: f32[2]{1, 1}
 // PSUM: replica 2 result 0: f32[2]{5, 5}
