@@ -131,3 +131,14 @@ func.func @special(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = chlo.lgamma %x : tensor<4xf32> -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// An op without a torus equivalent whose result is empty is an empty
+// constant.
+// CHECK-LABEL: func.func @emptyFft
+func.func @emptyFft(%x: tensor<3x0x8xf32>) -> tensor<3x0x5xcomplex<f32>> {
+  // CHECK: torus.constant dense<> : tensor<3x0x5xcomplex<f32>>
+  %0 = stablehlo.fft %x, type = RFFT, length = [8] : (tensor<3x0x8xf32>) -> tensor<3x0x5xcomplex<f32>>
+  return %0 : tensor<3x0x5xcomplex<f32>>
+}
