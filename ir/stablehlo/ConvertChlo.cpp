@@ -14,7 +14,7 @@
 //   atan(x)  = atan2(x, 1)
 //   asin(x)  = 2 * atan2(x, 1 + sqrt((1 - x) * (1 + x)))
 //   lgamma, digamma: Lanczos's approximation with reflection (below)
-//   erf_inv, erfc (f32 and narrower): XLA's polynomials (below)
+//   erf_inv, erfc: XLA's polynomials (below; erfc f32 and narrower only)
 //
 // cosh, sinh, lgamma, digamma, erf_inv and erfc compute f16 and bf16 in
 // f32, as the decomposition does.
@@ -263,6 +263,75 @@ Value erfInv(Expander &e, Value x) {
   return e.select(e.cmp(Dir::EQ, e.abs(x), e.cst(1)), e.mul(x, inf), r);
 }
 
+// erf_inv of f64 (Giles' double-precision approximation, as XLA's
+// ErfInv64 writes it): w = -log1p(-x^2) picks one of three polynomials
+// (w < 6.25, w < 16, else) in w - 3.125, sqrt(w) - 3.25 or sqrt(w) - 5,
+// evaluated in one Horner chain whose later steps apply only to the longer
+// polynomials; times x, and +-inf at +-1.
+Value erfInv64(Expander &e, Value x) {
+  static constexpr double c1[] = {
+      -3.6444120640178196996e-21, -1.685059138182016589e-19,
+      1.2858480715256400167e-18,  1.115787767802518096e-17,
+      -1.333171662854620906e-16,  2.0972767875968561637e-17,
+      6.6376381343583238325e-15,  -4.0545662729752068639e-14,
+      -8.1519341976054721522e-14, 2.6335093153082322977e-12,
+      -1.2975133253453532498e-11, -5.4154120542946279317e-11,
+      1.051212273321532285e-09,   -4.1126339803469836976e-09,
+      -2.9070369957882005086e-08, 4.2347877827932403518e-07,
+      -1.3654692000834678645e-06, -1.3882523362786468719e-05,
+      0.0001867342080340571352,   -0.00074070253416626697512,
+      -0.0060336708714301490533,  0.24015818242558961693,
+      1.6536545626831027356};
+  static constexpr double c2[] = {
+      2.2137376921775787049e-09,  9.0756561938885390979e-08,
+      -2.7517406297064545428e-07, 1.8239629214389227755e-08,
+      1.5027403968909827627e-06,  -4.013867526981545969e-06,
+      2.9234449089955446044e-06,  1.2475304481671778723e-05,
+      -4.7318229009055733981e-05, 6.8284851459573175448e-05,
+      2.4031110387097893999e-05,  -0.0003550375203628474796,
+      0.00095328937973738049703,  -0.0016882755560235047313,
+      0.0024914420961078508066,   -0.0037512085075692412107,
+      0.005370914553590063617,    1.0052589676941592334,
+      3.0838856104922207635};
+  static constexpr double c3[] = {
+      -2.7109920616438573243e-11, -2.5556418169965252055e-10,
+      1.5076572693500548083e-09,  -3.7894654401267369937e-09,
+      7.6157012080783393804e-09,  -1.4960026627149240478e-08,
+      2.9147953450901080826e-08,  -6.7711997758452339498e-08,
+      2.2900482228026654717e-07,  -9.9298272942317002539e-07,
+      4.5260625972231537039e-06,  -1.9681778105531670567e-05,
+      7.5995277030017761139e-05,  -0.00021503011930044477347,
+      -0.00013871931833623122026, 1.0103004648645343977,
+      4.8499064014085844221};
+  Value w = e.neg(e.log1p(e.mul(x, e.neg(x))));
+  Value lt625 = e.cmp(Dir::LT, w, e.cst(6.25));
+  Value lt16 = e.cmp(Dir::LT, w, e.cst(16));
+  Value arg = e.select(
+      lt625, e.sub(w, e.cst(3.125)),
+      e.sub(e.sqrt(w), e.select(lt16, e.cst(3.25), e.cst(5))));
+  auto coeff = [&](int i) {
+    return e.select(lt16, e.select(lt625, e.cst(c1[i]), e.cst(c2[i])),
+                    e.cst(c3[i]));
+  };
+  Value p = coeff(0);
+  for (int i = 1; i < 17; ++i)
+    p = e.add(coeff(i), e.mul(p, arg));
+  for (int i = 17; i < 19; ++i)
+    p = e.select(lt16,
+                 e.add(e.select(lt625, e.cst(c1[i]), e.cst(c2[i])),
+                       e.mul(p, arg)),
+                 p);
+  for (int i = 19; i < 23; ++i)
+    p = e.select(lt625, e.add(e.mul(p, arg), e.cst(c1[i])), p);
+  Value r = e.mul(p, x);
+  Value inf = e.cst(std::numeric_limits<double>::infinity());
+  return e.select(e.cmp(Dir::EQ, e.abs(x), e.cst(1)), e.mul(x, inf), r);
+}
+
+Value erfInvAny(Expander &e, Value x) {
+  return e.isF64() ? erfInv64(e, x) : erfInv(e, x);
+}
+
 // erfc (f32, Cephes' erfcf as XLA writes it): 1 - x P(x^2) for |x| < 1,
 // else exp(-x^2) / |x| * (|x| < 2 ? R(1/x^2) : S(1/x^2)), 0 when -x^2
 // underflows, reflected (2 - y) for x < 0.
@@ -354,8 +423,8 @@ void populateChloPatterns(RewritePatternSet &patterns) {
   patterns.add<ExpandPattern<chlo::AsinOp>>(ctx, asin, /*upcast=*/false);
   patterns.add<ExpandPattern<chlo::LgammaOp>>(ctx, lgamma, /*upcast=*/true);
   patterns.add<ExpandPattern<chlo::DigammaOp>>(ctx, digamma, /*upcast=*/true);
-  patterns.add<ExpandPattern<chlo::ErfInvOp>>(ctx, erfInv, /*upcast=*/true,
-                                              /*noF64=*/true);
+  patterns.add<ExpandPattern<chlo::ErfInvOp>>(ctx, erfInvAny,
+                                              /*upcast=*/true);
   patterns.add<ExpandPattern<chlo::ErfcOp>>(ctx, erfc, /*upcast=*/true,
                                             /*noF64=*/true);
 }
