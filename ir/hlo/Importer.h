@@ -66,6 +66,13 @@ bool isArgReducer(const Computation &comp, bool isMax, PrimitiveType valueType,
 /// The reduction kind of a reducer opcode (`add` is sum, ...).
 std::optional<ReduceKind> reduceKindOf(llvm::StringRef opcode);
 
+/// HLO's width-changing bitcast-convert between 32- and 64-bit elements
+/// (the narrow side has a trailing dimension of 2, least significant half
+/// first), written with integer ops (ImportElementwiseOps.cpp); null for
+/// other widths. The StableHLO conversion uses it too.
+Value bitcastAcrossWidths(OpBuilder &b, Location loc, Value x,
+                          RankedTensorType to);
+
 /// A `window={...}` as the attributes of reduce_window and convolution:
 /// the sizes, and each of strides, dilations and padding only when some
 /// dimension differs from the default.

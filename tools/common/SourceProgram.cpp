@@ -4,6 +4,7 @@
 
 #include "ir/DiagnosticCollector.h"
 #include "ir/hlo/HloImport.h"
+#include "ir/stablehlo/StablehloImport.h"
 #include "ir/trace/TracedFunctionImpl.h"
 
 #include "mlir/AsmParser/AsmParser.h"
@@ -117,6 +118,26 @@ absl::StatusOr<SourceProgram> readHlo(const std::string &text,
   return SourceProgram{std::move(fn), std::move(names)};
 }
 
+/// StableHLO text (ir/stablehlo): a `.mlir` file whose ops are stablehlo's.
+absl::StatusOr<SourceProgram> readStablehlo(const std::string &text,
+                                            const std::string &name) {
+  auto context = createTorusContext();
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  {
+    mlir::torus::DiagnosticCollector diags(context.get());
+    module = mlir::torus::stablehlo::importStablehloText(text, name,
+                                                         context.get());
+    if (!module)
+      return absl::InvalidArgumentError(diags.take());
+  }
+  TORUS_ASSIGN_OR_RETURN(TracedFunction fn, makeTracedFunction(
+                                                std::move(context),
+                                                std::move(module)));
+  std::vector<std::string> names =
+      argumentNames(text, name, fn.name(), fn.inputs().size());
+  return SourceProgram{std::move(fn), std::move(names)};
+}
+
 struct Format {
   std::string_view extension;
   Reader read;
@@ -152,8 +173,13 @@ absl::StatusOr<SourceProgram> parseSourceProgram(const std::string &path,
     if (!format.read)
       return absl::UnimplementedError(
           fmt::format("{}: {}", name, format.missing));
+    if (format.read == readMlir &&
+        mlir::torus::stablehlo::looksLikeStablehlo(text))
+      return readStablehlo(text, name);
     return format.read(text, name);
   }
+  if (mlir::torus::stablehlo::looksLikeStablehlo(text))
+    return readStablehlo(text, name);
   return readMlir(text, name);
 }
 

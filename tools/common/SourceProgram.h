@@ -1,8 +1,9 @@
 //===- SourceProgram.h - Reading a program the tools compile ----*- C++ -*-===//
 //
 // torusc and torus-run read programs by file extension: `.mlir` (the torus
-// dialect) and `.hlo` (XLA's HLO text, ir/hlo). Standard input and unknown
-// extensions are read as `.mlir`.
+// dialect, or StableHLO when the text names `stablehlo.` or `chlo.` ops,
+// ir/stablehlo) and `.hlo` (XLA's HLO text, ir/hlo). Standard input and
+// unknown extensions are read as `.mlir`.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TORUS_TOOLS_COMMON_SOURCEPROGRAM_H

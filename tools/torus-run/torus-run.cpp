@@ -14,6 +14,7 @@
 
 #include "codegen/Compiler.h"
 #include "codegen/ComputeCounts.h"
+#include "ir/Sharding.h"
 #include "ir/trace/TracedFunctionImpl.h"
 #include "runtime/ProgramSpecIO.h"
 #include "runtime/RuntimeAbi.h"
@@ -238,6 +239,23 @@ absl::StatusOr<LoadedProgram> compileSource(const std::string &path) {
   if (loaded.plan.numPartitions > 1)
     return absl::FailedPreconditionError(kNoPartitions);
   TORUS_ASSIGN_OR_RETURN(auto source, torus::tools::readSourceProgram(path));
+  // A module that says how many replicas it was built for (an HLO header's
+  // replica_count, StableHLO's mhlo.num_replicas) sets the default of
+  // --replicas, as in torusc.
+  if (!replicas.getNumOccurrences())
+    if (auto count = (*source.function.impl().module)
+                         ->getAttrOfType<mlir::IntegerAttr>(
+                             mlir::torus::kNumReplicasAttrName);
+        count && count.getInt() != loaded.plan.numReplicas) {
+      torus::tools::MeshRequest request = meshRequest();
+      request.replicas = count.getInt();
+      auto replanned = torus::tools::planMesh(request);
+      if (!replanned.ok())
+        return absl::FailedPreconditionError(fmt::format(
+            "{} (the replica count of {})",
+            std::string(replanned.status().message()), path));
+      loaded.plan = std::move(*replanned);
+    }
   loaded.argumentNames = source.argumentNames;
   if (auto counts = mlir::torus::countCompute(*source.function.impl().module);
       counts.ok()) {
