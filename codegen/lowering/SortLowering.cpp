@@ -59,21 +59,6 @@ Value inlineScalarComputation(OpBuilder &b, Location loc, Region &region,
   llvm_unreachable("a verified scalar computation ends in torus.return");
 }
 
-/// The indices of the element `linear` (row-major) of `shape`.
-SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value linear,
-                               ArrayRef<int64_t> shape) {
-  SmallVector<Value> idx(shape.size());
-  int64_t stride = 1;
-  for (int64_t d = shape.size() - 1; d >= 0; --d) {
-    Value q = stride == 1 ? linear
-                          : b.create<arith::DivUIOp>(loc, linear,
-                                                     cIndex(b, loc, stride));
-    idx[d] = b.create<arith::RemUIOp>(loc, q, cIndex(b, loc, shape[d]));
-    stride *= shape[d];
-  }
-  return idx;
-}
-
 /// `row` with `dim`'s entry set to `at`.
 SmallVector<Value> withIndex(ArrayRef<Value> row, int64_t dim, Value at) {
   SmallVector<Value> idx(row);
