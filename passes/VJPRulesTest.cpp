@@ -274,6 +274,37 @@ TEST(VJPRulesTest, SortAndTopK) {
            "tensor<2x3xf64>"});
 }
 
+TEST(VJPRulesTest, TriangularSolve) {
+  // Entries in [0.5, 1.5] keep the small systems well conditioned; each
+  // case reads one triangle of a, so the other gets a zero gradient (and
+  // the diagonal too under unit_diagonal), which the differences confirm.
+  auto solve = [](std::string name, std::string a, std::string b,
+                  std::string options) {
+    return OpCase{name,
+                  {a, b},
+                  fmt::format("  %y = torus.triangular_solve %a0, %a1, {} : "
+                              "({}, {}) -> {}",
+                              options, a, b, b),
+                  b,
+                  0.5,
+                  1.5};
+  };
+  checkOp(solve("solve_left_lower", "tensor<2x3x3xf64>", "tensor<2x3x2xf64>",
+                "left_side = true, lower = true, unit_diagonal = false, "
+                "transpose_a = NO_TRANSPOSE"));
+  checkOp(solve("solve_right_upper_transposed_unit", "tensor<3x3xf64>",
+                "tensor<2x3xf64>",
+                "left_side = false, lower = false, unit_diagonal = true, "
+                "transpose_a = TRANSPOSE"));
+  checkOp(solve("solve_left_upper_adjoint", "tensor<3x3xf64>",
+                "tensor<3x2xf64>",
+                "left_side = true, lower = false, unit_diagonal = false, "
+                "transpose_a = ADJOINT"));
+  checkOp(solve("solve_right_lower", "tensor<3x3xf64>", "tensor<1x3xf64>",
+                "left_side = false, lower = true, unit_diagonal = false, "
+                "transpose_a = NO_TRANSPOSE"));
+}
+
 TEST(VJPRulesTest, Convolution) {
   checkOp({"conv_nhwc", {"tensor<2x5x5x2xf64>", "tensor<3x3x2x3xf64>"},
            "  %y = torus.convolution %a0, %a1, dim_numbers = "
