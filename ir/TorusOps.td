@@ -1517,8 +1517,7 @@ def Torus_TriangularSolveOp : Torus_Op<"triangular_solve",
   let hasVerifier = 1;
 }
 
-def Torus_FftOp : Torus_Op<"fft", [HloOpcode<"fft">, Pure,
-    Torus_VJPNotImplemented,
+def Torus_FftOp : Torus_Op<"fft", [HloOpcode<"fft">, Pure, Torus_HasVJP,
     DeclareOpInterfaceMethods<Torus_ShardingRuleOpInterface,
       ["getOperandDimMap", "getBlockedResultDims"]>]> {
   let summary = "discrete Fourier transform over the last dimensions";
