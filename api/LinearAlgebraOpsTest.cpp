@@ -1,4 +1,4 @@
-//===- LinearAlgebraOpsTest.cpp - triangularSolve and fft, checked naively -===//
+//===- LinearAlgebraOpsTest.cpp - triangularSolve and fft, naively ------===//
 //
 // triangularSolve is checked by its residual: op(a) x (or x op(a)) is
 // multiplied out here, in double, from the triangle the options name, and
@@ -39,8 +39,9 @@ std::vector<CD> effectiveMatrix(const std::vector<CD> &a, int64_t m,
   std::vector<CD> r(m * m);
   for (int64_t i = 0; i < m; ++i)
     for (int64_t j = 0; j < m; ++j)
-      r[i * m + j] = o.transposeA == TransposeA::Adjoint ? std::conj(t[j * m + i])
-                                                         : t[j * m + i];
+      r[i * m + j] = o.transposeA == TransposeA::Adjoint
+                         ? std::conj(t[j * m + i])
+                         : t[j * m + i];
   return r;
 }
 
@@ -82,7 +83,8 @@ std::vector<double> wellConditioned(int64_t batch, int64_t m, unsigned seed,
   std::vector<double> a = randomDoubles(batch * m * m, seed, -0.5, 0.5);
   for (int64_t p = 0; p < batch; ++p)
     for (int64_t i = 0; i < m; ++i)
-      a[(p * m + i) * m + i] = unitDiagonal ? kNaN : 2.5 + a[(p * m + i) * m + i];
+      a[(p * m + i) * m + i] =
+          unitDiagonal ? kNaN : 2.5 + a[(p * m + i) * m + i];
   return a;
 }
 
@@ -105,15 +107,15 @@ TEST(LinearAlgebraOpsTest, TriangularSolveEveryOptionBatched) {
                    << " transposed=" << bool(mask & 8));
       auto a = roundTo(d, wellConditioned(batch, m, 3 + mask, o.unitDiagonal));
       auto b = roundTo(d, randomDoubles(batch * m * n, 40 + mask));
-      Shape bShape =
-          o.leftSide ? Shape{batch, m, n} : Shape{batch, n, m};
-      auto out = run([&](Tensor a, Tensor b) { return triangularSolve(a, b, o); },
-                     {fromDoubles(d, {batch, m, m}, a), fromDoubles(d, bShape, b)});
+      Shape bShape = o.leftSide ? Shape{batch, m, n} : Shape{batch, n, m};
+      auto out =
+          run([&](Tensor a, Tensor b) { return triangularSolve(a, b, o); },
+              {fromDoubles(d, {batch, m, m}, a), fromDoubles(d, bShape, b)});
       ASSERT_EQ(out.size(), 1u);
       EXPECT_EQ(out[0].dtype(), d);
       EXPECT_EQ(out[0].shape(), bShape);
-      std::vector<CD> back = multiplyOut(toComplex(a), toComplex(toDoubles(out[0])),
-                                         batch, m, n, o);
+      std::vector<CD> back = multiplyOut(
+          toComplex(a), toComplex(toDoubles(out[0])), batch, m, n, o);
       std::vector<double> got;
       for (CD v : back)
         got.push_back(v.real());
@@ -240,9 +242,9 @@ template <typename T> void checkComplexFft(double eps) {
     std::vector<int64_t> lengths;
   };
   // Odd, even, prime and power-of-two lengths; 1 to 3 axes.
-  for (const Case &c : {Case{{3, 8}, {8}}, Case{{2, 7}, {7}},
-                        Case{{2, 3, 5}, {3, 5}}, Case{{4, 6, 2}, {4, 6, 2}},
-                        Case{{1}, {1}}}) {
+  for (const Case &c :
+       {Case{{3, 8}, {8}}, Case{{2, 7}, {7}}, Case{{2, 3, 5}, {3, 5}},
+        Case{{4, 6, 2}, {4, 6, 2}}, Case{{1}, {1}}}) {
     int64_t count = numElements(c.shape), total = 1;
     for (int64_t n : c.lengths)
       total *= n;
@@ -259,10 +261,11 @@ template <typename T> void checkComplexFft(double eps) {
     int64_t k = c.lengths.size();
     std::string what = fmt::format("[{}] over {}", fmt::join(c.shape, ","), k);
     // |x| <= sqrt(2): the sum of |terms| is at most sqrt(2) * total.
-    expectSpectrum(out[0].template toVector<C>(), dftLastAxes(xl, c.shape, k, false),
-                   eps * 4 * total, "FFT " + what);
-    expectSpectrum(out[1].template toVector<C>(), dftLastAxes(xl, c.shape, k, true),
-                   eps * 4, "IFFT " + what);
+    expectSpectrum(out[0].template toVector<C>(),
+                   dftLastAxes(xl, c.shape, k, false), eps * 4 * total,
+                   "FFT " + what);
+    expectSpectrum(out[1].template toVector<C>(),
+                   dftLastAxes(xl, c.shape, k, true), eps * 4, "IFFT " + what);
   }
 }
 
@@ -292,8 +295,8 @@ TEST(LinearAlgebraOpsTest, RfftAndIrfft) {
           {fromDoubles(d, c.shape, x)});
       ASSERT_EQ(out.size(), 2u);
       // The full transform, then the first n/2 + 1 of the last axis.
-      std::vector<CL> full = dftLastAxes(std::vector<CL>(x.begin(), x.end()),
-                                         c.shape, k, false);
+      std::vector<CL> full =
+          dftLastAxes(std::vector<CL>(x.begin(), x.end()), c.shape, k, false);
       int64_t n = c.shape.back(), half = n / 2 + 1;
       std::vector<CL> kept;
       for (size_t i = 0; i < full.size(); ++i)
@@ -352,8 +355,9 @@ TEST(LinearAlgebraOpsTest, RealOperandsOfComplexTransforms) {
   EXPECT_EQ(out[0].dtype(), DType::C64);
   EXPECT_EQ(out[1].dtype(), DType::C64);
   using CF = std::complex<float>;
-  EXPECT_THAT(out[0].toVector<CF>(),
-              ::testing::ElementsAre(CF(10, 0), CF(-2, 2), CF(-2, 0), CF(-2, -2)));
+  EXPECT_THAT(
+      out[0].toVector<CF>(),
+      ::testing::ElementsAre(CF(10, 0), CF(-2, 2), CF(-2, 0), CF(-2, -2)));
   EXPECT_THAT(out[1].toVector<CF>(),
               ::testing::ElementsAre(CF(10, 0), CF(-2, 2), CF(-2, 0)));
 }

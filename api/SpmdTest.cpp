@@ -605,7 +605,8 @@ TEST(SpmdTest, SolvesAndTransformsSplitAlongBatchesOrGatherFirst) {
   auto step = [](bool annotate) {
     return trace(
         "linalg",
-        {{DType::F32, {4, 4, 4}}, {DType::F32, {4, 4, 2}}, {DType::F32, {4, 8}}},
+        {{DType::F32, {4, 4, 4}}, {DType::F32, {4, 4, 2}},
+         {DType::F32, {4, 8}}},
         [annotate](Tensor a, Tensor b, Tensor x) {
           Tensor l = a * 0.25f; // unit lower triangle: well conditioned
           Tensor lb = l, bb = b, br = b, xb = x, xt = x;
@@ -648,7 +649,8 @@ TEST(SpmdTest, SolvesAndTransformsSplitAlongBatchesOrGatherFirst) {
   auto got = runWhole(*split, *executor, {in}, sharded->outputs());
   ASSERT_TRUE(got.ok()) << got.status();
   for (size_t i = 0; i < 6; ++i)
-    EXPECT_LE(relativeError((*got)[0][i], (*want)[0][i]), 1e-6) << "result " << i;
+    EXPECT_LE(relativeError((*got)[0][i], (*want)[0][i]), 1e-6)
+        << "result " << i;
 }
 
 } // namespace

@@ -70,11 +70,10 @@ struct TriangularSolveLowering : OpConversionPattern<TriangularSolveOp> {
     Type ct = isHalfFloat(et) ? rewriter.getF32Type() : et;
     Value work = adaptor.getB();
     if (ct != et)
-      work = buildElementwise(
-          rewriter, loc, type.clone(ct), work,
-          [](OpBuilder &b, Location loc, ValueRange x) {
-            return widenHalf(b, loc, x[0]);
-          });
+      work = buildElementwise(rewriter, loc, type.clone(ct), work,
+                              [](OpBuilder &b, Location loc, ValueRange x) {
+                                return widenHalf(b, loc, x[0]);
+                              });
     int64_t rank = type.getRank();
     int64_t m = cast<RankedTensorType>(a.getType()).getShape().back();
     bool left = op.getLeftSide();
@@ -111,14 +110,14 @@ struct TriangularSolveLowering : OpConversionPattern<TriangularSolveOp> {
               idx.append({free, s});
             return idx;
           };
-          auto coefficient = [&](OpBuilder &b, Location loc, Value s,
-                                 Value k) {
+          auto coefficient = [&](OpBuilder &b, Location loc, Value s, Value k) {
             SmallVector<Value> idx(sys);
             if (swap)
               idx.append({k, s});
             else
               idx.append({s, k});
-            Value v = widenHalf(b, loc, b.create<tensor::ExtractOp>(loc, a, idx));
+            Value v =
+                widenHalf(b, loc, b.create<tensor::ExtractOp>(loc, a, idx));
             if (conjugate)
               v = b.create<complex::ConjOp>(loc, v);
             return v;
@@ -208,12 +207,12 @@ AffineMap summedMap(MLIRContext *ctx, int64_t rank, int64_t dim) {
 /// f64 tensors `ins` (all of one shape), for weight tables `ws` ([outSize,
 /// inSize] each): `body(b, loc, inputs, weights, accumulators)` returns the
 /// new accumulators, one per output.
-SmallVector<Value> sumAlong(
-    OpBuilder &b, Location loc, ValueRange ins, ValueRange ws, int64_t dim,
-    int64_t outSize, unsigned numOutputs,
-    function_ref<SmallVector<Value>(OpBuilder &, Location, ValueRange,
-                                    ValueRange, ValueRange)>
-        body) {
+SmallVector<Value>
+sumAlong(OpBuilder &b, Location loc, ValueRange ins, ValueRange ws, int64_t dim,
+         int64_t outSize, unsigned numOutputs,
+         function_ref<SmallVector<Value>(OpBuilder &, Location, ValueRange,
+                                         ValueRange, ValueRange)>
+             body) {
   MLIRContext *ctx = b.getContext();
   auto inType = cast<RankedTensorType>(ins[0].getType());
   int64_t rank = inType.getRank();
@@ -254,9 +253,9 @@ SmallVector<Value> sumAlong(
 
 /// One complex DFT step along `dim`: `n` inputs, the first `outSize`
 /// frequencies, forward (exp(-2 pi i f t / n)) or inverse (exp(+...) / n).
-std::pair<Value, Value> dftAlong(OpBuilder &b, Location loc, Value re,
-                                 Value im, int64_t dim, int64_t n,
-                                 int64_t outSize, bool inverse) {
+std::pair<Value, Value> dftAlong(OpBuilder &b, Location loc, Value re, Value im,
+                                 int64_t dim, int64_t n, int64_t outSize,
+                                 bool inverse) {
   long double scale = inverse ? 1.0L / n : 1.0L;
   Value wr = table(b, loc, outSize, n, [&](int64_t f, int64_t t) {
     return static_cast<double>(twiddle(f, t, n).first * scale);
@@ -273,8 +272,10 @@ std::pair<Value, Value> dftAlong(OpBuilder &b, Location loc, Value re,
           return b.create<arith::MulFOp>(loc, p, q);
         };
         // (xr + i xi)(wr + i wi)
-        Value r = b.create<arith::SubFOp>(loc, mul(x[0], w[0]), mul(x[1], w[1]));
-        Value i = b.create<arith::AddFOp>(loc, mul(x[0], w[1]), mul(x[1], w[0]));
+        Value r =
+            b.create<arith::SubFOp>(loc, mul(x[0], w[0]), mul(x[1], w[1]));
+        Value i =
+            b.create<arith::AddFOp>(loc, mul(x[0], w[1]), mul(x[1], w[0]));
         return {b.create<arith::AddFOp>(loc, acc[0], r),
                 b.create<arith::AddFOp>(loc, acc[1], i)};
       });
@@ -340,14 +341,14 @@ struct FftLowering : OpConversionPattern<FftOp> {
     int64_t lastDim = rank - 1, n = lengths.back();
     // RFFT halves the last dimension first; IRFFT restores it last.
     if (kind == FftType::RFFT)
-      std::tie(re, im) = dftAlong(rewriter, loc, re, im, lastDim, n,
-                                  n / 2 + 1, /*inverse=*/false);
+      std::tie(re, im) = dftAlong(rewriter, loc, re, im, lastDim, n, n / 2 + 1,
+                                  /*inverse=*/false);
     for (int64_t i = 0; i < k; ++i) {
       int64_t dim = rank - k + i;
       if (kind != FftType::FFT && kind != FftType::IFFT && dim == lastDim)
         continue;
-      std::tie(re, im) = dftAlong(rewriter, loc, re, im, dim, lengths[i],
-                                  lengths[i], inverse);
+      std::tie(re, im) =
+          dftAlong(rewriter, loc, re, im, dim, lengths[i], lengths[i], inverse);
     }
     Type et = outType.getElementType();
     Value result;
@@ -356,8 +357,7 @@ struct FftLowering : OpConversionPattern<FftOp> {
       result = buildElementwise(
           rewriter, loc, outType, y,
           [&](OpBuilder &b, Location loc, ValueRange v) -> Value {
-            return et == f64 ? v[0]
-                             : b.create<arith::TruncFOp>(loc, et, v[0]);
+            return et == f64 ? v[0] : b.create<arith::TruncFOp>(loc, et, v[0]);
           });
     } else {
       Type part = cast<ComplexType>(et).getElementType();

@@ -100,10 +100,10 @@ SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value linear,
   SmallVector<Value> idx(shape.size());
   int64_t stride = 1;
   for (int64_t d = shape.size() - 1; d >= 0; --d) {
-    Value q = stride == 1
-                  ? linear
-                  : b.create<arith::DivUIOp>(
-                        loc, linear, b.create<arith::ConstantIndexOp>(loc, stride));
+    Value q = stride == 1 ? linear
+                          : b.create<arith::DivUIOp>(
+                                loc, linear,
+                                b.create<arith::ConstantIndexOp>(loc, stride));
     idx[d] = b.create<arith::RemUIOp>(
         loc, q, b.create<arith::ConstantIndexOp>(loc, shape[d]));
     stride *= shape[d];

@@ -52,7 +52,6 @@ Value toIndex(OpBuilder &b, Location loc, Value integer);
 SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value linear,
                                ArrayRef<int64_t> shape);
 
-
 using ScalarBodyFn = function_ref<Value(OpBuilder &, Location, ValueRange)>;
 
 /// A parallel linalg.generic producing `resultType` from `inputs`, each of

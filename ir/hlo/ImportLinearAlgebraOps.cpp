@@ -54,8 +54,8 @@ LogicalResult Importer::emitFft(const Instruction &instr, Operands operands,
     return failure();
   auto type = symbolizeFftType(text);
   if (!type) {
-    error(typeAttr->valueLoc) << "unknown fft_type '" << text
-                              << "' (FFT, IFFT, RFFT or IRFFT)";
+    error(typeAttr->valueLoc)
+        << "unknown fft_type '" << text << "' (FFT, IFFT, RFFT or IRFFT)";
     return failure();
   }
   result.leaves.push_back(b_.create<FftOp>(opLoc(instr), in->type,

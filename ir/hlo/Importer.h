@@ -225,8 +225,8 @@ private:
                          HloValue &result);
   LogicalResult emitSelectAndScatter(const Instruction &instr,
                                      Operands operands, HloValue &result);
-  LogicalResult emitTriangularSolve(const Instruction &instr,
-                                    Operands operands, HloValue &result);
+  LogicalResult emitTriangularSolve(const Instruction &instr, Operands operands,
+                                    HloValue &result);
   LogicalResult emitFft(const Instruction &instr, Operands operands,
                         HloValue &result);
   /// Imports the computation named by `instr`'s attribute `attrName` into

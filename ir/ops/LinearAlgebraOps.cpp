@@ -80,9 +80,8 @@ LogicalResult FftOp::verify() {
            << out.getElementType() << " should be " << resultElement << " for "
            << stringifyFftType(type) << " of " << et;
   if (out.getShape() != ArrayRef<int64_t>(*shape))
-    return emitOpError("result shape ")
-           << formatShape(out.getShape()) << " should be "
-           << formatShape(*shape);
+    return emitOpError("result shape ") << formatShape(out.getShape())
+                                        << " should be " << formatShape(*shape);
   return success();
 }
 

@@ -43,10 +43,9 @@ LogicalResult TriangularSolveOp::buildVJP(GradBuilder &gb,
   for (int64_t d = 0; d < rank - 2; ++d)
     batch.push_back(d);
   // M̄ = -b̄ x^T (left) or -x^T b̄ (right), [..., m, m].
-  Value ctM =
-      getLeftSide()
-          ? gb.dotGeneral(ctB, x, batch, batch, {rank - 1}, {rank - 1})
-          : gb.dotGeneral(x, ctB, batch, batch, {rank - 2}, {rank - 2});
+  Value ctM = getLeftSide()
+                  ? gb.dotGeneral(ctB, x, batch, batch, {rank - 1}, {rank - 1})
+                  : gb.dotGeneral(x, ctB, batch, batch, {rank - 2}, {rank - 2});
   ctM = gb.neg(ctM);
   if (transposed) {
     SmallVector<int64_t> perm(batch);
@@ -58,18 +57,17 @@ LogicalResult TriangularSolveOp::buildVJP(GradBuilder &gb,
   auto iotaType = aType.clone(b.getI32Type());
   Value row = b.create<IotaOp>(loc, iotaType, rank - 2);
   Value col = b.create<IotaOp>(loc, iotaType, rank - 1);
-  ComparisonDirection dir =
-      getLower() ? (getUnitDiagonal() ? ComparisonDirection::GT
-                                      : ComparisonDirection::GE)
-                 : (getUnitDiagonal() ? ComparisonDirection::LT
-                                      : ComparisonDirection::LE);
+  ComparisonDirection dir = getLower()
+                                ? (getUnitDiagonal() ? ComparisonDirection::GT
+                                                     : ComparisonDirection::GE)
+                                : (getUnitDiagonal() ? ComparisonDirection::LT
+                                                     : ComparisonDirection::LE);
   cts[0] = gb.select(gb.compare(dir, row, col), ctM, gb.zerosLike(ctM));
   cts[1] = ctB;
   return success();
 }
 
-LogicalResult FftOp::buildVJP(GradBuilder &gb,
-                              ArrayRef<Value> resultCotangents,
+LogicalResult FftOp::buildVJP(GradBuilder &gb, ArrayRef<Value> resultCotangents,
                               SmallVectorImpl<Value> &cts) {
   Value ct = resultCotangents[0];
   if (!ct)
@@ -110,7 +108,8 @@ LogicalResult FftOp::buildVJP(GradBuilder &gb,
     }
     auto maskType = RankedTensorType::get({half}, part);
     Value m = b.create<ConstantOp>(
-        loc, maskType, cast<ElementsAttr>(DenseElementsAttr::get(maskType, mask)));
+        loc, maskType,
+        cast<ElementsAttr>(DenseElementsAttr::get(maskType, mask)));
     m = gb.broadcastInDim(m, inType.getShape(), {rank - 1});
     Value scaled = gb.mul(spectrum, gb.convert(m, inType.getElementType()));
     Value re = b.create<RealOp>(loc, m.getType(), scaled);
