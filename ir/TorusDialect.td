@@ -119,6 +119,22 @@ def Torus_RngAlgorithm : I32EnumAttr<"RngAlgorithm",
   let cppNamespace = "::mlir::torus";
 }
 
+// HLO's TriangularSolveOptions.Transpose: which matrix a triangular solve
+// applies, a, its transpose, or its conjugate transpose.
+def Torus_TransposeKind : I32EnumAttr<"TransposeKind",
+    "which of a, a^T and conj(a)^T a triangular solve applies", [
+      I32EnumAttrCase<"NO_TRANSPOSE", 0>, I32EnumAttrCase<"TRANSPOSE", 1>,
+      I32EnumAttrCase<"ADJOINT", 2>]> {
+  let cppNamespace = "::mlir::torus";
+}
+
+def Torus_FftType : I32EnumAttr<"FftType",
+    "HLO fft_type: complex forward or inverse, real to complex, complex to real", [
+      I32EnumAttrCase<"FFT", 0>, I32EnumAttrCase<"IFFT", 1>,
+      I32EnumAttrCase<"RFFT", 2>, I32EnumAttrCase<"IRFFT", 3>]> {
+  let cppNamespace = "::mlir::torus";
+}
+
 //===----------------------------------------------------------------------===//
 // Attributes
 //===----------------------------------------------------------------------===//

@@ -1573,6 +1573,90 @@ def Torus_ConvolutionOp : Torus_Op<"convolution", [HloOpcode<"convolution">, Pur
 }
 
 //===----------------------------------------------------------------------===//
+// Linear algebra and Fourier transforms
+//===----------------------------------------------------------------------===//
+
+def Torus_TriangularSolveOp : Torus_Op<"triangular_solve",
+    [HloOpcode<"triangular-solve">, Pure, Torus_HasVJP,
+    DeclareOpInterfaceMethods<Torus_ShardingRuleOpInterface,
+      ["getOperandDimMap", "getBlockedResultDims"]>]> {
+  let summary = "solve a triangular system of equations";
+  let description = [{
+    HLO `triangular-solve`: solves `op(a) x = b` (`left_side`) or
+    `x op(a) = b` for `x`, in each batch. `a` is `[..., m, m]`; `b` is
+    `[..., m, n]` (left side) or `[..., n, m]`, with `a`'s batch
+    dimensions; the result has `b`'s type. Only `a`'s lower (`lower`) or
+    upper triangle is read, and with `unit_diagonal` not its diagonal
+    either, which is taken as ones. `op(a)` is `a` (`NO_TRANSPOSE`), its
+    transpose (`TRANSPOSE`) or its conjugate transpose (`ADJOINT`, the
+    transpose for real types).
+
+    Computed by substitution, in the element type (f16 and bf16 in f32,
+    rounded once): each `x` element is its `b` element less each known
+    term in turn, in the order those were solved, divided by the diagonal.
+    A zero on the diagonal gives infinities or NaNs, as in XLA.
+
+    ```mlir
+    %x = torus.triangular_solve %a, %b, left_side = true, lower = true,
+           unit_diagonal = false, transpose_a = NO_TRANSPOSE
+         : (tensor<4x4xf32>, tensor<4x2xf32>) -> tensor<4x2xf32>
+    ```
+  }];
+  let arguments = (ins Torus_FloatOrComplexTensor:$a,
+                       Torus_FloatOrComplexTensor:$b, BoolAttr:$left_side,
+                       BoolAttr:$lower, BoolAttr:$unit_diagonal,
+                       Torus_TransposeKind:$transpose_a);
+  let results = (outs Torus_FloatOrComplexTensor:$result);
+  let assemblyFormat = [{
+    $a `,` $b `,` `left_side` `=` $left_side `,` `lower` `=` $lower `,`
+    `unit_diagonal` `=` $unit_diagonal `,` `transpose_a` `=` $transpose_a
+    attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Torus_FftOp : Torus_Op<"fft", [HloOpcode<"fft">, Pure, Torus_HasVJP,
+    DeclareOpInterfaceMethods<Torus_ShardingRuleOpInterface,
+      ["getOperandDimMap", "getBlockedResultDims"]>]> {
+  let summary = "discrete Fourier transform over the last dimensions";
+  let description = [{
+    HLO `fft`: the discrete Fourier transform over the last
+    `k = size(fft_length)` dimensions (1 to 3), whose lengths are
+    `fft_length`; the other dimensions are batches.
+
+    - `FFT`: complex to complex, `X[f] = sum_t x[t] exp(-2 pi i f t / n)`
+      along each transformed dimension.
+    - `IFFT`: its inverse, `exp(+2 pi i f t / n)` and divided by `n`.
+    - `RFFT`: real (f32, f64) to complex (c64, c128); the last dimension
+      keeps the `n / 2 + 1` frequencies that are not redundant.
+    - `IRFFT`: the inverse of `RFFT`: the operand's last dimension holds
+      `n / 2 + 1` frequencies of a Hermitian-symmetric spectrum (the
+      imaginary parts of frequency 0 and, for even `n`, `n / 2` are
+      ignored), the result `n` reals.
+
+    Each dimension is transformed in turn as a direct sum of `n` terms
+    (O(n^2)) with twiddle factors computed in long double, in f64
+    throughout, and rounded to the element type once at the end. XLA:CPU's
+    DUCC (Cooley-Tukey, Bluestein) rounds differently, so results agree
+    with XLA's to a few ULPs of the largest element, not of every element.
+
+    ```mlir
+    %y = torus.fft %x, type = RFFT, length = [8]
+         : (tensor<4x8xf32>) -> tensor<4x5xcomplex<f32>>
+    ```
+  }];
+  let arguments = (ins Torus_FloatOrComplexTensor:$operand,
+                       Torus_FftType:$fft_type,
+                       DenseI64ArrayAttr:$fft_length);
+  let results = (outs Torus_FloatOrComplexTensor:$result);
+  let assemblyFormat = [{
+    $operand `,` `type` `=` $fft_type `,` `length` `=` $fft_length attr-dict
+    `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Indexing
 //===----------------------------------------------------------------------===//
 

@@ -125,4 +125,20 @@ SmallVector<Value> inlineScalarComputation(OpBuilder &b, Location loc,
   llvm_unreachable("a verified scalar computation ends in torus.return");
 }
 
+SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value linear,
+                               ArrayRef<int64_t> shape) {
+  SmallVector<Value> idx(shape.size());
+  int64_t stride = 1;
+  for (int64_t d = shape.size() - 1; d >= 0; --d) {
+    Value q = stride == 1 ? linear
+                          : b.create<arith::DivUIOp>(
+                                loc, linear,
+                                b.create<arith::ConstantIndexOp>(loc, stride));
+    idx[d] = b.create<arith::RemUIOp>(
+        loc, q, b.create<arith::ConstantIndexOp>(loc, shape[d]));
+    stride *= shape[d];
+  }
+  return idx;
+}
+
 } // namespace mlir::torus

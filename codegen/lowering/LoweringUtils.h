@@ -27,6 +27,7 @@ void populateIndexingLowering(RewritePatternSet &patterns);
 void populateControlFlowLowering(RewritePatternSet &patterns);
 void populateRandomLowering(RewritePatternSet &patterns);
 void populateSortLowering(RewritePatternSet &patterns);
+void populateLinearAlgebraLowering(RewritePatternSet &patterns);
 
 //===--- Builders ---------------------------------------------------------===//
 //
@@ -46,7 +47,10 @@ Value extractScalar(OpBuilder &b, Location loc, Value tensor0d);
 Value identityValue(OpBuilder &b, Location loc, ReduceKind kind, Type t);
 /// An integer scalar (any width) as an `index`.
 Value toIndex(OpBuilder &b, Location loc, Value integer);
-
+/// The indices (`index` values) of the element `linear` (row-major) of
+/// `shape`.
+SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value linear,
+                               ArrayRef<int64_t> shape);
 
 using ScalarBodyFn = function_ref<Value(OpBuilder &, Location, ValueRange)>;
 

@@ -28,21 +28,6 @@ Value cIndex(OpBuilder &b, Location loc, int64_t v) {
   return b.create<arith::ConstantIndexOp>(loc, v);
 }
 
-/// The indices of the element `linear` (row-major) of `shape`.
-SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value linear,
-                               ArrayRef<int64_t> shape) {
-  SmallVector<Value> idx(shape.size());
-  int64_t stride = 1;
-  for (int64_t d = shape.size() - 1; d >= 0; --d) {
-    Value q = stride == 1 ? linear
-                          : b.create<arith::DivUIOp>(loc, linear,
-                                                     cIndex(b, loc, stride));
-    idx[d] = b.create<arith::RemUIOp>(loc, q, cIndex(b, loc, shape[d]));
-    stride *= shape[d];
-  }
-  return idx;
-}
-
 /// `row` with `dim`'s entry set to `at`.
 SmallVector<Value> withIndex(ArrayRef<Value> row, int64_t dim, Value at) {
   SmallVector<Value> idx(row);

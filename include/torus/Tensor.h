@@ -463,6 +463,44 @@ Tensor dotGeneral(const Tensor &a, const Tensor &b, const DotDims &dims,
 /// NumPy `matmul` for rank >= 1 operands (batch dimensions broadcast).
 Tensor matmul(const Tensor &a, const Tensor &b, Loc loc = Loc::current());
 
+/// Which matrix triangularSolve() applies: `a`, its transpose, or its
+/// conjugate transpose (HLO's `transpose_a`).
+enum class TransposeA { None, Transpose, Adjoint };
+/// HLO's TriangularSolveOptions.
+struct TriangularSolveOptions {
+  /// Solve `op(a) x = b` (true) or `x op(a) = b`.
+  bool leftSide = true;
+  /// Read `a`'s lower triangle (true) or its upper one; the other is not
+  /// read.
+  bool lower = true;
+  /// Take `a`'s diagonal as ones without reading it.
+  bool unitDiagonal = false;
+  TransposeA transposeA = TransposeA::None;
+};
+/// HLO `triangular-solve`: `x` with `op(a) x = b` (or `x op(a) = b`) for
+/// each batch, `a` of shape `[..., m, m]`, `b` `[..., m, n]` (or
+/// `[..., n, m]`) with `a`'s batch dimensions. Operands are promoted to one
+/// float or complex dtype (integers to f32); f16 and bf16 are solved in f32
+/// and rounded once.
+Tensor triangularSolve(const Tensor &a, const Tensor &b,
+                       const TriangularSolveOptions &options = {},
+                       Loc loc = Loc::current());
+
+/// HLO's fft_type.
+enum class FftType {
+  FFT,   ///< complex to complex, exp(-2 pi i f t / n)
+  IFFT,  ///< its inverse, exp(+2 pi i f t / n) / n
+  RFFT,  ///< real to complex: the last axis keeps n / 2 + 1 frequencies
+  IRFFT, ///< the inverse of RFFT: n / 2 + 1 frequencies to n reals
+};
+/// HLO `fft` over the last `lengths.size()` (1 to 3) axes, whose lengths
+/// are `lengths` (for IRFFT the last is the result's: the operand has
+/// `lengths.back() / 2 + 1` there). FFT, IFFT and IRFFT take real operands
+/// as complex ones; integers become f32 (c64) first. Computed as direct
+/// sums in f64 (docs/tracing.md).
+Tensor fft(const Tensor &a, FftType type, const std::vector<int64_t> &lengths,
+           Loc loc = Loc::current());
+
 /// Padding of the spatial dimensions of a convolution or pooling window:
 /// TensorFlow's "SAME" (output size ceil(in / stride), extra padding at the
 /// end) and "VALID" (none), or explicit (low, high) pairs.

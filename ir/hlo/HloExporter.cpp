@@ -404,6 +404,8 @@ private:
   LogicalResult exportAllToAll(AllToAllOp op, Operands operands);
   LogicalResult exportSort(SortOp op, Operands operands);
   LogicalResult exportTopK(TopKOp op, Operands operands);
+  LogicalResult exportTriangularSolve(TriangularSolveOp op, Operands operands);
+  LogicalResult exportFft(FftOp op, Operands operands);
   LogicalResult exportSelectAndScatter(SelectAndScatterOp op,
                                        Operands operands);
 
@@ -1056,6 +1058,8 @@ const llvm::DenseMap<TypeID, Exporter::Handler> &Exporter::handlers() {
         entry<ShardingConstraintOp, &Exporter::exportShardingConstraint>(),
         entry<SortOp, &Exporter::exportSort>(),
         entry<TopKOp, &Exporter::exportTopK>(),
+        entry<TriangularSolveOp, &Exporter::exportTriangularSolve>(),
+        entry<FftOp, &Exporter::exportFft>(),
         entry<SelectAndScatterOp, &Exporter::exportSelectAndScatter>(),
     };
     return llvm::DenseMap<TypeID, Handler>(std::begin(entries),
@@ -1606,6 +1610,28 @@ LogicalResult Exporter::exportTopK(TopKOp o, Operands operands) {
                          op);
   bindResults(op, name, shape, true);
   return success();
+}
+
+LogicalResult Exporter::exportTriangularSolve(TriangularSolveOp o,
+                                              Operands operands) {
+  Operation *op = o;
+  // XLA writes the options that are true, and transpose_a always.
+  std::string attrs;
+  if (o.getLeftSide())
+    attrs += ", left_side=true";
+  if (o.getLower())
+    attrs += ", lower=true";
+  if (o.getUnitDiagonal())
+    attrs += ", unit_diagonal=true";
+  attrs += ", transpose_a=" + stringifyTransposeKind(o.getTransposeA()).str();
+  return single(op, operands, attrs);
+}
+
+LogicalResult Exporter::exportFft(FftOp o, Operands operands) {
+  Operation *op = o;
+  return single(op, operands,
+                ", fft_type=" + stringifyFftType(o.getFftType()).str() +
+                    dimsAttr("fft_length", o.getFftLength()));
 }
 
 LogicalResult Exporter::exportSelectAndScatter(SelectAndScatterOp o,

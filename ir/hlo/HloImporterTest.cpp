@@ -158,8 +158,8 @@ TEST_F(HloTest, ErrorsNameTheTokenAndItsPosition) {
   };
   const Case cases[] = {
       {"HloModule m\nENTRY e {\n  p = f32[4] parameter(0)\n  ROOT f = f32[4] "
-       "fft(p)\n}\n",
-       "test.hlo:4:19: error: unsupported HLO opcode 'fft'"},
+       "cholesky(p)\n}\n",
+       "test.hlo:4:19: error: unsupported HLO opcode 'cholesky'"},
       {"HloModule m\nENTRY e {\n  ROOT p = f32[4]{0,1} parameter(0)\n}\n",
        "test.hlo:3:18: error: layout {0,1} of f32[4] is not an order of its 1 dimensions"},
       {"HloModule m\nENTRY e {\n  ROOT p = f8e5m2[4] parameter(0)\n}\n",

@@ -20,6 +20,7 @@
 //                             all-to-all collective-permute rng-bit-generator
 //   ImportSortOps.cpp         sort topk select-and-scatter; scalar
 //                             computations as regions
+//   ImportLinearAlgebraOps.cpp  triangular-solve fft
 //
 //===----------------------------------------------------------------------===//
 #ifndef TORUS_IR_HLO_IMPORTER_H
@@ -234,6 +235,10 @@ private:
                          HloValue &result);
   LogicalResult emitSelectAndScatter(const Instruction &instr,
                                      Operands operands, HloValue &result);
+  LogicalResult emitTriangularSolve(const Instruction &instr, Operands operands,
+                                    HloValue &result);
+  LogicalResult emitFft(const Instruction &instr, Operands operands,
+                        HloValue &result);
   /// Imports the computation named by `instr`'s attribute `attrName` into
   /// `region` as a scalar computation: one `tensor<T>` block argument per
   /// entry of `params`, returning one scalar per entry of `results` (a
