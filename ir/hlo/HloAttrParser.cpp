@@ -548,10 +548,16 @@ LogicalResult AttrParser::metadata(Metadata &metadata) {
       llvm::StringRef token = c.numberToken();
       if (token.empty())
         return expected(c, "a value");
-      if (key == "source_line" && token.getAsInteger(10, metadata.sourceLine)) {
-        error(at) << "source_line must be an integer";
+      int64_t *field = key == "source_line"      ? &metadata.sourceLine
+                       : key == "source_column"  ? &metadata.sourceColumn
+                       : key == "stack_frame_id" ? &metadata.stackFrameId
+                                                 : nullptr;
+      if (field && (token.getAsInteger(10, *field) || *field < 0)) {
+        error(at) << key << " must be a non-negative integer";
         return failure();
       }
+      if (key == "stack_frame_id")
+        metadata.stackFrameIdAt = at;
     }
   }
   return finish(c);

@@ -34,10 +34,15 @@ struct DimLabels {
   llvm::SmallVector<int64_t> outputSpatial;
 };
 
-/// `metadata={op_name="..." source_file="..." source_line=12}`.
+/// `metadata={op_name="..." source_file="..." source_line=12
+/// source_column=3 stack_frame_id=4}`; other fields are skipped.
 struct Metadata {
   std::string opName, sourceFile;
-  int64_t sourceLine = 0;
+  int64_t sourceLine = 0, sourceColumn = 0;
+  /// An id of the module's StackFrames table (0: none).
+  int64_t stackFrameId = 0;
+  /// Where `stack_frame_id`'s value is written.
+  const char *stackFrameIdAt = nullptr;
 };
 
 /// An HLO sharding (`{replicated}`, `{maximal device=1}`,

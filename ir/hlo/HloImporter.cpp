@@ -39,6 +39,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <complex>
@@ -137,7 +138,9 @@ const llvm::StringMap<Importer::OpcodeEntry> &Importer::opcodeTable() {
     add("copy", &Importer::emitCopy);
     add("opt-barrier", &Importer::emitCopy);
     add("custom-call", &Importer::emitCustomCall,
-        {"custom_call_target", "api_version", "custom_call_has_side_effect"});
+        {"custom_call_target", "api_version", "custom_call_has_side_effect",
+         "called_computations", "output_to_operand_aliasing",
+         "operand_layout_constraints"});
     // Elementwise (ImportElementwiseOps.cpp); the attribute-free ones are
     // generic.
     add("convert", &Importer::emitConvert);
@@ -152,6 +155,7 @@ const llvm::StringMap<Importer::OpcodeEntry> &Importer::opcodeTable() {
     add("broadcast", &Importer::emitBroadcast, {"dimensions"});
     add("transpose", &Importer::emitTranspose, {"dimensions"});
     add("reverse", &Importer::emitReverse, {"dimensions"});
+    add("bitcast", &Importer::emitBitcast);
     add("slice", &Importer::emitSlice, {"slice"});
     add("dynamic-slice", &Importer::emitDynamicSlice, {"dynamic_slice_sizes"});
     add("dynamic-update-slice", &Importer::emitDynamicUpdateSlice);
@@ -223,7 +227,103 @@ Importer::Importer(const Module &module, const SourceLocator &locator,
 }
 
 InFlightDiagnostic Importer::error(llvm::SMLoc loc) {
-  return locator_.error(loc);
+  InFlightDiagnostic diag = locator_.error(loc);
+  const Instruction *from = nullptr;
+  std::optional<Location> source;
+  for (const Instruction *instr : llvm::reverse(active_))
+    if ((source = sourceLoc(*instr))) {
+      from = instr;
+      break;
+    }
+  if (!from)
+    return diag;
+  Metadata md;
+  {
+    ScopedDiagnosticHandler quiet(ctx_, [](Diagnostic &) { return success(); });
+    (void)AttrParser(*from->attr("metadata"), locator_).metadata(md);
+  }
+  // The note's location gives the innermost file:line:col; the text names
+  // the op and the calls that led there.
+  Diagnostic &note = diag.attachNote(*source);
+  note << "'" << from->name << "' comes from";
+  if (!md.opName.empty())
+    note << " '" << md.opName << "'";
+  if (md.stackFrameId && ast_.stackFrames.frames.count(md.stackFrameId))
+    note << " " << frameText(md.stackFrameId);
+  return diag;
+}
+
+std::string Importer::frameText(int64_t id) {
+  const StackFrameTables &t = ast_.stackFrames;
+  std::string text;
+  llvm::SmallPtrSet<const StackFrameTables::Frame *, 8> seen;
+  for (auto it = t.frames.find(id); it != t.frames.end();
+       it = t.frames.find(it->second.parent)) {
+    if (!seen.insert(&it->second).second)
+      break;
+    const StackFrameTables::FileLocation &l =
+        t.fileLocations.at(it->second.fileLocation);
+    if (!text.empty())
+      text += ", called from " + t.fileNames.at(l.fileName) + ":" +
+              std::to_string(l.line) + ":" + std::to_string(l.column) + " ";
+    text += "in " + t.functionNames.at(l.functionName);
+    if (it->second.parent == 0)
+      break;
+  }
+  return text;
+}
+
+std::optional<Location> Importer::frameLoc(int64_t id) {
+  const StackFrameTables &t = ast_.stackFrames;
+  if (auto it = frameLocs_.find(id); it != frameLocs_.end())
+    return it->second;
+  // The frame and its callers, innermost first; a cycle ends the chain.
+  llvm::SmallVector<Location> chain;
+  llvm::SmallPtrSet<const StackFrameTables::Frame *, 8> seen;
+  for (auto it = t.frames.find(id); it != t.frames.end();
+       it = t.frames.find(it->second.parent)) {
+    if (!seen.insert(&it->second).second)
+      break;
+    const StackFrameTables::FileLocation &l =
+        t.fileLocations.at(it->second.fileLocation);
+    chain.push_back(FileLineColLoc::get(
+        ctx_, t.fileNames.at(l.fileName), static_cast<unsigned>(l.line),
+        static_cast<unsigned>(l.column)));
+    if (it->second.parent == 0)
+      break;
+  }
+  if (chain.empty())
+    return std::nullopt;
+  Location loc = chain.back();
+  for (Location callee : llvm::reverse(llvm::ArrayRef(chain).drop_back()))
+    loc = CallSiteLoc::get(callee, loc);
+  frameLocs_.try_emplace(id, loc);
+  return loc;
+}
+
+std::optional<Location> Importer::sourceLoc(const Instruction &instr) {
+  const Attr *meta = instr.attr("metadata");
+  if (!meta)
+    return std::nullopt;
+  Metadata md;
+  {
+    // Malformed metadata is reported by emitInstruction; here it is only
+    // read.
+    ScopedDiagnosticHandler quiet(ctx_, [](Diagnostic &) { return success(); });
+    if (failed(AttrParser(*meta, locator_).metadata(md)))
+      return std::nullopt;
+  }
+  std::optional<Location> source;
+  if (md.stackFrameId)
+    source = frameLoc(md.stackFrameId);
+  if (!source && !md.sourceFile.empty())
+    source = FileLineColLoc::get(ctx_, md.sourceFile,
+                                 static_cast<unsigned>(md.sourceLine),
+                                 static_cast<unsigned>(md.sourceColumn));
+  if (!md.opName.empty())
+    source = NameLoc::get(StringAttr::get(ctx_, md.opName),
+                          source ? *source : UnknownLoc::get(ctx_));
+  return source;
 }
 
 Location Importer::opLoc(const Instruction &instr) {
@@ -231,24 +331,7 @@ Location Importer::opLoc(const Instruction &instr) {
   // Tagged even without metadata, so that the exporter knows the position
   // is the HLO text's, not a source location to write out.
   auto tag = StringAttr::get(ctx_, kHloLocationTag);
-  const Attr *meta = instr.attr("metadata");
-  if (!meta)
-    return FusedLoc::get(ctx_, {hloLoc}, tag);
-  Metadata md;
-  {
-    // Malformed metadata is reported by emitInstruction; here it is only
-    // read.
-    ScopedDiagnosticHandler quiet(ctx_, [](Diagnostic &) { return success(); });
-    if (failed(AttrParser(*meta, locator_).metadata(md)))
-      return FusedLoc::get(ctx_, {hloLoc}, tag);
-  }
-  std::optional<Location> source;
-  if (!md.sourceFile.empty())
-    source = FileLineColLoc::get(ctx_, md.sourceFile,
-                                 static_cast<unsigned>(md.sourceLine), 0);
-  if (!md.opName.empty())
-    source = NameLoc::get(StringAttr::get(ctx_, md.opName),
-                          source ? *source : UnknownLoc::get(ctx_));
+  std::optional<Location> source = sourceLoc(instr);
   if (!source)
     return FusedLoc::get(ctx_, {hloLoc}, tag);
   return FusedLoc::get(ctx_, {hloLoc, *source}, tag);
@@ -701,6 +784,8 @@ LogicalResult Importer::emitAll(Scope &scope, unsigned index) {
 
 LogicalResult Importer::emitInstruction(Scope &scope, unsigned index) {
   const Instruction &instr = scope.comp->instructions[index];
+  active_.push_back(&instr);
+  auto popActive = llvm::make_scope_exit([&] { active_.pop_back(); });
   auto known = opcodeTable().find(instr.opcode);
   bool inTable = known != opcodeTable().end();
   if (!inTable && !genericOp(instr.opcode)) {
@@ -719,6 +804,15 @@ LogicalResult Importer::emitInstruction(Scope &scope, unsigned index) {
     Metadata md;
     if (failed(AttrParser(*meta, locator_).metadata(md)))
       return failure();
+    // Without the tables (HLO text printed without them) the id names
+    // nothing and is ignored; with them it must name a frame.
+    if (md.stackFrameId && !ast_.stackFrames.empty() &&
+        !ast_.stackFrames.frames.count(md.stackFrameId)) {
+      locator_.error(llvm::SMLoc::getFromPointer(md.stackFrameIdAt))
+          << "stack_frame_id " << md.stackFrameId
+          << " is not in the module's StackFrames table";
+      return failure();
+    }
   }
   llvm::SmallVector<const HloValue *> operands;
   for (auto [k, j] : llvm::enumerate(scope.operandIndices[index])) {

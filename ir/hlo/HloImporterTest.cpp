@@ -336,6 +336,80 @@ ENTRY e {
   expectStable(text);
 }
 
+TEST_F(HloTest, StackFramesBecomeCallSiteLocations) {
+  // As XLA's dumps write them: tables after the header; parent_frame_id is
+  // printed one more than the parent's id. A computation may still be
+  // named like a table.
+  auto m = import(R"(HloModule dump
+FileNames
+1 "a.py"
+2 "b.py"
+FunctionNames
+1 "main"
+2 "f"
+FileLocations
+1 {file_name_id=1 function_name_id=1 line=40 end_line=40 column=2 end_column=9}
+2 {file_name_id=2 function_name_id=2 line=7 end_line=7 column=5 end_column=9}
+StackFrames
+1 {file_location_id=1 parent_frame_id=1}
+2 {file_location_id=2 parent_frame_id=2}
+
+FileNames (x: f32[2]) -> f32[2] {
+  x = f32[2] parameter(0)
+  ROOT n = f32[2] negate(x), metadata={op_name="jit(f)/neg" stack_frame_id=2}
+}
+ENTRY e {
+  p = f32[2] parameter(0)
+  ROOT c = f32[2] call(p), to_apply=FileNames
+}
+)");
+  ASSERT_TRUE(m) << errors_;
+  NegateOp neg;
+  m->walk([&](NegateOp op) { neg = op; });
+  ASSERT_TRUE(neg);
+  auto fused = dyn_cast<FusedLoc>(neg.getLoc());
+  ASSERT_TRUE(fused);
+  ASSERT_EQ(fused.getLocations().size(), 2u);
+  auto name = dyn_cast<NameLoc>(fused.getLocations()[1]);
+  ASSERT_TRUE(name);
+  EXPECT_EQ(name.getName().getValue(), "jit(f)/neg");
+  auto call = dyn_cast<CallSiteLoc>(name.getChildLoc());
+  ASSERT_TRUE(call);
+  auto callee = dyn_cast<FileLineColLoc>(call.getCallee());
+  auto caller = dyn_cast<FileLineColLoc>(call.getCaller());
+  ASSERT_TRUE(callee && caller);
+  EXPECT_EQ(callee.getFilename().getValue(), "b.py");
+  EXPECT_EQ(callee.getLine(), 7u);
+  EXPECT_EQ(callee.getColumn(), 5u);
+  EXPECT_EQ(caller.getFilename().getValue(), "a.py");
+  EXPECT_EQ(caller.getLine(), 40u);
+  // The export writes the innermost frame as the source.
+  std::string text = exportText(*m);
+  EXPECT_NE(text.find("op_name=\"jit(f)/neg\" source_file=\"b.py\" "
+                      "source_line=7"),
+            std::string::npos)
+      << text;
+}
+
+TEST_F(HloTest, BitcastReadsLayouts) {
+  // f32[2,3] row-major read as f32[3,2] column-major is the transpose; a
+  // bitcast between row-major shapes is a reshape.
+  auto m = import(R"(HloModule m
+ENTRY e {
+  p = f32[2,3]{1,0} parameter(0)
+  t = f32[3,2]{0,1} bitcast(p)
+  r = f32[6]{0} bitcast(p)
+  ROOT out = (f32[3,2]{0,1}, f32[6]{0}) tuple(t, r)
+}
+)");
+  ASSERT_TRUE(m) << errors_;
+  std::string ir = print(*m);
+  EXPECT_NE(ir.find("torus.transpose %arg0, permutation = [1, 0]"),
+            std::string::npos)
+      << ir;
+  EXPECT_NE(ir.find("torus.reshape %arg0"), std::string::npos) << ir;
+}
+
 TEST_F(HloTest, RejectsSizesThatWouldOverflow) {
   EXPECT_FALSE(import(R"(HloModule m
 ENTRY e {

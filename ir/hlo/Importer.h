@@ -7,9 +7,10 @@
 // opcode family, as ir/ops/ splits the ops:
 //
 //   ImportValueOps.cpp        parameter constant tuple get-tuple-element
-//                             copy opt-barrier custom-call
+//                             copy opt-barrier
+//   ImportCustomCalls.cpp     custom-call, by target
 //   ImportElementwiseOps.cpp  convert compare
-//   ImportShapeOps.cpp        iota broadcast transpose reverse slice
+//   ImportShapeOps.cpp        iota broadcast transpose reverse bitcast slice
 //                             dynamic-slice dynamic-update-slice
 //                             concatenate pad
 //   ImportReductionOps.cpp    reduce reduce-window; reducer computations
@@ -63,6 +64,11 @@ componentwiseReducer(const Computation &comp, unsigned n,
 /// (`isMax`) or smaller value with its index (ImportReductionOps.cpp).
 bool isArgReducer(const Computation &comp, bool isMax, PrimitiveType valueType,
                   PrimitiveType indexType);
+/// For a comparator computation (parameters 2k, 2k+1 compared, the first
+/// pair deciding): true if it orders by `>` (sorts descending), false if by
+/// `<`, nullopt if neither, judged by running it on sample values
+/// (ImportReductionOps.cpp).
+std::optional<bool> comparatorIsGreater(const Computation &comp);
 /// The reduction kind of a reducer opcode (`add` is sum, ...).
 std::optional<ReduceKind> reduceKindOf(llvm::StringRef opcode);
 
@@ -114,8 +120,21 @@ private:
     std::vector<llvm::SmallVector<unsigned, 4>> operandIndices;
   };
 
+  /// An error at `loc` in the HLO text; while an instruction with a source
+  /// location is imported, with a note naming that location.
   InFlightDiagnostic error(llvm::SMLoc loc);
+  /// The location of the ops `instr` creates: its position in the HLO text
+  /// fused with its source location (sourceLoc).
   Location opLoc(const Instruction &instr);
+  /// Where the program `instr` came from says its metadata: the Python
+  /// stack of `stack_frame_id` (innermost frame first, as CallSiteLocs),
+  /// else `source_file`:`source_line`, named by `op_name`.
+  std::optional<Location> sourceLoc(const Instruction &instr);
+  /// The stack frame `id` and its callers, as a location.
+  std::optional<Location> frameLoc(int64_t id);
+  /// `in function, called from file:line:col in function, ...`: the stack
+  /// of `id` (its own position is the note's location).
+  std::string frameText(int64_t id);
   const Computation *computationRef(const Attr &attr);
   LogicalResult checkHeader();
   LogicalResult parameterShapes(const Computation &comp,
@@ -160,8 +179,15 @@ private:
                                     HloValue &result);
   LogicalResult emitCopy(const Instruction &instr, Operands operands,
                          HloValue &result);
+  /// custom-call: dispatched on its target (ImportCustomCalls.cpp).
   LogicalResult emitCustomCall(const Instruction &instr, Operands operands,
                                HloValue &result);
+  /// The custom-call targets Torus reads, and their handlers.
+  static const llvm::StringMap<Handler> &customCallTargets();
+  LogicalResult emitShardingCall(const Instruction &instr, Operands operands,
+                                 HloValue &result);
+  LogicalResult emitTopKCall(const Instruction &instr, Operands operands,
+                             HloValue &result);
   LogicalResult emitConvert(const Instruction &instr, Operands operands,
                             HloValue &result);
   LogicalResult emitCompare(const Instruction &instr, Operands operands,
@@ -181,6 +207,8 @@ private:
   LogicalResult emitTranspose(const Instruction &instr, Operands operands,
                               HloValue &result);
   LogicalResult emitReverse(const Instruction &instr, Operands operands,
+                            HloValue &result);
+  LogicalResult emitBitcast(const Instruction &instr, Operands operands,
                             HloValue &result);
   LogicalResult emitSlice(const Instruction &instr, Operands operands,
                           HloValue &result);
@@ -293,6 +321,11 @@ private:
   int64_t numPartitions_ = 1;
   bool haveReplicaCount_ = false;
   int depth_ = 0;
+  /// The instructions being imported, innermost last (a fusion, then an
+  /// instruction of its computation): errors name the source location of
+  /// the innermost one that has one.
+  llvm::SmallVector<const Instruction *, 4> active_;
+  llvm::DenseMap<int64_t, Location> frameLocs_;
   /// The scope of the instruction being emitted (for `parameter`).
   const Scope *scope_ = nullptr;
   /// The torus ops HloOpInterface names, by opcode (`conditional` names

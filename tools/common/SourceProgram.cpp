@@ -154,6 +154,11 @@ absl::StatusOr<SourceProgram> parseSourceProgram(const std::string &path,
           fmt::format("{}: {}", name, format.missing));
     return format.read(text, name);
   }
+  // XLA's dumps (`--xla_dump_to`) are `.txt` files: HLO text is known by
+  // its first word.
+  size_t first = text.find_first_not_of(" \t\r\n");
+  if (first != std::string::npos && text.compare(first, 10, "HloModule ") == 0)
+    return readHlo(text, name);
   return readMlir(text, name);
 }
 

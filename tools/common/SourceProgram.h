@@ -2,7 +2,8 @@
 //
 // torusc and torus-run read programs by file extension: `.mlir` (the torus
 // dialect) and `.hlo` (XLA's HLO text, ir/hlo). Standard input and unknown
-// extensions are read as `.mlir`.
+// extensions are read as HLO text if they start with `HloModule` (XLA's
+// `--xla_dump_to` files end in `.txt`), else as `.mlir`.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TORUS_TOOLS_COMMON_SOURCEPROGRAM_H
