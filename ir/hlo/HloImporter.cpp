@@ -208,6 +208,8 @@ const llvm::StringMap<Importer::OpcodeEntry> &Importer::opcodeTable() {
     add("collective-permute", &Importer::emitCollectivePermute,
         {"source_target_pairs", "channel_id"});
     add("rng-bit-generator", &Importer::emitRngBitGenerator, {"algorithm"});
+    add("replica-id", &Importer::emitDeviceId);
+    add("partition-id", &Importer::emitDeviceId);
     return t;
   }();
   return table;
@@ -218,9 +220,9 @@ const llvm::StringMap<Importer::OpcodeEntry> &Importer::opcodeTable() {
 //===----------------------------------------------------------------------===//
 
 Importer::Importer(const Module &module, const SourceLocator &locator,
-                   ModuleOp out)
+                   ModuleOp out, const HloImportOptions &options)
     : ast_(module), locator_(locator), ctx_(locator.context()), b_(ctx_),
-      module_(out) {
+      module_(out), options_(options) {
   for (RegisteredOperationName name : ctx_->getRegisteredOperations())
     if (llvm::StringRef opcode = hloOpcode(name); !opcode.empty())
       hloOps_[opcode].push_back(name);
@@ -549,10 +551,8 @@ LogicalResult Importer::checkHeader() {
         haveReplicaCount_ = true;
       } else {
         numPartitions_ = v;
+        haveNumPartitions_ = true;
       }
-      module_->setAttr(attr.name == "replica_count" ? kNumReplicasAttrName
-                                                    : kNumPartitionsAttrName,
-                       b_.getI64IntegerAttr(v));
       continue;
     }
     if (!ignored.contains(attr.name)) {
@@ -560,6 +560,22 @@ LogicalResult Importer::checkHeader() {
                           << "'";
       return failure();
     }
+  }
+  if (failed(readDeviceCounts()))
+    return failure();
+  perDevice_ = isPerDeviceProgram();
+  if (perDevice_) {
+    // Every device runs the program as it is: one replica per device.
+    module_->setAttr(kNumReplicasAttrName,
+                     b_.getI64IntegerAttr(replicaCount_ * numPartitions_));
+    module_->setAttr(kNumPartitionsAttrName, b_.getI64IntegerAttr(1));
+  } else {
+    if (haveReplicaCount_ || replicaCount_ > 1)
+      module_->setAttr(kNumReplicasAttrName,
+                       b_.getI64IntegerAttr(replicaCount_));
+    if (haveNumPartitions_ || numPartitions_ > 1)
+      module_->setAttr(kNumPartitionsAttrName,
+                       b_.getI64IntegerAttr(numPartitions_));
   }
   if (const Attr *layout = ast_.attr("entry_computation_layout")) {
     // {(shape, ...)->shape}: checks its layouts are row-major and that it
@@ -685,7 +701,7 @@ FailureOr<func::FuncOp> Importer::emitFunction(const Computation &comp,
   size_t arg = 0;
   for (const Instruction *p : params) {
     size_t count = p->shape.numLeaves();
-    if (const Attr *attr = p->attr("sharding")) {
+    if (const Attr *attr = p->attr("sharding"); attr && !perDevice_) {
       auto shardings = leafShardings(*attr, count);
       if (failed(shardings))
         return failure();
@@ -694,7 +710,7 @@ FailureOr<func::FuncOp> Importer::emitFunction(const Computation &comp,
     }
     arg += count;
   }
-  if (const Attr *attr = rootInstr.attr("sharding")) {
+  if (const Attr *attr = rootInstr.attr("sharding"); attr && !perDevice_) {
     auto shardings = leafShardings(*attr, root->leaves.size());
     if (failed(shardings))
       return failure();
@@ -852,7 +868,8 @@ LogicalResult Importer::applySharding(const Instruction &instr,
                                       const HloValue &value, Block *block,
                                       Operation *before) {
   const Attr *attr = instr.attr("sharding");
-  if (!attr)
+  // A per-device program's shardings describe the program XLA partitioned.
+  if (!attr || perDevice_)
     return success();
   auto shardings = leafShardings(*attr, value.leaves.size());
   if (failed(shardings))
@@ -1004,13 +1021,14 @@ LogicalResult Importer::run() {
 }
 
 OwningOpRef<ModuleOp> importHloText(const llvm::SourceMgr &sourceMgr,
-                                    MLIRContext *context) {
+                                    MLIRContext *context,
+                                    const HloImportOptions &options) {
   SourceLocator locator(sourceMgr, context);
   Module ast;
   if (failed(parseHloModule(sourceMgr, locator, ast)))
     return nullptr;
   OwningOpRef<ModuleOp> module = ModuleOp::create(locator.location(ast.loc));
-  Importer importer(ast, locator, *module);
+  Importer importer(ast, locator, *module, options);
   if (failed(importer.run()))
     return nullptr;
   return module;
@@ -1018,11 +1036,12 @@ OwningOpRef<ModuleOp> importHloText(const llvm::SourceMgr &sourceMgr,
 
 OwningOpRef<ModuleOp> importHloText(llvm::StringRef text,
                                     llvm::StringRef bufferName,
-                                    MLIRContext *context) {
+                                    MLIRContext *context,
+                                    const HloImportOptions &options) {
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(
       llvm::MemoryBuffer::getMemBufferCopy(text, bufferName), llvm::SMLoc());
-  return importHloText(sourceMgr, context);
+  return importHloText(sourceMgr, context, options);
 }
 
 } // namespace mlir::torus::hlo

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ir/DiagnosticCollector.h"
+#include "ir/Sharding.h"
 #include "ir/TorusOps.h"
 #include "ir/hlo/HloExport.h"
 #include "ir/hlo/HloImport.h"
@@ -408,6 +409,69 @@ ENTRY e {
             std::string::npos)
       << ir;
   EXPECT_NE(ir.find("torus.reshape %arg0"), std::string::npos) << ir;
+}
+
+TEST_F(HloTest, DeviceCountsComeFromTheFirstSourceThatStatesThem) {
+  auto counts = [&](llvm::StringRef header, llvm::StringRef body,
+                    HloImportOptions options = {}) {
+    std::string text = (header + "\nENTRY e {\n" + body +
+                        "\n  ROOT n = f32[4] negate(p)\n}\n")
+                           .str();
+    DiagnosticCollector diags(&context_);
+    auto m = importHloText(text, "test.hlo", &context_, options);
+    if (!m)
+      return "error: " + diags.take();
+    auto get = [&](llvm::StringRef name) {
+      auto a = (*m)->getAttrOfType<IntegerAttr>(name);
+      return a ? std::to_string(a.getInt()) : std::string("-");
+    };
+    return get(kNumReplicasAttrName) + "x" + get(kNumPartitionsAttrName);
+  };
+  const char *param = "  p = f32[4] parameter(0)";
+  const char *sharded = "  p = f32[4] parameter(0), sharding={devices=[4]<=[4]}";
+  const char *mesh = "HloModule m, frontend_attributes={xla.sdy.meshes="
+                     "{mesh = #sdy.mesh<[\"x\"=4, \"y\"=2]>}}";
+  // The header wins, and a header that states one count means 1 for the
+  // other (XLA writes the counts that are not 1).
+  EXPECT_EQ(counts("HloModule m, num_partitions=2", sharded, {3, 16}), "-x2");
+  EXPECT_EQ(counts("HloModule m, replica_count=2", sharded), "2x-");
+  // Then mhlo.num_* frontend attributes, then a Shardy mesh, then the
+  // devices shardings name, then the options, then 1.
+  EXPECT_EQ(counts("HloModule m, frontend_attributes={mhlo.num_partitions="
+                   "\"6\", mhlo.num_replicas=\"2\"}",
+                   param),
+            "2x6");
+  EXPECT_EQ(counts(mesh, sharded, {0, 16}), "-x8");
+  EXPECT_EQ(counts("HloModule m", sharded, {0, 16}), "-x4");
+  EXPECT_EQ(counts("HloModule m", param, {3, 16}), "3x16");
+  EXPECT_EQ(counts("HloModule m", param), "-x-");
+}
+
+TEST_F(HloTest, ProgramsAlreadyPerDeviceRunAsOneReplicaPerDevice) {
+  // XLA's partitioned entry (`_spmd`): its sharding is what XLA split by.
+  auto m = import(R"(HloModule m, num_partitions=4
+ENTRY main_spmd {
+  p = f32[2] parameter(0), sharding={devices=[4]<=[4]}
+  ROOT r = u32[] partition-id()
+}
+)");
+  ASSERT_TRUE(m) << errors_;
+  EXPECT_EQ((*m)->getAttrOfType<IntegerAttr>(kNumReplicasAttrName).getInt(), 4);
+  std::string ir = print(*m);
+  EXPECT_EQ(ir.find("torus.sharding"), std::string::npos) << ir;
+  EXPECT_NE(ir.find("torus.remainder"), std::string::npos) << ir;
+  // The same program not yet partitioned keeps its partitions.
+  auto global = import(R"(HloModule m, num_partitions=4
+ENTRY main {
+  p = f32[8] parameter(0), sharding={devices=[4]<=[4]}
+  ROOT r = u32[] partition-id()
+}
+)");
+  ASSERT_TRUE(global) << errors_;
+  EXPECT_EQ(
+      (*global)->getAttrOfType<IntegerAttr>(kNumPartitionsAttrName).getInt(),
+      4);
+  EXPECT_NE(print(*global).find("torus.sharding"), std::string::npos);
 }
 
 TEST_F(HloTest, RejectsSizesThatWouldOverflow) {

@@ -28,6 +28,7 @@
 
 #include "ir/TorusOps.h"
 #include "ir/hlo/HloAst.h"
+#include "ir/hlo/HloImport.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -93,7 +94,8 @@ using Groups = std::vector<llvm::SmallVector<int64_t>>;
 
 class Importer {
 public:
-  Importer(const Module &module, const SourceLocator &locator, ModuleOp out);
+  Importer(const Module &module, const SourceLocator &locator, ModuleOp out,
+           const HloImportOptions &options = {});
 
   LogicalResult run();
 
@@ -137,6 +139,16 @@ private:
   std::string frameText(int64_t id);
   const Computation *computationRef(const Attr &attr);
   LogicalResult checkHeader();
+  /// The replica and partition counts where the header does not state them
+  /// (HloDeviceCounts.cpp).
+  LogicalResult readDeviceCounts();
+  /// True if the program is already partitioned: one program per device
+  /// (HloDeviceCounts.cpp).
+  bool isPerDeviceProgram();
+  /// replica-id and partition-id: in a per-device program run as one
+  /// replica per device, the device's replica and its index within it.
+  LogicalResult emitDeviceId(const Instruction &instr, Operands operands,
+                             HloValue &result);
   LogicalResult parameterShapes(const Computation &comp,
                                 std::vector<const Instruction *> &params);
   FailureOr<func::FuncOp> emitFunction(const Computation &comp, bool isEntry);
@@ -317,9 +329,17 @@ private:
   MLIRContext *ctx_;
   OpBuilder b_;
   ModuleOp module_;
+  HloImportOptions options_;
   int64_t replicaCount_ = 1;
   int64_t numPartitions_ = 1;
   bool haveReplicaCount_ = false;
+  bool haveNumPartitions_ = false;
+  /// Where the counts came from, for errors about device ids.
+  std::string replicasFrom_ = "replica_count in the HloModule header";
+  std::string partitionsFrom_ = "num_partitions in the HloModule header";
+  /// The program is already per device (isPerDeviceProgram): it runs as
+  /// replicaCount_ x numPartitions_ replicas and its shardings are dropped.
+  bool perDevice_ = false;
   int depth_ = 0;
   /// The instructions being imported, innermost last (a fusion, then an
   /// instruction of its computation): errors name the source location of
