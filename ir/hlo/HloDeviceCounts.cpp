@@ -170,9 +170,138 @@ LogicalResult Importer::readDeviceCounts() {
   return success();
 }
 
+namespace {
+
+bool isManualEdge(const Instruction &instr) {
+  const Attr *target = instr.attr("custom_call_target");
+  if (instr.opcode != "custom-call" || !target)
+    return false;
+  llvm::StringRef t = target->value.trim().trim('"');
+  return t == "xla.sdy.GlobalToLocalShape" ||
+         t == "xla.sdy.LocalToGlobalShape" || t == "SPMDFullToShardShape" ||
+         t == "SPMDShardToFullShape";
+}
+
+bool isShardingCall(const Instruction &instr) {
+  const Attr *target = instr.attr("custom_call_target");
+  if (instr.opcode != "custom-call" || !target)
+    return false;
+  llvm::StringRef t = target->value.trim().trim('"');
+  return t == "Sharding" || t == "xla.sdy.Sharding";
+}
+
+/// The quoted names in `text` (`{\"x\", \"y\"}`, escapes or not).
+llvm::SmallVector<std::string> quotedNames(llvm::StringRef text) {
+  llvm::SmallVector<std::string> names;
+  std::string plain;
+  for (char c : text)
+    if (c != '\\')
+      plain.push_back(c);
+  llvm::StringRef rest(plain);
+  while (true) {
+    size_t open = rest.find('"');
+    if (open == llvm::StringRef::npos)
+      break;
+    size_t close = rest.find('"', open + 1);
+    if (close == llvm::StringRef::npos)
+      break;
+    names.push_back(rest.slice(open + 1, close).str());
+    rest = rest.drop_front(close + 1);
+  }
+  return names;
+}
+
+} // namespace
+
+bool Importer::hasManualComputation() {
+  for (const Computation &comp : ast_.computations)
+    for (const Instruction &instr : comp.instructions)
+      if (isManualEdge(instr))
+        return true;
+  return false;
+}
+
+LogicalResult Importer::checkManualAxes() {
+  // Shardy names the manual axes; Torus runs a manual computation over all
+  // of the mesh's axes (of more than one device) as the program itself.
+  const Attr *frontend = ast_.attr("frontend_attributes");
+  llvm::StringRef meshes = frontend ? frontend->value : llvm::StringRef();
+  size_t at = meshes.find("#sdy.mesh<[");
+  if (at == llvm::StringRef::npos)
+    return success();
+  llvm::StringRef mesh = meshes.drop_front(at + 11).split(']').first;
+  llvm::SmallVector<std::string> axes;
+  for (llvm::StringRef axis : llvm::split(mesh, ',')) {
+    auto [name, size] = axis.split('=');
+    int64_t n;
+    if (!size.trim().getAsInteger(10, n) && n > 1)
+      axes.push_back(name.trim().trim('"').str());
+  }
+  for (const Computation &comp : ast_.computations)
+    for (const Instruction &instr : comp.instructions) {
+      const Attr *attrs = instr.attr("frontend_attributes");
+      if (!isManualEdge(instr) || !attrs)
+        continue;
+      // xla.sdy.manual_axes="#sdy<manual_axes{\"x\", \"y\"}>"
+      size_t open = attrs->value.find("manual_axes{");
+      if (open == llvm::StringRef::npos)
+        continue;
+      llvm::StringRef text = attrs->value.drop_front(open + 12);
+      text = text.take_until([](char c) { return c == '}'; });
+      llvm::SmallVector<std::string> names = quotedNames(text);
+      for (const std::string &axis : axes)
+        if (!llvm::is_contained(names, axis)) {
+          error(attrs->valueLoc)
+              << "a manual computation (shard_map) over axes {"
+              << llvm::join(names, ", ") << "} of mesh axes {"
+              << llvm::join(axes, ", ") << "} is not supported: Torus runs "
+              << "a shard_map over every mesh axis, as the program of each "
+                 "device";
+          return failure();
+        }
+    }
+  return success();
+}
+
+llvm::DenseMap<int64_t, llvm::SmallVector<const Shape *>>
+Importer::parameterShards() {
+  llvm::DenseMap<int64_t, llvm::SmallVector<const Shape *>> shards;
+  const Computation &entry = ast_.computations[ast_.entry];
+  auto defining = [&](const Operand &o) -> const Instruction * {
+    auto it = entry.byName.find(o.name);
+    return it == entry.byName.end() ? nullptr
+                                    : &entry.instructions[it->second];
+  };
+  for (const Instruction &instr : entry.instructions) {
+    const Attr *target = instr.attr("custom_call_target");
+    if (!isManualEdge(instr) || !(target->value.contains("GlobalToLocal") ||
+                                  target->value.contains("FullToShard")))
+      continue;
+    llvm::SmallVector<const Shape *> leaves;
+    instr.shape.leaves(leaves);
+    if (leaves.size() != instr.operands.size())
+      continue;
+    for (auto [k, o] : llvm::enumerate(instr.operands)) {
+      const Instruction *source = defining(o);
+      for (int depth = 0; source && isShardingCall(*source) &&
+                          source->operands.size() == 1 && depth < 8;
+           ++depth)
+        source = defining(source->operands[0]);
+      if (!source || source->shape.isTuple)
+        continue;
+      if (auto n = parameterNumber(*source))
+        shards[*n] = {leaves[k]};
+    }
+  }
+  return shards;
+}
+
 bool Importer::isPerDeviceProgram() {
   if (replicaCount_ * numPartitions_ <= 1)
     return false;
+  // A manual computation over every mesh axis: each device runs its body.
+  if (hasManualComputation())
+    return true;
   const Computation &entry = ast_.computations[ast_.entry];
   // XLA's SPMD partitioner renames the entry `<name>_spmd`, and schedules
   // (is_scheduled=true) only after partitioning.

@@ -564,6 +564,8 @@ LogicalResult Importer::checkHeader() {
   if (failed(readDeviceCounts()))
     return failure();
   perDevice_ = isPerDeviceProgram();
+  if (perDevice_ && hasManualComputation() && failed(checkManualAxes()))
+    return failure();
   if (perDevice_) {
     // Every device runs the program as it is: one replica per device.
     module_->setAttr(kNumReplicasAttrName,
@@ -661,9 +663,16 @@ FailureOr<func::FuncOp> Importer::emitFunction(const Computation &comp,
     return failure();
   llvm::SmallVector<Type> argTypes;
   llvm::SmallVector<Location> argLocs;
-  for (const Instruction *p : params) {
+  // A per-device program's parameters that enter a manual computation are
+  // given as each device's shard.
+  llvm::DenseMap<int64_t, llvm::SmallVector<const Shape *>> shards;
+  if (isEntry && perDevice_)
+    shards = parameterShards();
+  for (auto [n, p] : llvm::enumerate(params)) {
     llvm::SmallVector<const Shape *> leaves;
     p->shape.leaves(leaves);
+    if (auto it = shards.find(n); it != shards.end())
+      leaves = it->second;
     Location loc = NameLoc::get(StringAttr::get(ctx_, p->name),
                                 locator_.location(p->nameLoc));
     for (const Shape *leaf : leaves) {

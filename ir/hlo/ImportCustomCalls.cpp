@@ -21,7 +21,16 @@ namespace mlir::torus::hlo {
 const llvm::StringMap<Importer::Handler> &Importer::customCallTargets() {
   static const llvm::StringMap<Handler> targets = {
       {"Sharding", &Importer::emitShardingCall},
+      {"xla.sdy.Sharding", &Importer::emitShardingCall},
       {"TopK", &Importer::emitTopKCall},
+      // A function result's sharding, which the ROOT's sharding states too.
+      {"xla.sdy.FuncResultSharding", &Importer::emitPassThroughCall},
+      // The edges of a manual computation (shard_map, pmap), which make
+      // the program one per device (HloDeviceCounts.cpp).
+      {"xla.sdy.GlobalToLocalShape", &Importer::emitManualEdgeCall},
+      {"xla.sdy.LocalToGlobalShape", &Importer::emitManualEdgeCall},
+      {"SPMDFullToShardShape", &Importer::emitManualEdgeCall},
+      {"SPMDShardToFullShape", &Importer::emitManualEdgeCall},
   };
   return targets;
 }
@@ -50,11 +59,15 @@ LogicalResult Importer::emitCustomCall(const Instruction &instr,
   return (this->*it->second)(instr, operands, result);
 }
 
-// XLA's sharding annotation: the operand, constrained to the sharding.
+// XLA's sharding annotation (`Sharding`; Shardy's `xla.sdy.Sharding` with
+// its GSPMD `sharding=` beside): the operand, constrained to the sharding.
 LogicalResult Importer::emitShardingCall(const Instruction &instr,
                                          Operands operands, HloValue &result) {
   auto in = arrays(instr, operands, 1);
-  if (succeeded(in) && perDevice_) { // XLA has partitioned by it already
+  // A per-device program has been partitioned by it already; Shardy's
+  // annotation without a GSPMD sharding only repeats what propagation
+  // finds.
+  if (succeeded(in) && (perDevice_ || !instr.attr("sharding"))) {
     result.leaves.push_back(in->values[0]);
     return success();
   }
@@ -69,6 +82,57 @@ LogicalResult Importer::emitShardingCall(const Instruction &instr,
     return failure();
   result.leaves.push_back(b_.create<ShardingConstraintOp>(
       opLoc(instr), in->type, in->values[0], *attr));
+  return success();
+}
+
+// The operands, unchanged.
+LogicalResult Importer::emitPassThroughCall(const Instruction &instr,
+                                            Operands operands,
+                                            HloValue &result) {
+  for (const HloValue *v : operands)
+    result.leaves.append(v->leaves.begin(), v->leaves.end());
+  return success();
+}
+
+// The edges of a manual computation: GlobalToLocalShape/SPMDFullToShardShape
+// take global arrays to each device's shard, LocalToGlobalShape/
+// SPMDShardToFullShape put the shards together again. A program with a
+// manual computation over every mesh axis is imported per device
+// (isPerDeviceProgram): the entry's parameters that enter it are already
+// the shards (parameterShards), and its results stay the shards, so both
+// edges pass their values.
+LogicalResult Importer::emitManualEdgeCall(const Instruction &instr,
+                                           Operands operands,
+                                           HloValue &result) {
+  const Attr *target = instr.attr("custom_call_target");
+  if (!perDevice_) {
+    error(target->valueLoc)
+        << "custom-call " << target->value
+        << " outside a program Torus runs per device (a shard_map over all "
+           "mesh axes)";
+    return failure();
+  }
+  for (const HloValue *v : operands)
+    result.leaves.append(v->leaves.begin(), v->leaves.end());
+  llvm::SmallVector<const Shape *> shapes;
+  instr.shape.leaves(shapes);
+  bool toLocal = target->value.contains("GlobalToLocal") ||
+                 target->value.contains("FullToShard");
+  if (result.leaves.size() != shapes.size()) {
+    error(instr.opcodeLoc) << "custom-call " << target->value << " of "
+                           << result.leaves.size() << " arrays produces "
+                           << shapeText(instr.shape);
+    return failure();
+  }
+  for (auto [v, shape] : llvm::zip(result.leaves, shapes))
+    if (toLocal && v.getType() != tensorType(ctx_, *shape)) {
+      error(instr.operands.empty() ? instr.opcodeLoc : instr.operands[0].loc)
+          << "custom-call " << target->value
+          << ": Torus runs a shard_map whose inputs are the entry's "
+             "parameters (each device given its shard "
+          << shapeText(*shape) << "), not values computed before it";
+      return failure();
+    }
   return success();
 }
 

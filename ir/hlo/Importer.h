@@ -200,6 +200,18 @@ private:
                                  HloValue &result);
   LogicalResult emitTopKCall(const Instruction &instr, Operands operands,
                              HloValue &result);
+  LogicalResult emitPassThroughCall(const Instruction &instr,
+                                    Operands operands, HloValue &result);
+  LogicalResult emitManualEdgeCall(const Instruction &instr, Operands operands,
+                                   HloValue &result);
+  /// In a per-device program, the shard shape of each entry parameter that
+  /// enters a manual computation (through Sharding custom-calls and into a
+  /// GlobalToLocalShape or SPMDFullToShardShape), by parameter number.
+  llvm::DenseMap<int64_t, llvm::SmallVector<const Shape *>> parameterShards();
+  /// The manual computation's edges found, for isPerDeviceProgram.
+  bool hasManualComputation();
+  /// Shardy's manual computations must cover every mesh axis.
+  LogicalResult checkManualAxes();
   LogicalResult emitConvert(const Instruction &instr, Operands operands,
                             HloValue &result);
   LogicalResult emitCompare(const Instruction &instr, Operands operands,

@@ -7,7 +7,10 @@
 JAX 0.10.2 on 8 CPU devices (a 4x2 mesh, axes x and y). For each program
 P, P.cpu_after_optimizations.txt is the file XLA writes with
 --xla_dump_to: the program each device runs after SPMD partitioning, which
-Torus must not partition again. P/in<i>.npy stacks input i's shard of every
+Torus must not partition again. For shard_map and pmap also the global
+programs JAX lowers (`compiler_ir('hlo').as_hlo_text()`): P.hlo with
+Shardy's custom-calls and attributes (JAX's default), P.gspmd.hlo with
+GSPMD's (jax_use_shardy_partitioner off). P/in<i>.npy stacks input i's shard of every
 device ([8, ...], device d's slice d, as torus-run splits inputs over
 replicas) and P/expected/result<i>.npy the shards of JAX's result i, as
 tests/data/compare_npy.py reads them. Tooling only.
@@ -65,6 +68,14 @@ def main():
         fn, args = progs[sys.argv[2]]
         fn.lower(*args).compile()
         return
+    if len(sys.argv) == 4 and sys.argv[1] == "--text":
+        import jax
+        jax.config.update("jax_use_shardy_partitioner",
+                          sys.argv[3] == "shardy")
+        _, progs = programs()
+        fn, args = progs[sys.argv[2]]
+        print(fn.lower(*args).compiler_ir("hlo").as_hlo_text())
+        return
     env = dict(os.environ,
                XLA_FLAGS="--xla_force_host_platform_device_count=8")
     if os.environ.get("XLA_FLAGS") != env["XLA_FLAGS"]:
@@ -102,6 +113,15 @@ def main():
                 if "jit_convert" not in p and "broadcast_in_dim" not in p]
             shutil.copy(path, os.path.join(
                 HERE, f"{name}.cpu_after_optimizations.txt"))
+        if name in ("shard_map", "pmap"):
+            for partitioner, suffix in (("shardy", "hlo"),
+                                        ("gspmd", "gspmd.hlo")):
+                text = subprocess.run(
+                    [sys.executable, __file__, "--text", name, partitioner],
+                    env=env, check=True, capture_output=True,
+                    text=True).stdout
+                with open(os.path.join(HERE, f"{name}.{suffix}"), "w") as f:
+                    f.write(text)
 
 
 if __name__ == "__main__":
