@@ -65,6 +65,9 @@ componentwiseReducer(const Computation &comp, unsigned n,
 /// (`isMax`) or smaller value with its index (ImportReductionOps.cpp).
 bool isArgReducer(const Computation &comp, bool isMax, PrimitiveType valueType,
                   PrimitiveType indexType);
+/// True if `comp` reduces n-tuples by keeping the one whose first value is
+/// larger (`isMax`) or smaller (ImportReductionOps.cpp).
+bool isArgTupleReducer(const Computation &comp, unsigned n, bool isMax);
 /// For a comparator computation (parameters 2k, 2k+1 compared, the first
 /// pair deciding): true if it orders by `>` (sorts descending), false if by
 /// `<`, nullopt if neither, judged by running it on sample values
@@ -248,6 +251,9 @@ private:
                            HloValue &result);
   LogicalResult emitReduceWindow(const Instruction &instr, Operands operands,
                                  HloValue &result);
+  /// reduce-window of several arrays with an argmax-style reducer.
+  LogicalResult emitArgReduceWindow(const Instruction &instr,
+                                    Operands operands, HloValue &result);
   LogicalResult emitDot(const Instruction &instr, Operands operands,
                         HloValue &result);
   LogicalResult emitConvolution(const Instruction &instr, Operands operands,

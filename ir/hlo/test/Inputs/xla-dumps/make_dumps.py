@@ -49,6 +49,22 @@ def conv_grad(x, w):
     return jax.value_and_grad(loss)(w)
 
 
+def max_pool_grad(x, w, w2):
+    # XLA:CPU's optimized HLO computes a max pool's gradient with a
+    # reduce-window of (values, iota indices) and a scatter.
+    import jax
+    import jax.numpy as jnp
+
+    def loss(w, w2):
+        y = jax.lax.conv_general_dilated(
+            x, w, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC"))
+        y = jax.lax.reduce_window(jax.nn.relu(y), -jnp.inf, jax.lax.max,
+                                  (1, 2, 2, 1), (1, 2, 2, 1), "VALID")
+        return jnp.sum(jnp.tanh(y.reshape(2, -1) @ w2))
+
+    return jax.grad(loss, argnums=(0, 1))(w, w2)
+
+
 def sort_top_k(x):
     # Sorted with a total-order comparator (bitcasts f32 -> s32); top_k
     # becomes the TopK custom-call.
@@ -70,6 +86,10 @@ def programs(rng):
         "conv_grad": (conv_grad, (
             rng.standard_normal((2, 6, 6, 3)).astype(f32),
             rng.standard_normal((3, 3, 3, 4)).astype(f32))),
+        "max_pool_grad": (max_pool_grad, (
+            rng.standard_normal((2, 6, 6, 3)).astype(f32),
+            rng.standard_normal((3, 3, 3, 4)).astype(f32),
+            rng.standard_normal((36, 5)).astype(f32))),
         "sort_top_k": (sort_top_k, (
             rng.standard_normal((4, 10)).astype(f32),)),
     }
