@@ -206,7 +206,9 @@ std::optional<std::string> judge(const NpyArray &got, const NpyArray &want,
       ok = x == y;
     } else {
       double error = std::fabs(x - y);
-      if (narrow)
+      if (check.kind == "allclose")
+        ok = error <= check.atol + check.rtol * std::fabs(y);
+      else if (narrow)
         ok = error <= 1e-2 * std::fabs(y) + 1e-2;
       else if (check.kind == "expect_almost_eq")
         ok = error <= 1e-3;

@@ -12,7 +12,9 @@
 //   result widened to f32): |got - want| <= 1e-2 * |want| + 1e-2.
 // - other floats: `expect_eq` |got - want| <= 1e-5 * |want| + 1e-6;
 //   `expect_almost_eq` |got - want| <= 1e-3; `expect_close` within 3 ULPs
-//   of the expected value in the result's type.
+//   of the expected value in the result's type; `allclose` (the JAX
+//   corpus, tests/jax) |got - want| <= atol + rtol * |want| with the
+//   check's own tolerance, for narrow floats too.
 // - non-finite values match exactly; any NaN matches NaN.
 //
 //===----------------------------------------------------------------------===//
@@ -28,11 +30,13 @@ namespace torus::stablehlo {
 
 /// The check a corpus program's NAME.json names for one result.
 struct Check {
-  /// `expect_eq`, `expect_close` or `expect_almost_eq`.
+  /// `expect_eq`, `expect_close`, `expect_almost_eq` or `allclose`.
   std::string kind = "expect_eq";
   /// The check's result types name f16 or bf16: a narrow float, maybe
   /// widened to f32 inside the program.
   bool narrow = false;
+  /// The tolerance of `allclose`: |got - want| <= atol + rtol * |want|.
+  double rtol = 0, atol = 0;
 };
 
 /// nullopt when `got` passes against `want`; else why not, e.g.

@@ -144,6 +144,17 @@ TEST(CorpusJudgeTest, NarrowFloatsWithinOnePercent) {
   EXPECT_THAT(*wrong, HasSubstr("(got 2, expected 1)"));
 }
 
+TEST(CorpusJudgeTest, AllcloseTakesTheChecksTolerance) {
+  Check check{"allclose", false, /*rtol=*/1e-2, /*atol=*/0.5};
+  // 0.5 + 1e-2 * 100 = 1.5 around 100.
+  EXPECT_EQ(judge(f32({101.25f}), f32({100}), check), std::nullopt);
+  EXPECT_TRUE(judge(f32({101.75f}), f32({100}), check));
+  // Narrow floats take the check's tolerance too, not the 1% rule.
+  Check exact{"allclose", true, 0, 0};
+  EXPECT_TRUE(judge(f32({1.001f}), f32({1}), exact));
+  EXPECT_EQ(judge(f32({1}), f32({1}), exact), std::nullopt);
+}
+
 TEST(CorpusJudgeTest, NonFiniteValuesExactlyAnyNaNMatchesNaN) {
   EXPECT_EQ(judge(f32({kNaN, kInf, -kInf}), f32({-kNaN, kInf, -kInf}),
                   kind("expect_eq")),

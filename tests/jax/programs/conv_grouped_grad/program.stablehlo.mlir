@@ -1,0 +1,17 @@
+module @jit_loss attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<2x6x6x4xf32>, %arg1: tensor<3x3x2x4xf32>) -> (tensor<2x6x6x4xf32> {jax.result_info = "result[0]"}, tensor<3x3x2x4xf32> {jax.result_info = "result[1]"}) {
+    %0 = stablehlo.convolution(%arg0, %arg1) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]], lhs_dilate = [1, 1], rhs_dilate = [1, 1], reverse = [false, false]} {batch_group_count = 1 : i64, feature_group_count = 2 : i64, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>]} : (tensor<2x6x6x4xf32>, tensor<3x3x2x4xf32>) -> tensor<2x6x6x4xf32>
+    %cst = stablehlo.constant dense<1.000000e+00> : tensor<f32>
+    %1 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<f32>) -> tensor<2x6x6x4xf32>
+    %2 = stablehlo.multiply %0, %1 : tensor<2x6x6x4xf32>
+    %3 = stablehlo.multiply %1, %0 : tensor<2x6x6x4xf32>
+    %4 = stablehlo.add %2, %3 : tensor<2x6x6x4xf32>
+    %5 = stablehlo.convolution(%arg0, %4) dim_numbers = [f, 0, 1, b]x[i, 0, 1, o]->[0, 1, b, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]], lhs_dilate = [1, 1], rhs_dilate = [1, 1], reverse = [false, false]} {batch_group_count = 2 : i64, feature_group_count = 1 : i64, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>]} : (tensor<2x6x6x4xf32>, tensor<2x6x6x4xf32>) -> tensor<3x3x2x4xf32>
+    %6 = stablehlo.reshape %arg1 : (tensor<3x3x2x4xf32>) -> tensor<3x3x2x2x2xf32>
+    %7 = stablehlo.transpose %6, dims = [0, 1, 3, 2, 4] : (tensor<3x3x2x2x2xf32>) -> tensor<3x3x2x2x2xf32>
+    %8 = stablehlo.reshape %7 : (tensor<3x3x2x2x2xf32>) -> tensor<3x3x4x2xf32>
+    %9 = stablehlo.reverse %8, dims = [0, 1] : tensor<3x3x4x2xf32>
+    %10 = stablehlo.convolution(%4, %9) dim_numbers = [b, 0, 1, f]x[0, 1, o, i]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]], lhs_dilate = [1, 1], rhs_dilate = [1, 1], reverse = [false, false]} {batch_group_count = 1 : i64, feature_group_count = 2 : i64, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>]} : (tensor<2x6x6x4xf32>, tensor<3x3x4x2xf32>) -> tensor<2x6x6x4xf32>
+    return %10, %5 : tensor<2x6x6x4xf32>, tensor<3x3x2x4xf32>
+  }
+}

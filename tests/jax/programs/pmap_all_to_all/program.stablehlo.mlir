@@ -1,0 +1,14 @@
+module @jit__fun attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replicas = 1 : i32} {
+  sdy.mesh @mesh = <["i"=8]> {stablehlo.mesh = {axes = [{name = "i", size = 8 : i64}]}}
+  func.func public @main(%arg0: tensor<8x8x2xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"i"}, {}, {}]>}) -> (tensor<8x2x8xf32> {jax.result_info = "result", sdy.sharding = #sdy.sharding<@mesh, [{"i"}, {}, {}]>}) {
+    %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"i"}, {}, {}]>] out_shardings=[<@mesh, [{"i"}, {}, {}]>] manual_axes={"i"} (%arg1: tensor<1x8x2xf32>) {
+      %1 = stablehlo.reshape %arg1 : (tensor<1x8x2xf32>) -> tensor<8x2xf32>
+      %2 = stablehlo.broadcast_in_dim %1, dims = [0, 1] : (tensor<8x2xf32>) -> tensor<8x2x1xf32>
+      %3 = "stablehlo.all_to_all"(%2) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, concat_dimension = 2 : i64, replica_groups = dense<[[0, 1, 2, 3, 4, 5, 6, 7]]> : tensor<1x8xi64>, split_count = 8 : i64, split_dimension = 0 : i64}> : (tensor<8x2x1xf32>) -> tensor<1x2x8xf32>
+      %4 = stablehlo.reshape %3 : (tensor<1x2x8xf32>) -> tensor<2x8xf32>
+      %5 = stablehlo.broadcast_in_dim %4, dims = [1, 2] : (tensor<2x8xf32>) -> tensor<1x2x8xf32>
+      sdy.return %5 : tensor<1x2x8xf32>
+    } : (tensor<8x8x2xf32>) -> tensor<8x2x8xf32>
+    return %0 : tensor<8x2x8xf32>
+  }
+}
