@@ -258,6 +258,30 @@ ENTRY e {
   EXPECT_NE(text.find("dense<[[0, 2], [1, 3]]>"), std::string::npos) << text;
 }
 
+TEST_F(HloTest, ExpandsMeshReplicaGroups) {
+  // XLA:CPU's optimized HLO: groups along mesh axes, devices row-major.
+  auto module = import(R"(HloModule m, num_partitions=8
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY e {
+  p = f32[4] parameter(0)
+  x = f32[4] all-reduce(p), channel_id=1, replica_groups=mesh['x'=2,'y'=4] {'x'}, use_global_device_ids=true, to_apply=add
+  ROOT y = f32[4] all-reduce(x), channel_id=2, replica_groups=mesh['x'=2,'y'=4] {'y'}, use_global_device_ids=true, to_apply=add
+}
+)");
+  ASSERT_TRUE(module) << errors_;
+  std::string text = print(*module);
+  EXPECT_NE(text.find("dense<[[0, 4], [1, 5], [2, 6], [3, 7]]>"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("dense<[[0, 1, 2, 3], [4, 5, 6, 7]]>"),
+            std::string::npos)
+      << text;
+}
+
 TEST_F(HloTest, ExpandsIotaReplicaGroups) {
   auto module = import(R"(HloModule m, replica_count=4
 add {
