@@ -27,6 +27,38 @@ std::string formatLocation(Location loc) {
 }
 
 namespace {
+
+/// For an op imported from HLO (a FusedLoc tagged "hlo", ir/hlo/HloImport.h:
+/// its HLO text position, then its source from the metadata), the source:
+/// `file:line:col: note: from 'op_name', called from ...`; else empty.
+std::string sourceNote(Location loc) {
+  auto fused = dyn_cast<FusedLoc>(loc);
+  auto tag = fused ? dyn_cast_if_present<StringAttr>(fused.getMetadata())
+                   : StringAttr();
+  if (!tag || tag.getValue() != "hlo" || fused.getLocations().size() < 2)
+    return "";
+  Location source = fused.getLocations()[1];
+  std::string name;
+  if (auto named = dyn_cast<NameLoc>(source)) {
+    name = named.getName().str();
+    source = named.getChildLoc();
+  }
+  llvm::SmallVector<std::string> frames;
+  while (auto call = dyn_cast<CallSiteLoc>(source)) {
+    frames.push_back(formatLocation(call.getCallee()));
+    source = call.getCaller();
+  }
+  frames.push_back(formatLocation(source));
+  if (!isa<FileLineColLoc>(source) && frames.size() == 1)
+    return "";
+  std::string text = frames.front() + ": note: from";
+  if (!name.empty())
+    text += " '" + name + "'";
+  for (size_t i = 1; i < frames.size(); ++i)
+    text += (i == 1 ? ", called from " : ", from ") + frames[i];
+  return text;
+}
+
 const char *severityName(DiagnosticSeverity severity) {
   switch (severity) {
   case DiagnosticSeverity::Error:
@@ -49,6 +81,9 @@ DiagnosticCollector::DiagnosticCollector(MLIRContext *ctx)
           os << "\n";
         os << formatLocation(diag.getLocation()) << ": "
            << severityName(diag.getSeverity()) << ": " << diag;
+        // An op imported from HLO names its source too.
+        if (std::string note = sourceNote(diag.getLocation()); !note.empty())
+          os << "\n" << note;
         for (Diagnostic &note : diag.getNotes())
           os << "\n" << formatLocation(note.getLocation()) << ": note: " << note;
         return success();

@@ -17,7 +17,9 @@
 #include "llvm/Support/SMLoc.h"
 
 #include <cstdint>
+#include <map>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace mlir::torus::hlo {
@@ -39,14 +41,22 @@ bool isComplex(PrimitiveType type);
 /// Bits of one element (1 for pred).
 unsigned bitWidth(PrimitiveType type);
 
-/// An HLO shape: an array (element type and dimensions; the layout has been
-/// checked to be row-major and dropped) or a tuple of shapes.
+/// An HLO shape: an array (element type, dimensions and layout) or a tuple
+/// of shapes.
 struct Shape {
   bool isTuple = false;
   std::vector<Shape> elements;
   PrimitiveType type = PrimitiveType::F32;
   llvm::SmallVector<int64_t> dims;
+  /// The layout `{1,0}`: dimensions from minor to major, checked to name
+  /// each dimension once; empty when none is written (row-major). Only
+  /// `bitcast` reads it: every other op's values are logical arrays.
+  llvm::SmallVector<int64_t> minorToMajor;
   llvm::SMLoc loc;
+
+  /// The layout's dimensions from major to minor: the order in which
+  /// memory holds them (row-major `0, 1, ...` when no layout is written).
+  llvm::SmallVector<int64_t> majorToMinor() const;
 
   /// Arrays in depth-first order (an array is its own single leaf).
   void leaves(llvm::SmallVectorImpl<const Shape *> &out) const;
@@ -105,10 +115,41 @@ struct Computation {
   int root = -1;
 };
 
+/// The tables XLA writes after the module header when instructions name
+/// their Python stack with `metadata={stack_frame_id=N}`:
+///
+///   FileNames
+///   1 "/src/model.py"
+///   FunctionNames
+///   1 "<module>"
+///   FileLocations
+///   1 {file_name_id=1 function_name_id=1 line=38 end_line=38 column=6 ...}
+///   StackFrames
+///   1 {file_location_id=1 parent_frame_id=1}
+///
+/// Ids are 1-based. XLA prints `parent_frame_id` one more than the parent's
+/// id (its proto's 0-based field), so `parent_frame_id=1` means no parent and
+/// `parent` below holds the parent's id itself (0: none).
+struct StackFrameTables {
+  struct FileLocation {
+    int64_t fileName = 0, functionName = 0, line = 0, column = 0;
+    llvm::SMLoc loc;
+  };
+  struct Frame {
+    int64_t fileLocation = 0, parent = 0;
+    llvm::SMLoc loc;
+  };
+  std::map<int64_t, std::string> fileNames, functionNames;
+  std::map<int64_t, FileLocation> fileLocations;
+  std::map<int64_t, Frame> frames;
+  bool empty() const { return frames.empty(); }
+};
+
 struct Module {
   llvm::StringRef name;
   llvm::SMLoc loc;
   std::vector<Attr> attrs;
+  StackFrameTables stackFrames;
   std::vector<Computation> computations;
   llvm::StringMap<unsigned> byName;
   int entry = -1;

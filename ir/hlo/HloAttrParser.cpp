@@ -181,9 +181,101 @@ AttrParser::intLists(std::vector<llvm::SmallVector<int64_t>> &rows) {
   return finish(c);
 }
 
+// `mesh['x'=2,'y'=4] {'x'}`: the devices of a mesh (ids in row-major order
+// over its axes), one group per combination of the other axes' indices,
+// each group the devices along the named axes (in the order named).
+LogicalResult
+AttrParser::meshReplicaGroups(Cursor &c,
+                              std::vector<llvm::SmallVector<int64_t>> &groups) {
+  if (!c.consume('['))
+    return expected(c, "'[' after 'mesh'");
+  llvm::SmallVector<std::string> names;
+  llvm::SmallVector<int64_t> sizes;
+  int64_t total = 1;
+  while (!c.consume(']')) {
+    if (!names.empty() && !c.consume(','))
+      return expected(c, "',' or ']' in the mesh");
+    std::string name;
+    if (c.peek() == '\'') {
+      ++c.pos;
+      while (c.pos < c.end && *c.pos != '\'')
+        name.push_back(*c.pos++);
+      if (!c.consume('\''))
+        return expected(c, "a closing quote");
+    } else {
+      name = c.word().str();
+    }
+    if (name.empty() || !c.consume('='))
+      return expected(c, "an axis 'name'=size");
+    int64_t size;
+    if (failed(integerAt(c, size)))
+      return failure();
+    if (size < 1 || size > (1 << 16) || total * size > (1 << 16))
+      return expected(c, "an axis size between 1 and 65536 devices");
+    total *= size;
+    names.push_back(name);
+    sizes.push_back(size);
+  }
+  if (!c.consume('{'))
+    return expected(c, "'{' naming the mesh axes of a group");
+  llvm::SmallVector<int64_t> chosen;
+  while (!c.consume('}')) {
+    if (!chosen.empty() && !c.consume(','))
+      return expected(c, "',' or '}' in the axes");
+    std::string name;
+    if (c.consume('\'')) {
+      while (c.pos < c.end && *c.pos != '\'')
+        name.push_back(*c.pos++);
+      if (!c.consume('\''))
+        return expected(c, "a closing quote");
+    } else {
+      name = c.word().str();
+    }
+    auto it = llvm::find(names, name);
+    if (it == names.end() || llvm::is_contained(chosen, it - names.begin()))
+      return expected(c, "an axis of the mesh, once");
+    chosen.push_back(it - names.begin());
+  }
+  if (failed(finish(c)))
+    return failure();
+  // Row-major strides of the mesh.
+  int64_t rank = sizes.size();
+  llvm::SmallVector<int64_t> strides(rank, 1);
+  for (int64_t d = rank - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * sizes[d + 1];
+  llvm::SmallVector<int64_t> others;
+  for (int64_t d = 0; d < rank; ++d)
+    if (!llvm::is_contained(chosen, d))
+      others.push_back(d);
+  auto forEach = [&](llvm::ArrayRef<int64_t> axes, auto fn) {
+    llvm::SmallVector<int64_t> index(axes.size(), 0);
+    while (true) {
+      int64_t offset = 0;
+      for (size_t k = 0; k < axes.size(); ++k)
+        offset += index[k] * strides[axes[k]];
+      fn(offset);
+      int64_t k = static_cast<int64_t>(axes.size()) - 1;
+      for (; k >= 0; --k) {
+        if (++index[k] < sizes[axes[k]])
+          break;
+        index[k] = 0;
+      }
+      if (k < 0)
+        return;
+    }
+  };
+  forEach(others, [&](int64_t base) {
+    groups.emplace_back();
+    forEach(chosen, [&](int64_t offset) { groups.back().push_back(base + offset); });
+  });
+  return success();
+}
+
 LogicalResult
 AttrParser::replicaGroups(std::vector<llvm::SmallVector<int64_t>> &groups) {
   Cursor c = cursor();
+  if (c.consumeKeyword("mesh"))
+    return meshReplicaGroups(c, groups);
   if (c.peek() != '[')
     return intLists(groups);
   // [G,S]<=[dims] or [G,S]<=[dims]T(perm)
@@ -548,10 +640,16 @@ LogicalResult AttrParser::metadata(Metadata &metadata) {
       llvm::StringRef token = c.numberToken();
       if (token.empty())
         return expected(c, "a value");
-      if (key == "source_line" && token.getAsInteger(10, metadata.sourceLine)) {
-        error(at) << "source_line must be an integer";
+      int64_t *field = key == "source_line"      ? &metadata.sourceLine
+                       : key == "source_column"  ? &metadata.sourceColumn
+                       : key == "stack_frame_id" ? &metadata.stackFrameId
+                                                 : nullptr;
+      if (field && (token.getAsInteger(10, *field) || *field < 0)) {
+        error(at) << key << " must be a non-negative integer";
         return failure();
       }
+      if (key == "stack_frame_id")
+        metadata.stackFrameIdAt = at;
     }
   }
   return finish(c);

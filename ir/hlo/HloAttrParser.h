@@ -34,10 +34,15 @@ struct DimLabels {
   llvm::SmallVector<int64_t> outputSpatial;
 };
 
-/// `metadata={op_name="..." source_file="..." source_line=12}`.
+/// `metadata={op_name="..." source_file="..." source_line=12
+/// source_column=3 stack_frame_id=4}`; other fields are skipped.
 struct Metadata {
   std::string opName, sourceFile;
-  int64_t sourceLine = 0;
+  int64_t sourceLine = 0, sourceColumn = 0;
+  /// An id of the module's StackFrames table (0: none).
+  int64_t stackFrameId = 0;
+  /// Where `stack_frame_id`'s value is written.
+  const char *stackFrameIdAt = nullptr;
 };
 
 /// An HLO sharding (`{replicated}`, `{maximal device=1}`,
@@ -78,7 +83,8 @@ public:
   LogicalResult intList(llvm::SmallVectorImpl<int64_t> &values);
   /// `{{0,1},{2,3}}` (rows may differ in length) or `{}`.
   LogicalResult intLists(std::vector<llvm::SmallVector<int64_t>> &rows);
-  /// `{{0,1},{2,3}}`, `[2,2]<=[4]` or `[2,2]<=[2,2]T(1,0)`.
+  /// `{{0,1},{2,3}}`, `[2,2]<=[4]`, `[2,2]<=[2,2]T(1,0)` or
+  /// `mesh['x'=2,'y'=4] {'x'}` (the devices along the named mesh axes).
   LogicalResult replicaGroups(std::vector<llvm::SmallVector<int64_t>> &groups);
   /// `{[0:4:1], [2:3]}`: start, limit, stride (default 1).
   LogicalResult slice(llvm::SmallVectorImpl<int64_t> &start,
@@ -114,6 +120,8 @@ private:
   LogicalResult intListAt(Cursor &c, llvm::SmallVectorImpl<int64_t> &values,
                           char open, char close);
   LogicalResult quoted(Cursor &c, std::string &value);
+  LogicalResult
+  meshReplicaGroups(Cursor &c, std::vector<llvm::SmallVector<int64_t>> &groups);
   LogicalResult shardingAt(Cursor &c, Sharding &sharding, int depth);
   LogicalResult singleSharding(Cursor &c, Sharding &sharding);
   /// `NxMx...` integers separated by 'x'.

@@ -30,16 +30,26 @@ namespace mlir::torus::hlo {
 /// NameLoc, source_file/source_line a FileLineColLoc).
 inline constexpr llvm::StringLiteral kHloLocationTag = "hlo";
 
+/// What the importer is told besides the text: device counts for a
+/// program that does not state them (docs/hlo.md, "Device counts"; 0: not
+/// given). The program's own counts win.
+struct HloImportOptions {
+  int64_t numReplicas = 0;
+  int64_t numPartitions = 0;
+};
+
 /// Imports the main buffer of `sourceMgr`. `context` must have the torus and
 /// func dialects loaded. On failure returns null after emitting diagnostics
 /// located at the offending token (`file.hlo:12:7: error: ...`).
 OwningOpRef<ModuleOp> importHloText(const llvm::SourceMgr &sourceMgr,
-                                    MLIRContext *context);
+                                    MLIRContext *context,
+                                    const HloImportOptions &options = {});
 
 /// Imports `text`, naming it `bufferName` in locations.
 OwningOpRef<ModuleOp> importHloText(llvm::StringRef text,
                                     llvm::StringRef bufferName,
-                                    MLIRContext *context);
+                                    MLIRContext *context,
+                                    const HloImportOptions &options = {});
 
 } // namespace mlir::torus::hlo
 

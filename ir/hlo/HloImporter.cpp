@@ -39,6 +39,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <complex>
@@ -137,7 +138,9 @@ const llvm::StringMap<Importer::OpcodeEntry> &Importer::opcodeTable() {
     add("copy", &Importer::emitCopy);
     add("opt-barrier", &Importer::emitCopy);
     add("custom-call", &Importer::emitCustomCall,
-        {"custom_call_target", "api_version", "custom_call_has_side_effect"});
+        {"custom_call_target", "api_version", "custom_call_has_side_effect",
+         "called_computations", "output_to_operand_aliasing",
+         "operand_layout_constraints"});
     // Elementwise (ImportElementwiseOps.cpp); the attribute-free ones are
     // generic.
     add("convert", &Importer::emitConvert);
@@ -152,6 +155,7 @@ const llvm::StringMap<Importer::OpcodeEntry> &Importer::opcodeTable() {
     add("broadcast", &Importer::emitBroadcast, {"dimensions"});
     add("transpose", &Importer::emitTranspose, {"dimensions"});
     add("reverse", &Importer::emitReverse, {"dimensions"});
+    add("bitcast", &Importer::emitBitcast);
     add("slice", &Importer::emitSlice, {"slice"});
     add("dynamic-slice", &Importer::emitDynamicSlice, {"dynamic_slice_sizes"});
     add("dynamic-update-slice", &Importer::emitDynamicUpdateSlice);
@@ -208,6 +212,8 @@ const llvm::StringMap<Importer::OpcodeEntry> &Importer::opcodeTable() {
     add("collective-permute", &Importer::emitCollectivePermute,
         {"source_target_pairs", "channel_id"});
     add("rng-bit-generator", &Importer::emitRngBitGenerator, {"algorithm"});
+    add("replica-id", &Importer::emitDeviceId);
+    add("partition-id", &Importer::emitDeviceId);
     return t;
   }();
   return table;
@@ -218,16 +224,112 @@ const llvm::StringMap<Importer::OpcodeEntry> &Importer::opcodeTable() {
 //===----------------------------------------------------------------------===//
 
 Importer::Importer(const Module &module, const SourceLocator &locator,
-                   ModuleOp out)
+                   ModuleOp out, const HloImportOptions &options)
     : ast_(module), locator_(locator), ctx_(locator.context()), b_(ctx_),
-      module_(out) {
+      module_(out), options_(options) {
   for (RegisteredOperationName name : ctx_->getRegisteredOperations())
     if (llvm::StringRef opcode = hloOpcode(name); !opcode.empty())
       hloOps_[opcode].push_back(name);
 }
 
 InFlightDiagnostic Importer::error(llvm::SMLoc loc) {
-  return locator_.error(loc);
+  InFlightDiagnostic diag = locator_.error(loc);
+  const Instruction *from = nullptr;
+  std::optional<Location> source;
+  for (const Instruction *instr : llvm::reverse(active_))
+    if ((source = sourceLoc(*instr))) {
+      from = instr;
+      break;
+    }
+  if (!from)
+    return diag;
+  Metadata md;
+  {
+    ScopedDiagnosticHandler quiet(ctx_, [](Diagnostic &) { return success(); });
+    (void)AttrParser(*from->attr("metadata"), locator_).metadata(md);
+  }
+  // The note's location gives the innermost file:line:col; the text names
+  // the op and the calls that led there.
+  Diagnostic &note = diag.attachNote(*source);
+  note << "'" << from->name << "' comes from";
+  if (!md.opName.empty())
+    note << " '" << md.opName << "'";
+  if (md.stackFrameId && ast_.stackFrames.frames.count(md.stackFrameId))
+    note << " " << frameText(md.stackFrameId);
+  return diag;
+}
+
+std::string Importer::frameText(int64_t id) {
+  const StackFrameTables &t = ast_.stackFrames;
+  std::string text;
+  llvm::SmallPtrSet<const StackFrameTables::Frame *, 8> seen;
+  for (auto it = t.frames.find(id); it != t.frames.end();
+       it = t.frames.find(it->second.parent)) {
+    if (!seen.insert(&it->second).second)
+      break;
+    const StackFrameTables::FileLocation &l =
+        t.fileLocations.at(it->second.fileLocation);
+    if (!text.empty())
+      text += ", called from " + t.fileNames.at(l.fileName) + ":" +
+              std::to_string(l.line) + ":" + std::to_string(l.column) + " ";
+    text += "in " + t.functionNames.at(l.functionName);
+    if (it->second.parent == 0)
+      break;
+  }
+  return text;
+}
+
+std::optional<Location> Importer::frameLoc(int64_t id) {
+  const StackFrameTables &t = ast_.stackFrames;
+  if (auto it = frameLocs_.find(id); it != frameLocs_.end())
+    return it->second;
+  // The frame and its callers, innermost first; a cycle ends the chain.
+  llvm::SmallVector<Location> chain;
+  llvm::SmallPtrSet<const StackFrameTables::Frame *, 8> seen;
+  for (auto it = t.frames.find(id); it != t.frames.end();
+       it = t.frames.find(it->second.parent)) {
+    if (!seen.insert(&it->second).second)
+      break;
+    const StackFrameTables::FileLocation &l =
+        t.fileLocations.at(it->second.fileLocation);
+    chain.push_back(FileLineColLoc::get(
+        ctx_, t.fileNames.at(l.fileName), static_cast<unsigned>(l.line),
+        static_cast<unsigned>(l.column)));
+    if (it->second.parent == 0)
+      break;
+  }
+  if (chain.empty())
+    return std::nullopt;
+  Location loc = chain.back();
+  for (Location callee : llvm::reverse(llvm::ArrayRef(chain).drop_back()))
+    loc = CallSiteLoc::get(callee, loc);
+  frameLocs_.try_emplace(id, loc);
+  return loc;
+}
+
+std::optional<Location> Importer::sourceLoc(const Instruction &instr) {
+  const Attr *meta = instr.attr("metadata");
+  if (!meta)
+    return std::nullopt;
+  Metadata md;
+  {
+    // Malformed metadata is reported by emitInstruction; here it is only
+    // read.
+    ScopedDiagnosticHandler quiet(ctx_, [](Diagnostic &) { return success(); });
+    if (failed(AttrParser(*meta, locator_).metadata(md)))
+      return std::nullopt;
+  }
+  std::optional<Location> source;
+  if (md.stackFrameId)
+    source = frameLoc(md.stackFrameId);
+  if (!source && !md.sourceFile.empty())
+    source = FileLineColLoc::get(ctx_, md.sourceFile,
+                                 static_cast<unsigned>(md.sourceLine),
+                                 static_cast<unsigned>(md.sourceColumn));
+  if (!md.opName.empty())
+    source = NameLoc::get(StringAttr::get(ctx_, md.opName),
+                          source ? *source : UnknownLoc::get(ctx_));
+  return source;
 }
 
 Location Importer::opLoc(const Instruction &instr) {
@@ -235,24 +337,7 @@ Location Importer::opLoc(const Instruction &instr) {
   // Tagged even without metadata, so that the exporter knows the position
   // is the HLO text's, not a source location to write out.
   auto tag = StringAttr::get(ctx_, kHloLocationTag);
-  const Attr *meta = instr.attr("metadata");
-  if (!meta)
-    return FusedLoc::get(ctx_, {hloLoc}, tag);
-  Metadata md;
-  {
-    // Malformed metadata is reported by emitInstruction; here it is only
-    // read.
-    ScopedDiagnosticHandler quiet(ctx_, [](Diagnostic &) { return success(); });
-    if (failed(AttrParser(*meta, locator_).metadata(md)))
-      return FusedLoc::get(ctx_, {hloLoc}, tag);
-  }
-  std::optional<Location> source;
-  if (!md.sourceFile.empty())
-    source = FileLineColLoc::get(ctx_, md.sourceFile,
-                                 static_cast<unsigned>(md.sourceLine), 0);
-  if (!md.opName.empty())
-    source = NameLoc::get(StringAttr::get(ctx_, md.opName),
-                          source ? *source : UnknownLoc::get(ctx_));
+  std::optional<Location> source = sourceLoc(instr);
   if (!source)
     return FusedLoc::get(ctx_, {hloLoc}, tag);
   return FusedLoc::get(ctx_, {hloLoc, *source}, tag);
@@ -470,10 +555,8 @@ LogicalResult Importer::checkHeader() {
         haveReplicaCount_ = true;
       } else {
         numPartitions_ = v;
+        haveNumPartitions_ = true;
       }
-      module_->setAttr(attr.name == "replica_count" ? kNumReplicasAttrName
-                                                    : kNumPartitionsAttrName,
-                       b_.getI64IntegerAttr(v));
       continue;
     }
     if (!ignored.contains(attr.name)) {
@@ -481,6 +564,24 @@ LogicalResult Importer::checkHeader() {
                           << "'";
       return failure();
     }
+  }
+  if (failed(readDeviceCounts()))
+    return failure();
+  perDevice_ = isPerDeviceProgram();
+  if (perDevice_ && hasManualComputation() && failed(checkManualAxes()))
+    return failure();
+  if (perDevice_) {
+    // Every device runs the program as it is: one replica per device.
+    module_->setAttr(kNumReplicasAttrName,
+                     b_.getI64IntegerAttr(replicaCount_ * numPartitions_));
+    module_->setAttr(kNumPartitionsAttrName, b_.getI64IntegerAttr(1));
+  } else {
+    if (haveReplicaCount_ || replicaCount_ > 1)
+      module_->setAttr(kNumReplicasAttrName,
+                       b_.getI64IntegerAttr(replicaCount_));
+    if (haveNumPartitions_ || numPartitions_ > 1)
+      module_->setAttr(kNumPartitionsAttrName,
+                       b_.getI64IntegerAttr(numPartitions_));
   }
   if (const Attr *layout = ast_.attr("entry_computation_layout")) {
     // {(shape, ...)->shape}: checks its layouts are row-major and that it
@@ -566,9 +667,16 @@ FailureOr<func::FuncOp> Importer::emitFunction(const Computation &comp,
     return failure();
   llvm::SmallVector<Type> argTypes;
   llvm::SmallVector<Location> argLocs;
-  for (const Instruction *p : params) {
+  // A per-device program's parameters that enter a manual computation are
+  // given as each device's shard.
+  llvm::DenseMap<int64_t, llvm::SmallVector<const Shape *>> shards;
+  if (isEntry && perDevice_)
+    shards = parameterShards();
+  for (auto [n, p] : llvm::enumerate(params)) {
     llvm::SmallVector<const Shape *> leaves;
     p->shape.leaves(leaves);
+    if (auto it = shards.find(n); it != shards.end())
+      leaves = it->second;
     Location loc = NameLoc::get(StringAttr::get(ctx_, p->name),
                                 locator_.location(p->nameLoc));
     for (const Shape *leaf : leaves) {
@@ -606,7 +714,7 @@ FailureOr<func::FuncOp> Importer::emitFunction(const Computation &comp,
   size_t arg = 0;
   for (const Instruction *p : params) {
     size_t count = p->shape.numLeaves();
-    if (const Attr *attr = p->attr("sharding")) {
+    if (const Attr *attr = p->attr("sharding"); attr && !perDevice_) {
       auto shardings = leafShardings(*attr, count);
       if (failed(shardings))
         return failure();
@@ -615,7 +723,7 @@ FailureOr<func::FuncOp> Importer::emitFunction(const Computation &comp,
     }
     arg += count;
   }
-  if (const Attr *attr = rootInstr.attr("sharding")) {
+  if (const Attr *attr = rootInstr.attr("sharding"); attr && !perDevice_) {
     auto shardings = leafShardings(*attr, root->leaves.size());
     if (failed(shardings))
       return failure();
@@ -705,6 +813,8 @@ LogicalResult Importer::emitAll(Scope &scope, unsigned index) {
 
 LogicalResult Importer::emitInstruction(Scope &scope, unsigned index) {
   const Instruction &instr = scope.comp->instructions[index];
+  active_.push_back(&instr);
+  auto popActive = llvm::make_scope_exit([&] { active_.pop_back(); });
   auto known = opcodeTable().find(instr.opcode);
   bool inTable = known != opcodeTable().end();
   if (!inTable && !genericOp(instr.opcode)) {
@@ -723,6 +833,15 @@ LogicalResult Importer::emitInstruction(Scope &scope, unsigned index) {
     Metadata md;
     if (failed(AttrParser(*meta, locator_).metadata(md)))
       return failure();
+    // Without the tables (HLO text printed without them) the id names
+    // nothing and is ignored; with them it must name a frame.
+    if (md.stackFrameId && !ast_.stackFrames.empty() &&
+        !ast_.stackFrames.frames.count(md.stackFrameId)) {
+      locator_.error(llvm::SMLoc::getFromPointer(md.stackFrameIdAt))
+          << "stack_frame_id " << md.stackFrameId
+          << " is not in the module's StackFrames table";
+      return failure();
+    }
   }
   llvm::SmallVector<const HloValue *> operands;
   for (auto [k, j] : llvm::enumerate(scope.operandIndices[index])) {
@@ -762,7 +881,8 @@ LogicalResult Importer::applySharding(const Instruction &instr,
                                       const HloValue &value, Block *block,
                                       Operation *before) {
   const Attr *attr = instr.attr("sharding");
-  if (!attr)
+  // A per-device program's shardings describe the program XLA partitioned.
+  if (!attr || perDevice_)
     return success();
   auto shardings = leafShardings(*attr, value.leaves.size());
   if (failed(shardings))
@@ -914,13 +1034,14 @@ LogicalResult Importer::run() {
 }
 
 OwningOpRef<ModuleOp> importHloText(const llvm::SourceMgr &sourceMgr,
-                                    MLIRContext *context) {
+                                    MLIRContext *context,
+                                    const HloImportOptions &options) {
   SourceLocator locator(sourceMgr, context);
   Module ast;
   if (failed(parseHloModule(sourceMgr, locator, ast)))
     return nullptr;
   OwningOpRef<ModuleOp> module = ModuleOp::create(locator.location(ast.loc));
-  Importer importer(ast, locator, *module);
+  Importer importer(ast, locator, *module, options);
   if (failed(importer.run()))
     return nullptr;
   return module;
@@ -928,11 +1049,12 @@ OwningOpRef<ModuleOp> importHloText(const llvm::SourceMgr &sourceMgr,
 
 OwningOpRef<ModuleOp> importHloText(llvm::StringRef text,
                                     llvm::StringRef bufferName,
-                                    MLIRContext *context) {
+                                    MLIRContext *context,
+                                    const HloImportOptions &options) {
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(
       llvm::MemoryBuffer::getMemBufferCopy(text, bufferName), llvm::SMLoc());
-  return importHloText(sourceMgr, context);
+  return importHloText(sourceMgr, context, options);
 }
 
 } // namespace mlir::torus::hlo

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ir/DiagnosticCollector.h"
+#include "ir/Sharding.h"
 #include "ir/TorusOps.h"
 #include "ir/hlo/HloExport.h"
 #include "ir/hlo/HloImport.h"
@@ -257,6 +258,30 @@ ENTRY e {
   EXPECT_NE(text.find("dense<[[0, 2], [1, 3]]>"), std::string::npos) << text;
 }
 
+TEST_F(HloTest, ExpandsMeshReplicaGroups) {
+  // XLA:CPU's optimized HLO: groups along mesh axes, devices row-major.
+  auto module = import(R"(HloModule m, num_partitions=8
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY e {
+  p = f32[4] parameter(0)
+  x = f32[4] all-reduce(p), channel_id=1, replica_groups=mesh['x'=2,'y'=4] {'x'}, use_global_device_ids=true, to_apply=add
+  ROOT y = f32[4] all-reduce(x), channel_id=2, replica_groups=mesh['x'=2,'y'=4] {'y'}, use_global_device_ids=true, to_apply=add
+}
+)");
+  ASSERT_TRUE(module) << errors_;
+  std::string text = print(*module);
+  EXPECT_NE(text.find("dense<[[0, 4], [1, 5], [2, 6], [3, 7]]>"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("dense<[[0, 1, 2, 3], [4, 5, 6, 7]]>"),
+            std::string::npos)
+      << text;
+}
+
 TEST_F(HloTest, ExpandsIotaReplicaGroups) {
   auto module = import(R"(HloModule m, replica_count=4
 add {
@@ -334,6 +359,143 @@ ENTRY e {
   auto fn = module->lookupSymbol<func::FuncOp>("e");
   EXPECT_EQ(fn.getNumResults(), 7u);
   expectStable(text);
+}
+
+TEST_F(HloTest, StackFramesBecomeCallSiteLocations) {
+  // As XLA's dumps write them: tables after the header; parent_frame_id is
+  // printed one more than the parent's id. A computation may still be
+  // named like a table.
+  auto m = import(R"(HloModule dump
+FileNames
+1 "a.py"
+2 "b.py"
+FunctionNames
+1 "main"
+2 "f"
+FileLocations
+1 {file_name_id=1 function_name_id=1 line=40 end_line=40 column=2 end_column=9}
+2 {file_name_id=2 function_name_id=2 line=7 end_line=7 column=5 end_column=9}
+StackFrames
+1 {file_location_id=1 parent_frame_id=1}
+2 {file_location_id=2 parent_frame_id=2}
+
+FileNames (x: f32[2]) -> f32[2] {
+  x = f32[2] parameter(0)
+  ROOT n = f32[2] negate(x), metadata={op_name="jit(f)/neg" stack_frame_id=2}
+}
+ENTRY e {
+  p = f32[2] parameter(0)
+  ROOT c = f32[2] call(p), to_apply=FileNames
+}
+)");
+  ASSERT_TRUE(m) << errors_;
+  NegateOp neg;
+  m->walk([&](NegateOp op) { neg = op; });
+  ASSERT_TRUE(neg);
+  auto fused = dyn_cast<FusedLoc>(neg.getLoc());
+  ASSERT_TRUE(fused);
+  ASSERT_EQ(fused.getLocations().size(), 2u);
+  auto name = dyn_cast<NameLoc>(fused.getLocations()[1]);
+  ASSERT_TRUE(name);
+  EXPECT_EQ(name.getName().getValue(), "jit(f)/neg");
+  auto call = dyn_cast<CallSiteLoc>(name.getChildLoc());
+  ASSERT_TRUE(call);
+  auto callee = dyn_cast<FileLineColLoc>(call.getCallee());
+  auto caller = dyn_cast<FileLineColLoc>(call.getCaller());
+  ASSERT_TRUE(callee && caller);
+  EXPECT_EQ(callee.getFilename().getValue(), "b.py");
+  EXPECT_EQ(callee.getLine(), 7u);
+  EXPECT_EQ(callee.getColumn(), 5u);
+  EXPECT_EQ(caller.getFilename().getValue(), "a.py");
+  EXPECT_EQ(caller.getLine(), 40u);
+  // The export writes the innermost frame as the source.
+  std::string text = exportText(*m);
+  EXPECT_NE(text.find("op_name=\"jit(f)/neg\" source_file=\"b.py\" "
+                      "source_line=7"),
+            std::string::npos)
+      << text;
+}
+
+TEST_F(HloTest, BitcastReadsLayouts) {
+  // f32[2,3] row-major read as f32[3,2] column-major is the transpose; a
+  // bitcast between row-major shapes is a reshape.
+  auto m = import(R"(HloModule m
+ENTRY e {
+  p = f32[2,3]{1,0} parameter(0)
+  t = f32[3,2]{0,1} bitcast(p)
+  r = f32[6]{0} bitcast(p)
+  ROOT out = (f32[3,2]{0,1}, f32[6]{0}) tuple(t, r)
+}
+)");
+  ASSERT_TRUE(m) << errors_;
+  std::string ir = print(*m);
+  EXPECT_NE(ir.find("torus.transpose %arg0, permutation = [1, 0]"),
+            std::string::npos)
+      << ir;
+  EXPECT_NE(ir.find("torus.reshape %arg0"), std::string::npos) << ir;
+}
+
+TEST_F(HloTest, DeviceCountsComeFromTheFirstSourceThatStatesThem) {
+  auto counts = [&](llvm::StringRef header, llvm::StringRef body,
+                    HloImportOptions options = {}) {
+    std::string text = (header + "\nENTRY e {\n" + body +
+                        "\n  ROOT n = f32[4] negate(p)\n}\n")
+                           .str();
+    DiagnosticCollector diags(&context_);
+    auto m = importHloText(text, "test.hlo", &context_, options);
+    if (!m)
+      return "error: " + diags.take();
+    auto get = [&](llvm::StringRef name) {
+      auto a = (*m)->getAttrOfType<IntegerAttr>(name);
+      return a ? std::to_string(a.getInt()) : std::string("-");
+    };
+    return get(kNumReplicasAttrName) + "x" + get(kNumPartitionsAttrName);
+  };
+  const char *param = "  p = f32[4] parameter(0)";
+  const char *sharded = "  p = f32[4] parameter(0), sharding={devices=[4]<=[4]}";
+  const char *mesh = "HloModule m, frontend_attributes={xla.sdy.meshes="
+                     "{mesh = #sdy.mesh<[\"x\"=4, \"y\"=2]>}}";
+  // The header wins, and a header that states one count means 1 for the
+  // other (XLA writes the counts that are not 1).
+  EXPECT_EQ(counts("HloModule m, num_partitions=2", sharded, {3, 16}), "-x2");
+  EXPECT_EQ(counts("HloModule m, replica_count=2", sharded), "2x-");
+  // Then mhlo.num_* frontend attributes, then a Shardy mesh, then the
+  // devices shardings name, then the options, then 1.
+  EXPECT_EQ(counts("HloModule m, frontend_attributes={mhlo.num_partitions="
+                   "\"6\", mhlo.num_replicas=\"2\"}",
+                   param),
+            "2x6");
+  EXPECT_EQ(counts(mesh, sharded, {0, 16}), "-x8");
+  EXPECT_EQ(counts("HloModule m", sharded, {0, 16}), "-x4");
+  EXPECT_EQ(counts("HloModule m", param, {3, 16}), "3x16");
+  EXPECT_EQ(counts("HloModule m", param), "-x-");
+}
+
+TEST_F(HloTest, ProgramsAlreadyPerDeviceRunAsOneReplicaPerDevice) {
+  // XLA's partitioned entry (`_spmd`): its sharding is what XLA split by.
+  auto m = import(R"(HloModule m, num_partitions=4
+ENTRY main_spmd {
+  p = f32[2] parameter(0), sharding={devices=[4]<=[4]}
+  ROOT r = u32[] partition-id()
+}
+)");
+  ASSERT_TRUE(m) << errors_;
+  EXPECT_EQ((*m)->getAttrOfType<IntegerAttr>(kNumReplicasAttrName).getInt(), 4);
+  std::string ir = print(*m);
+  EXPECT_EQ(ir.find("torus.sharding"), std::string::npos) << ir;
+  EXPECT_NE(ir.find("torus.remainder"), std::string::npos) << ir;
+  // The same program not yet partitioned keeps its partitions.
+  auto global = import(R"(HloModule m, num_partitions=4
+ENTRY main {
+  p = f32[8] parameter(0), sharding={devices=[4]<=[4]}
+  ROOT r = u32[] partition-id()
+}
+)");
+  ASSERT_TRUE(global) << errors_;
+  EXPECT_EQ(
+      (*global)->getAttrOfType<IntegerAttr>(kNumPartitionsAttrName).getInt(),
+      4);
+  EXPECT_NE(print(*global).find("torus.sharding"), std::string::npos);
 }
 
 TEST_F(HloTest, RejectsSizesThatWouldOverflow) {

@@ -2,7 +2,9 @@
 //
 // The grammar, as XLA prints and parses it:
 //
-//   module      := 'HloModule' name (',' attr)* computation*
+//   module      := 'HloModule' name (',' attr)* table* computation*
+//   table       := ('FileNames' | 'FunctionNames') (id string)*
+//                | ('FileLocations' | 'StackFrames') (id '{' (word '=' int)* '}')*
 //   computation := ['ENTRY'] name [signature] '{' instruction* '}'
 //                  (',' attr)*
 //   signature   := '(' [name ':' shape (',' name ':' shape)*] ')' '->' shape
@@ -19,6 +21,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "ir/hlo/HloParser.h"
+
+#include "ir/hlo/HloAttrParser.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/MLIRContext.h"
@@ -88,6 +92,17 @@ void Shape::leaves(llvm::SmallVectorImpl<const Shape *> &out) const {
   }
   for (const Shape &e : elements)
     e.leaves(out);
+}
+
+llvm::SmallVector<int64_t> Shape::majorToMinor() const {
+  llvm::SmallVector<int64_t> order;
+  if (minorToMajor.size() == dims.size()) {
+    order.assign(minorToMajor.rbegin(), minorToMajor.rend());
+    return order;
+  }
+  for (int64_t d = 0, e = dims.size(); d < e; ++d)
+    order.push_back(d);
+  return order;
 }
 
 size_t Shape::numLeaves() const {
@@ -359,6 +374,11 @@ private:
   LogicalResult expect(char c, llvm::StringRef what);
 
   LogicalResult parseAttr(Attr &attr);
+  /// `FileNames`, `FunctionNames`, `FileLocations` or `StackFrames` and its
+  /// rows, if one comes next.
+  FailureOr<bool> parseStackFrameTable(StackFrameTables &tables);
+  LogicalResult parseTableRow(llvm::StringRef table, StackFrameTables &tables);
+  LogicalResult checkStackFrameTables(const StackFrameTables &tables);
   LogicalResult parseComputation(Module &module);
   LogicalResult parseSignature();
   LogicalResult parseInstruction(Computation &comp);
@@ -468,9 +488,9 @@ LogicalResult Parser::parseLayout(Shape &shape) {
     return failure();
   if (minorToMajor.empty())
     return success();
-  // A layout orders the value in memory; it changes no result (only
-  // `bitcast`, which Torus does not read, depends on it), and Torus lays
-  // out every value row-major. It must still name each dimension once.
+  // A layout orders the value in memory; it changes no result but
+  // `bitcast`'s, which reads it, and Torus lays out every value row-major.
+  // It must name each dimension once.
   int64_t rank = shape.dims.size();
   llvm::SmallVector<bool> seen(rank, false);
   bool permutation = static_cast<int64_t>(minorToMajor.size()) == rank;
@@ -493,6 +513,7 @@ LogicalResult Parser::parseLayout(Shape &shape) {
         }() << "] is not an order of its " << rank << " dimensions";
     return failure();
   }
+  shape.minorToMajor = std::move(minorToMajor);
   return success();
 }
 
@@ -762,6 +783,147 @@ LogicalResult Parser::parseComputation(Module &module) {
   return success();
 }
 
+FailureOr<bool> Parser::parseStackFrameTable(StackFrameTables &tables) {
+  // A table's name is followed by its first row's id (or by the next
+  // table, or nothing, when it is empty); a computation's name by its
+  // signature or body.
+  const char *save = cur_.pos;
+  llvm::StringRef table = cur_.word();
+  bool isTable = table == "FileNames" || table == "FunctionNames" ||
+                 table == "FileLocations" || table == "StackFrames";
+  char next = cur_.peek();
+  if (!isTable || next == '(' || next == '{') {
+    cur_.pos = save;
+    return false;
+  }
+  while (llvm::isDigit(cur_.peek()))
+    if (failed(parseTableRow(table, tables)))
+      return failure();
+  return true;
+}
+
+LogicalResult Parser::parseTableRow(llvm::StringRef table,
+                                    StackFrameTables &tables) {
+  llvm::SMLoc rowLoc = cur_.loc();
+  bool overflow = false;
+  std::optional<int64_t> id = cur_.integer(overflow);
+  if (!id || overflow || *id < 1) {
+    error(rowLoc) << "expected a positive id in " << table;
+    return failure();
+  }
+  auto duplicate = [&](bool inserted) {
+    if (!inserted)
+      error(rowLoc) << "id " << *id << " appears twice in " << table;
+    return success(inserted);
+  };
+  if (table == "FileNames" || table == "FunctionNames") {
+    if (cur_.peek() != '"')
+      return expected("a quoted name in " + table.str());
+    Attr raw;
+    raw.valueLoc = cur_.loc();
+    const char *start = cur_.pos++;
+    while (cur_.pos < cur_.end && *cur_.pos != '"' && *cur_.pos != '\n') {
+      if (*cur_.pos == '\\' && cur_.pos + 1 < cur_.end)
+        ++cur_.pos;
+      ++cur_.pos;
+    }
+    if (cur_.pos >= cur_.end || *cur_.pos != '"') {
+      error(raw.valueLoc) << "unterminated string in " << table;
+      return failure();
+    }
+    ++cur_.pos;
+    raw.value = llvm::StringRef(start, cur_.pos - start);
+    std::string name;
+    if (failed(AttrParser(raw, locator_).string(name)))
+      return failure();
+    auto &names =
+        table == "FileNames" ? tables.fileNames : tables.functionNames;
+    return duplicate(names.emplace(*id, std::move(name)).second);
+  }
+  // `{key=N key=N ...}`
+  if (failed(expect('{', "'{' to open a row of " + table.str())))
+    return failure();
+  llvm::StringMap<int64_t> fields;
+  while (!cur_.consume('}')) {
+    llvm::SMLoc keyLoc = cur_.loc();
+    llvm::StringRef key = cur_.word();
+    if (key.empty())
+      return expected("a field name or '}' in " + table.str());
+    if (failed(expect('=', "'=' after '" + key.str() + "'")))
+      return failure();
+    bool over = false;
+    std::optional<int64_t> value = cur_.integer(over);
+    if (!value || over || *value < 0) {
+      error(keyLoc) << "expected a non-negative integer for '" << key
+                    << "' in " << table;
+      return failure();
+    }
+    fields[key] = *value;
+  }
+  auto field = [&](llvm::StringRef key) -> FailureOr<int64_t> {
+    auto it = fields.find(key);
+    if (it == fields.end()) {
+      error(rowLoc) << "row " << *id << " of " << table << " has no '" << key
+                    << "'";
+      return failure();
+    }
+    return it->second;
+  };
+  if (table == "FileLocations") {
+    StackFrameTables::FileLocation l;
+    l.loc = rowLoc;
+    auto file = field("file_name_id");
+    auto function = field("function_name_id");
+    auto line = field("line");
+    if (failed(file) || failed(function) || failed(line))
+      return failure();
+    l.fileName = *file;
+    l.functionName = *function;
+    l.line = *line;
+    l.column = fields.lookup("column");
+    return duplicate(tables.fileLocations.emplace(*id, l).second);
+  }
+  StackFrameTables::Frame f;
+  f.loc = rowLoc;
+  auto location = field("file_location_id");
+  auto parent = field("parent_frame_id");
+  if (failed(location) || failed(parent))
+    return failure();
+  f.fileLocation = *location;
+  // Printed one more than the parent's id; 1 (or 0) means none.
+  f.parent = *parent > 0 ? *parent - 1 : 0;
+  return duplicate(tables.frames.emplace(*id, f).second);
+}
+
+LogicalResult Parser::checkStackFrameTables(const StackFrameTables &tables) {
+  for (const auto &[id, l] : tables.fileLocations) {
+    if (!tables.fileNames.count(l.fileName)) {
+      error(l.loc) << "file location " << id << " names file " << l.fileName
+                   << ", which FileNames does not list";
+      return failure();
+    }
+    if (!tables.functionNames.count(l.functionName)) {
+      error(l.loc) << "file location " << id << " names function "
+                   << l.functionName
+                   << ", which FunctionNames does not list";
+      return failure();
+    }
+  }
+  for (const auto &[id, f] : tables.frames) {
+    if (!tables.fileLocations.count(f.fileLocation)) {
+      error(f.loc) << "stack frame " << id << " names file location "
+                   << f.fileLocation << ", which FileLocations does not list";
+      return failure();
+    }
+    if (f.parent != 0 && !tables.frames.count(f.parent)) {
+      error(f.loc) << "stack frame " << id << " names parent frame "
+                   << f.parent << ", which StackFrames does not list";
+      return failure();
+    }
+  }
+  return success();
+}
+
 LogicalResult Parser::parseModule(Module &module) {
   module.loc = cur_.loc();
   if (!cur_.consumeKeyword("HloModule"))
@@ -774,6 +936,17 @@ LogicalResult Parser::parseModule(Module &module) {
     if (failed(parseAttr(module.attrs.back())))
       return failure();
   }
+  // XLA's dumps list the Python stack frames the instructions' metadata
+  // names before the computations.
+  while (true) {
+    FailureOr<bool> table = parseStackFrameTable(module.stackFrames);
+    if (failed(table))
+      return failure();
+    if (!*table)
+      break;
+  }
+  if (failed(checkStackFrameTables(module.stackFrames)))
+    return failure();
   while (!cur_.atEnd()) {
     if (failed(parseComputation(module)))
       return failure();

@@ -80,12 +80,11 @@ FailureOr<Groups> Importer::collectiveGroups(const Instruction &instr,
     for (const auto &g : groups)
       for (int64_t id : g)
         if (id < 0 || id >= limit) {
-          error(at) << "replica_groups name " << what << " " << id
-                    << ", but the module has " << limit << " " << what
-                    << (limit == 1 ? "" : "s")
-                    << (what == "replica" && !haveReplicaCount_
-                            ? " (no replica_count in the HloModule header)"
-                            : "");
+          error(at) << "'" << instr.opcode << "': replica_groups name "
+                    << what << " " << id << ", but the program has " << limit
+                    << " " << what << (limit == 1 ? "" : "s") << " (from "
+                    << (what == "replica" ? replicasFrom_ : partitionsFrom_)
+                    << "); ids must be below " << limit;
           return failure();
         }
     return success();
@@ -174,6 +173,29 @@ LogicalResult Importer::collectiveOperands(
   return success();
 }
 
+LogicalResult Importer::emitDeviceId(const Instruction &instr,
+                                     Operands operands, HloValue &result) {
+  std::optional<RegisteredOperationName> generic = genericOp(instr.opcode);
+  if (!perDevice_ || numPartitions_ == 1 || !generic)
+    return generic ? emitGeneric(*generic, instr, operands, result)
+                   : failure();
+  // Device d = replica * P + partition runs as replica d.
+  auto in = arrays(instr, operands, 0);
+  if (failed(in))
+    return failure();
+  Location loc = opLoc(instr);
+  Value device = b_.create<ReplicaIdOp>(loc, in->type);
+  Value p = b_.create<ConstantOp>(
+      loc, DenseElementsAttr::get(
+               in->type, APInt(in->type.getElementTypeBitWidth(),
+                               static_cast<uint64_t>(numPartitions_))));
+  if (instr.opcode == "partition-id")
+    result.leaves.push_back(b_.create<RemainderOp>(loc, in->type, device, p));
+  else
+    result.leaves.push_back(b_.create<DivideOp>(loc, in->type, device, p));
+  return success();
+}
+
 LogicalResult Importer::emitCollectivePermute(const Instruction &instr,
                                               Operands operands,
                                               HloValue &result) {
@@ -208,7 +230,12 @@ LogicalResult Importer::emitCollectivePermute(const Instruction &instr,
           error(pairsAttr->valueLoc)
               << "source_target_pairs name "
               << (channel ? "partition" : "replica") << " " << id
-              << ", but the module has " << limit;
+              << " (ids with a channel_id name partitions, without one "
+                 "replicas), but the program has "
+              << limit << " " << (channel ? "partition" : "replica")
+              << (limit == 1 ? "" : "s") << " (from "
+              << (channel ? partitionsFrom_ : replicasFrom_)
+              << "); ids must be below " << limit;
           return failure();
         }
     int64_t outer = channel ? r : p;

@@ -201,6 +201,8 @@ private:
     }
     if (op == "copy" || op == "not" || op == "negate" || op == "convert")
       return unary(op, *x, kind);
+    if (op == "bitcast" || op == "bitcast-convert")
+      return bitcast(instr, *x);
     auto y = scalarOperand(instr, 1);
     if (!y || y->kind != x->kind)
       return std::nullopt;
@@ -303,6 +305,50 @@ private:
                              : v <= -9.2e18 ? INT64_MIN
                                             : static_cast<int64_t>(v)));
     return one(Scalar::ofB(v != 0));
+  }
+
+  /// The bits of a 32- or 64-bit scalar read as another type of that width
+  /// (XLA's total-order comparators compare floats as integers).
+  Values bitcast(const Instruction &instr, Scalar x) {
+    auto it = comp_.byName.find(instr.operands[0].name);
+    if (it == comp_.byName.end())
+      return std::nullopt;
+    PrimitiveType from = comp_.instructions[it->second].shape.type;
+    PrimitiveType to = instr.shape.type;
+    unsigned width = bitWidth(from);
+    if (width != bitWidth(to) || (width != 32 && width != 64) ||
+        x.kind == Scalar::B || isComplex(from) || isComplex(to))
+      return std::nullopt;
+    uint64_t bits;
+    if (isFloat(from)) {
+      if (width == 32) {
+        float f = static_cast<float>(x.f);
+        uint32_t b32;
+        std::memcpy(&b32, &f, 4);
+        bits = b32;
+      } else {
+        std::memcpy(&bits, &x.f, 8);
+      }
+    } else {
+      bits = static_cast<uint64_t>(x.i);
+    }
+    if (width == 32)
+      bits &= 0xffffffffu;
+    if (isFloat(to)) {
+      if (width == 32) {
+        uint32_t b32 = static_cast<uint32_t>(bits);
+        float f;
+        std::memcpy(&f, &b32, 4);
+        return one(Scalar::ofF(f));
+      }
+      double d;
+      std::memcpy(&d, &bits, 8);
+      return one(Scalar::ofF(d));
+    }
+    if (width == 32)
+      return one(Scalar::ofI(isUnsigned(to) ? int64_t(uint32_t(bits))
+                                            : int64_t(int32_t(bits))));
+    return one(Scalar::ofI(wrap(bits)));
   }
 
   static Values compare(const Instruction &instr, Scalar x, Scalar y) {
@@ -428,6 +474,55 @@ bool isArgReducer(const Computation &comp, bool isMax, PrimitiveType valueType,
       return false;
   }
   return true;
+}
+
+/// Runs `comp`, a comparator over (lhs, rhs) pairs of one or more operands
+/// (parameters 2k and 2k+1), on sample values of the first operand: true if
+/// it answers lhs > rhs for each, false if lhs < rhs, nullopt otherwise.
+/// Distinct values of the other operands go with each side.
+std::optional<bool> comparatorIsGreater(const Computation &comp) {
+  std::vector<const Instruction *> params;
+  for (const Instruction &instr : comp.instructions)
+    if (auto n = parameterNumber(instr)) {
+      if (*n < 0 || *n >= 64)
+        return std::nullopt;
+      if (static_cast<size_t>(*n) >= params.size())
+        params.resize(*n + 1, nullptr);
+      params[*n] = &instr;
+    }
+  if (params.size() < 2 || params.size() % 2 != 0 ||
+      llvm::is_contained(params, nullptr))
+    return std::nullopt;
+  for (const Instruction *p : params)
+    if (!p->shape.isScalar() || isComplex(p->shape.type))
+      return std::nullopt;
+  Scalar::Kind vk = kindOf(params[0]->shape.type);
+  if (vk == Scalar::B)
+    return std::nullopt;
+  const std::pair<double, double> probes[] = {
+      {1, 2}, {2, 1}, {-4, 7}, {7, -4}, {-6, -5}, {-5, -6}, {3, 3}, {0, 5}};
+  bool allGreater = true, allLess = true;
+  for (auto [a, b] : probes) {
+    llvm::SmallVector<Scalar> args;
+    for (size_t i = 0; i < params.size(); ++i) {
+      Scalar::Kind k = kindOf(params[i]->shape.type);
+      double v = i < 2 ? (i == 0 ? a : b) : double(i);
+      args.push_back(k == Scalar::F   ? Scalar::ofF(v)
+                     : k == Scalar::I ? Scalar::ofI(static_cast<int64_t>(v))
+                                      : Scalar::ofB(i % 2 == 0));
+    }
+    auto out = ScalarEvaluator(comp, args).run();
+    if (!out || out->size() != 1 || (*out)[0].kind != Scalar::B)
+      return std::nullopt;
+    bool got = (*out)[0].b;
+    allGreater &= got == (a > b);
+    allLess &= got == (a < b);
+  }
+  if (allGreater)
+    return true;
+  if (allLess)
+    return false;
+  return std::nullopt;
 }
 
 std::optional<ReduceKind> reduceKindOf(llvm::StringRef opcode) {

@@ -2,7 +2,9 @@
 //
 // iota, broadcast, transpose, reverse, slice, dynamic-slice,
 // dynamic-update-slice, concatenate and pad: each reads its attributes into
-// the torus op's. reshape has none and is created generically.
+// the torus op's. reshape has none and is created generically. bitcast, the
+// one op that reads layouts, becomes the transposes and reshape that move
+// the elements as its reinterpretation of memory does.
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,6 +54,81 @@ LogicalResult Importer::emitReverse(const Instruction &instr, Operands operands,
                                     HloValue &result) {
   return emitWithDimensions<ReverseOp>(instr, operands, result,
                                        /*required=*/true);
+}
+
+// bitcast: the operand's memory read as the result's shape. Memory holds an
+// array in its layout's major-to-minor order, so the result is the operand
+// transposed into that order, reshaped (and its bits reinterpreted when the
+// element type changes width-for-width) to the result's dimensions in its
+// major-to-minor order, and transposed back to the result's logical order.
+// XLA writes it for reshapes and transposes that move no bytes; each of the
+// three steps is left out when it moves nothing.
+LogicalResult Importer::emitBitcast(const Instruction &instr, Operands operands,
+                                    HloValue &result) {
+  auto in = arrays(instr, operands, 1);
+  if (failed(in))
+    return failure();
+  const Shape &from = *operands[0]->shape;
+  const Shape &to = instr.shape;
+  auto count = [](const Shape &s) {
+    int64_t n = 1;
+    for (int64_t d : s.dims)
+      n *= d;
+    return n;
+  };
+  bool sameWidth = from.type == to.type ||
+                   (bitWidth(from.type) == bitWidth(to.type) &&
+                    from.type != PrimitiveType::Pred &&
+                    to.type != PrimitiveType::Pred);
+  if (!sameWidth || count(from) != count(to)) {
+    error(instr.opcodeLoc)
+        << "'bitcast' from " << shapeText(from) << " to " << shapeText(to)
+        << " is not supported: Torus reads bitcasts between arrays of as "
+           "many elements of one bit width (XLA writes them for reshapes, "
+           "transposes and bit reinterpretations that move no bytes)";
+    return failure();
+  }
+  Location loc = opLoc(instr);
+  Value v = in->values[0];
+  auto typeOf = [](Value x) { return cast<RankedTensorType>(x.getType()); };
+  auto isIdentity = [](llvm::ArrayRef<int64_t> perm) {
+    for (auto [i, p] : llvm::enumerate(perm))
+      if (static_cast<int64_t>(i) != p)
+        return false;
+    return true;
+  };
+  // The operand in memory order.
+  llvm::SmallVector<int64_t> fromOrder = from.majorToMinor();
+  if (!isIdentity(fromOrder)) {
+    llvm::SmallVector<int64_t> dims;
+    for (int64_t d : fromOrder)
+      dims.push_back(from.dims[d]);
+    v = b_.create<TransposeOp>(
+        loc, RankedTensorType::get(dims, typeOf(v).getElementType()), v,
+        b_.getDenseI64ArrayAttr(fromOrder));
+  }
+  // The result's bits in memory order.
+  llvm::SmallVector<int64_t> toOrder = to.majorToMinor();
+  llvm::SmallVector<int64_t> physical;
+  for (int64_t d : toOrder)
+    physical.push_back(to.dims[d]);
+  Type element = in->type.getElementType();
+  if (from.type != to.type)
+    v = b_.create<BitcastConvertOp>(
+        loc, RankedTensorType::get(typeOf(v).getShape(), element), v);
+  if (typeOf(v).getShape() != llvm::ArrayRef<int64_t>(physical))
+    v = b_.create<ReshapeOp>(loc, RankedTensorType::get(physical, element), v);
+  // Back to the logical order: logical dimension toOrder[i] is memory
+  // dimension i.
+  if (!isIdentity(toOrder)) {
+    llvm::SmallVector<int64_t> inverse(toOrder.size());
+    for (auto [i, d] : llvm::enumerate(toOrder))
+      inverse[d] = i;
+    v = b_.create<TransposeOp>(loc, in->type, v,
+                               b_.getDenseI64ArrayAttr(inverse));
+  }
+  result.leaves.push_back(v);
+  return success();
 }
 
 LogicalResult Importer::emitSlice(const Instruction &instr, Operands operands,

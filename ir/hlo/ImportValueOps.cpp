@@ -1,8 +1,8 @@
 //===- ImportValueOps.cpp - HLO values and tuples to torus ----------------===//
 //
-// parameter, constant, tuple, get-tuple-element, copy, opt-barrier and
-// custom-call (XLA's Sharding annotation): instructions that pass, regroup
-// or annotate values. Only constant and custom-call create ops.
+// parameter, constant, tuple, get-tuple-element, copy and opt-barrier:
+// instructions that pass or regroup values. Only constant creates ops.
+// (copy changes a layout, which Torus does not keep: the value passes.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -337,38 +337,6 @@ LogicalResult Importer::emitCopy(const Instruction &instr, Operands operands,
     return failure();
   }
   result.leaves = operands[0]->leaves;
-  return success();
-}
-
-LogicalResult Importer::emitCustomCall(const Instruction &instr,
-                                       Operands operands, HloValue &result) {
-  // Only XLA's sharding annotation, `custom_call_target="Sharding"`.
-  const Attr *target = requireAttr(instr, "custom_call_target");
-  if (!target)
-    return failure();
-  std::string name;
-  if (failed(AttrParser(*target, locator_).string(name)))
-    return failure();
-  if (name != "Sharding") {
-    error(target->valueLoc)
-        << "unsupported custom-call target '" << name << "'";
-    return failure();
-  }
-  if (failed(checkOperandCount(instr, 1, operands.size())))
-    return failure();
-  auto x = array(instr, operands, 0);
-  auto type = resultType(instr);
-  const Attr *shardingText = requireAttr(instr, "sharding");
-  if (failed(x) || failed(type) || !shardingText)
-    return failure();
-  Sharding s;
-  if (failed(AttrParser(*shardingText, locator_).sharding(s)))
-    return failure();
-  auto attr = shardingAttr(*shardingText, s);
-  if (failed(attr))
-    return failure();
-  result.leaves.push_back(
-      b_.create<ShardingConstraintOp>(opLoc(instr), *type, *x, *attr));
   return success();
 }
 

@@ -7,9 +7,10 @@
 // opcode family, as ir/ops/ splits the ops:
 //
 //   ImportValueOps.cpp        parameter constant tuple get-tuple-element
-//                             copy opt-barrier custom-call
+//                             copy opt-barrier
+//   ImportCustomCalls.cpp     custom-call, by target
 //   ImportElementwiseOps.cpp  convert compare
-//   ImportShapeOps.cpp        iota broadcast transpose reverse slice
+//   ImportShapeOps.cpp        iota broadcast transpose reverse bitcast slice
 //                             dynamic-slice dynamic-update-slice
 //                             concatenate pad
 //   ImportReductionOps.cpp    reduce reduce-window; reducer computations
@@ -28,6 +29,7 @@
 
 #include "ir/TorusOps.h"
 #include "ir/hlo/HloAst.h"
+#include "ir/hlo/HloImport.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -64,6 +66,11 @@ componentwiseReducer(const Computation &comp, unsigned n,
 /// (`isMax`) or smaller value with its index (ImportReductionOps.cpp).
 bool isArgReducer(const Computation &comp, bool isMax, PrimitiveType valueType,
                   PrimitiveType indexType);
+/// For a comparator computation (parameters 2k, 2k+1 compared, the first
+/// pair deciding): true if it orders by `>` (sorts descending), false if by
+/// `<`, nullopt if neither, judged by running it on sample values
+/// (ImportReductionOps.cpp).
+std::optional<bool> comparatorIsGreater(const Computation &comp);
 /// The reduction kind of a reducer opcode (`add` is sum, ...).
 std::optional<ReduceKind> reduceKindOf(llvm::StringRef opcode);
 
@@ -95,7 +102,8 @@ using Groups = std::vector<llvm::SmallVector<int64_t>>;
 
 class Importer {
 public:
-  Importer(const Module &module, const SourceLocator &locator, ModuleOp out);
+  Importer(const Module &module, const SourceLocator &locator, ModuleOp out,
+           const HloImportOptions &options = {});
 
   LogicalResult run();
 
@@ -122,10 +130,33 @@ private:
     std::vector<llvm::SmallVector<unsigned, 4>> operandIndices;
   };
 
+  /// An error at `loc` in the HLO text; while an instruction with a source
+  /// location is imported, with a note naming that location.
   InFlightDiagnostic error(llvm::SMLoc loc);
+  /// The location of the ops `instr` creates: its position in the HLO text
+  /// fused with its source location (sourceLoc).
   Location opLoc(const Instruction &instr);
+  /// Where the program `instr` came from says its metadata: the Python
+  /// stack of `stack_frame_id` (innermost frame first, as CallSiteLocs),
+  /// else `source_file`:`source_line`, named by `op_name`.
+  std::optional<Location> sourceLoc(const Instruction &instr);
+  /// The stack frame `id` and its callers, as a location.
+  std::optional<Location> frameLoc(int64_t id);
+  /// `in function, called from file:line:col in function, ...`: the stack
+  /// of `id` (its own position is the note's location).
+  std::string frameText(int64_t id);
   const Computation *computationRef(const Attr &attr);
   LogicalResult checkHeader();
+  /// The replica and partition counts where the header does not state them
+  /// (HloDeviceCounts.cpp).
+  LogicalResult readDeviceCounts();
+  /// True if the program is already partitioned: one program per device
+  /// (HloDeviceCounts.cpp).
+  bool isPerDeviceProgram();
+  /// replica-id and partition-id: in a per-device program run as one
+  /// replica per device, the device's replica and its index within it.
+  LogicalResult emitDeviceId(const Instruction &instr, Operands operands,
+                             HloValue &result);
   LogicalResult parameterShapes(const Computation &comp,
                                 std::vector<const Instruction *> &params);
   FailureOr<func::FuncOp> emitFunction(const Computation &comp, bool isEntry);
@@ -168,8 +199,27 @@ private:
                                     HloValue &result);
   LogicalResult emitCopy(const Instruction &instr, Operands operands,
                          HloValue &result);
+  /// custom-call: dispatched on its target (ImportCustomCalls.cpp).
   LogicalResult emitCustomCall(const Instruction &instr, Operands operands,
                                HloValue &result);
+  /// The custom-call targets Torus reads, and their handlers.
+  static const llvm::StringMap<Handler> &customCallTargets();
+  LogicalResult emitShardingCall(const Instruction &instr, Operands operands,
+                                 HloValue &result);
+  LogicalResult emitTopKCall(const Instruction &instr, Operands operands,
+                             HloValue &result);
+  LogicalResult emitPassThroughCall(const Instruction &instr,
+                                    Operands operands, HloValue &result);
+  LogicalResult emitManualEdgeCall(const Instruction &instr, Operands operands,
+                                   HloValue &result);
+  /// In a per-device program, the shard shape of each entry parameter that
+  /// enters a manual computation (through Sharding custom-calls and into a
+  /// GlobalToLocalShape or SPMDFullToShardShape), by parameter number.
+  llvm::DenseMap<int64_t, llvm::SmallVector<const Shape *>> parameterShards();
+  /// The manual computation's edges found, for isPerDeviceProgram.
+  bool hasManualComputation();
+  /// Shardy's manual computations must cover every mesh axis.
+  LogicalResult checkManualAxes();
   LogicalResult emitConvert(const Instruction &instr, Operands operands,
                             HloValue &result);
   LogicalResult emitCompare(const Instruction &instr, Operands operands,
@@ -189,6 +239,8 @@ private:
   LogicalResult emitTranspose(const Instruction &instr, Operands operands,
                               HloValue &result);
   LogicalResult emitReverse(const Instruction &instr, Operands operands,
+                            HloValue &result);
+  LogicalResult emitBitcast(const Instruction &instr, Operands operands,
                             HloValue &result);
   LogicalResult emitSlice(const Instruction &instr, Operands operands,
                           HloValue &result);
@@ -333,13 +385,26 @@ private:
   MLIRContext *ctx_;
   OpBuilder b_;
   ModuleOp module_;
+  HloImportOptions options_;
   int64_t replicaCount_ = 1;
   int64_t numPartitions_ = 1;
   bool haveReplicaCount_ = false;
+  bool haveNumPartitions_ = false;
+  /// Where the counts came from, for errors about device ids.
+  std::string replicasFrom_ = "replica_count in the HloModule header";
+  std::string partitionsFrom_ = "num_partitions in the HloModule header";
+  /// The program is already per device (isPerDeviceProgram): it runs as
+  /// replicaCount_ x numPartitions_ replicas and its shardings are dropped.
+  bool perDevice_ = false;
   int depth_ = 0;
   /// How many scalar computations (scalarComputation) enclose the
   /// instruction being emitted.
   int scalarComputationDepth_ = 0;
+  /// The instructions being imported, innermost last (a fusion, then an
+  /// instruction of its computation): errors name the source location of
+  /// the innermost one that has one.
+  llvm::SmallVector<const Instruction *, 4> active_;
+  llvm::DenseMap<int64_t, Location> frameLocs_;
   /// The scope of the instruction being emitted (for `parameter`).
   const Scope *scope_ = nullptr;
   /// The torus ops HloOpInterface names, by opcode (`conditional` names

@@ -327,6 +327,24 @@ absl::Status runProgram(Runner &runner, const fs::path &dir, const Form &form,
   auto source = form.read(*file);
   if (!source.ok())
     return failed("import", source.status(), *file);
+  // A program the HLO importer runs per device (XLA's optimized HLO, or a
+  // shard_map or pmap over every mesh axis; docs/hlo.md, "Programs already
+  // per device") comes as one replica per device, its inputs and results
+  // each device's part: JAX's shardings (meta.json) split and join them.
+  bool runsPerDevice = form.perDevice;
+  mlir::ModuleOp imported = *source->function.impl().module;
+  auto moduleCount = [&](llvm::StringRef name) -> int64_t {
+    auto n = imported->getAttrOfType<mlir::IntegerAttr>(name);
+    return n ? n.getInt() : 0;
+  };
+  if (numDevices > 1 && moduleCount("torus.num_partitions") == 1 &&
+      moduleCount("torus.num_replicas") == numDevices) {
+    runsPerDevice = true;
+    numReplicas = numDevices;
+    numPartitions = 1;
+  }
+  // The devices an input is split over and a result joined from.
+  int64_t splitCount = runsPerDevice ? numDevices : numPartitions;
   mlir::torus::CompilerOptions options;
   options.numReplicas = numReplicas;
   options.numPartitions = numPartitions;
@@ -341,7 +359,7 @@ absl::Status runProgram(Runner &runner, const fs::path &dir, const Form &form,
   jit.symbols = rt::runtimeAbiSymbols();
   std::vector<std::string> inputShardings = compiled->inputShardings;
   std::vector<std::string> outputShardings = compiled->outputShardings;
-  if (form.perDevice) {
+  if (runsPerDevice) {
     inputShardings = meta->inputShardings;
     outputShardings = meta->outputShardings;
   }
@@ -378,13 +396,13 @@ absl::Status runProgram(Runner &runner, const fs::path &dir, const Form &form,
   for (size_t k = 0; k < global.size(); ++k) {
     for (int64_t d = 0; d < numDevices; ++d) {
       HostTensor tile = global[k];
-      if (numPartitions > 1) {
+      if (splitCount > 1) {
         std::string sharding = k < inputShardings.size() &&
                                        !inputShardings[k].empty()
                                    ? inputShardings[k]
                                    : "{replicated}";
         auto split = torus::shardForPartition(global[k], sharding,
-                                              d % numPartitions, numPartitions);
+                                              d % splitCount, splitCount);
         if (!split.ok())
           return failed(fmt::format("input {} sharding {}", k, sharding),
                         split.status(), *file);
@@ -438,9 +456,9 @@ absl::Status runProgram(Runner &runner, const fs::path &dir, const Form &form,
         k < outputShardings.size() && !outputShardings[k].empty()
             ? outputShardings[k]
             : "{replicated}";
-    if (numPartitions > 1) {
+    if (splitCount > 1) {
       std::vector<HostTensor> tiles;
-      for (int64_t p = 0; p < numPartitions; ++p)
+      for (int64_t p = 0; p < splitCount; ++p)
         tiles.push_back((*outputs)[p][k]);
       whole = torus::unshard(tiles, outSharding, want->shape);
       if (!whole.ok())

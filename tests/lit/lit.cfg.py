@@ -1,6 +1,6 @@
 # lit configuration for every .mlir test in the source tree: ir/test,
-# passes/test, codegen/test and tests/tools. Inputs/ folders hold data, not
-# tests.
+# passes/test, codegen/test and tests/tools. Inputs/ folders and the JAX
+# corpus's programs/ hold data, not tests.
 import os
 
 import lit.formats
@@ -10,7 +10,7 @@ config.test_format = lit.formats.ShTest(execute_external=True)
 config.suffixes = [".mlir", ".hlo"]
 config.test_source_root = config.torus_source_dir
 config.test_exec_root = os.path.join(config.torus_binary_dir, "tests", "lit")
-config.excludes = ["Inputs", "corpus", "build", "build-debug", "build-tsan", "examples",
+config.excludes = ["Inputs", "corpus", "programs", "build", "build-debug", "build-tsan", "examples",
                    "docs", "benchmarks", "runtime", "include", "api",
                    "support", "scripts", "lit"]
 

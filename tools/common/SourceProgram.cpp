@@ -24,7 +24,8 @@ namespace torus::tools {
 namespace {
 
 using Reader = absl::StatusOr<SourceProgram> (*)(const std::string &text,
-                                                 const std::string &name);
+                                                 const std::string &name,
+                                                 const SourceOptions &options);
 
 /// The names of `entry`'s arguments in `text`: a second, cheap parse that
 /// keeps the source ranges of definitions.
@@ -75,7 +76,8 @@ std::vector<std::string> argumentNames(const std::string &text,
 }
 
 absl::StatusOr<SourceProgram> readMlir(const std::string &text,
-                                       const std::string &name) {
+                                       const std::string &name,
+                                       const SourceOptions &) {
   auto parsed = parseModule(text, name);
   if (!parsed.ok()) {
     // Errors about the module as a whole carry no location: give them the
@@ -94,12 +96,17 @@ absl::StatusOr<SourceProgram> readMlir(const std::string &text,
 /// HLO text (ir/hlo): the entry's arguments are named after its
 /// parameter instructions.
 absl::StatusOr<SourceProgram> readHlo(const std::string &text,
-                                      const std::string &name) {
+                                      const std::string &name,
+                                      const SourceOptions &options) {
   auto context = createTorusContext();
   mlir::OwningOpRef<mlir::ModuleOp> module;
   {
     mlir::torus::DiagnosticCollector diags(context.get());
-    module = mlir::torus::hlo::importHloText(text, name, context.get());
+    mlir::torus::hlo::HloImportOptions import;
+    import.numReplicas = options.numReplicas;
+    import.numPartitions = options.numPartitions;
+    module =
+        mlir::torus::hlo::importHloText(text, name, context.get(), import);
     if (!module)
       return absl::InvalidArgumentError(diags.take());
   }
@@ -120,7 +127,8 @@ absl::StatusOr<SourceProgram> readHlo(const std::string &text,
 
 /// StableHLO text (ir/stablehlo): a `.mlir` file whose ops are stablehlo's.
 absl::StatusOr<SourceProgram> readStablehlo(const std::string &text,
-                                            const std::string &name) {
+                                            const std::string &name,
+                                            const SourceOptions &) {
   auto context = createTorusContext();
   mlir::OwningOpRef<mlir::ModuleOp> module;
   {
@@ -164,8 +172,9 @@ bool isSourceProgramPath(const std::string &path) {
   return false;
 }
 
-absl::StatusOr<SourceProgram> parseSourceProgram(const std::string &path,
-                                                 const std::string &text) {
+absl::StatusOr<SourceProgram>
+parseSourceProgram(const std::string &path, const std::string &text,
+                   const SourceOptions &options) {
   std::string name = path == "-" ? "<stdin>" : path;
   for (const Format &format : kReaders) {
     if (!endsWith(path, format.extension))
@@ -175,20 +184,26 @@ absl::StatusOr<SourceProgram> parseSourceProgram(const std::string &path,
           fmt::format("{}: {}", name, format.missing));
     if (format.read == readMlir &&
         mlir::torus::stablehlo::looksLikeStablehlo(text))
-      return readStablehlo(text, name);
-    return format.read(text, name);
+      return readStablehlo(text, name, options);
+    return format.read(text, name, options);
   }
+  // XLA's dumps (`--xla_dump_to`) are `.txt` files: HLO text is known by
+  // its first word.
+  size_t first = text.find_first_not_of(" \t\r\n");
+  if (first != std::string::npos && text.compare(first, 10, "HloModule ") == 0)
+    return readHlo(text, name, options);
   if (mlir::torus::stablehlo::looksLikeStablehlo(text))
-    return readStablehlo(text, name);
-  return readMlir(text, name);
+    return readStablehlo(text, name, options);
+  return readMlir(text, name, options);
 }
 
-absl::StatusOr<SourceProgram> readSourceProgram(const std::string &path) {
+absl::StatusOr<SourceProgram> readSourceProgram(const std::string &path,
+                                                const SourceOptions &options) {
   auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(path, /*IsText=*/true);
   if (!buffer)
     return absl::NotFoundError(fmt::format("cannot read '{}': {}", path,
                                            buffer.getError().message()));
-  return parseSourceProgram(path, (*buffer)->getBuffer().str());
+  return parseSourceProgram(path, (*buffer)->getBuffer().str(), options);
 }
 
 std::string normalizeDiagnostics(std::string text) {

@@ -3,7 +3,8 @@
 // torusc and torus-run read programs by file extension: `.mlir` (the torus
 // dialect, or StableHLO when the text names `stablehlo.` or `chlo.` ops,
 // ir/stablehlo) and `.hlo` (XLA's HLO text, ir/hlo). Standard input and
-// unknown extensions are read as `.mlir`.
+// unknown extensions are read as HLO text if they start with `HloModule`
+// (XLA's `--xla_dump_to` files end in `.txt`), else as `.mlir`.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TORUS_TOOLS_COMMON_SOURCEPROGRAM_H
@@ -26,16 +27,26 @@ struct SourceProgram {
   std::vector<std::string> argumentNames;
 };
 
+/// What the tools know of the program besides its text: the device counts
+/// of their command line (--replicas, --num-partitions; 0 when not given),
+/// which the HLO reader takes for a program that does not state its own.
+struct SourceOptions {
+  int64_t numReplicas = 0;
+  int64_t numPartitions = 0;
+};
+
 /// Parses `text`, read from `path` ("-" for standard input), by the
 /// extension of `path`. InvalidArgument with `file:line:col: error: ...`
 /// diagnostics for a bad program; Unimplemented for a format whose reader is
 /// not built yet.
-absl::StatusOr<SourceProgram> parseSourceProgram(const std::string &path,
-                                                 const std::string &text);
+absl::StatusOr<SourceProgram>
+parseSourceProgram(const std::string &path, const std::string &text,
+                   const SourceOptions &options = {});
 
 /// Reads the file at `path` ("-" for standard input) and parses it.
 /// NotFound when it cannot be read.
-absl::StatusOr<SourceProgram> readSourceProgram(const std::string &path);
+absl::StatusOr<SourceProgram>
+readSourceProgram(const std::string &path, const SourceOptions &options = {});
 
 /// True if `path` names a format the tools compile (`.mlir`, `.hlo`).
 bool isSourceProgramPath(const std::string &path);

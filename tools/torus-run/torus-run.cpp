@@ -232,30 +232,45 @@ absl::StatusOr<LoadedProgram> loadAot(const std::string &path) {
 
 absl::StatusOr<LoadedProgram> compileSource(const std::string &path) {
   LoadedProgram loaded;
-  auto plan = torus::tools::planMesh(meshRequest());
+  // The device counts given on the command line are the HLO importer's for
+  // a program that does not state its own.
+  torus::tools::SourceOptions sourceOptions;
+  if (replicas.getNumOccurrences())
+    sourceOptions.numReplicas = replicas;
+  if (numPartitions.getNumOccurrences())
+    sourceOptions.numPartitions = numPartitions;
+  TORUS_ASSIGN_OR_RETURN(auto source,
+                         torus::tools::readSourceProgram(path, sourceOptions));
+  // A program that states its replica count (an HLO module's, or the
+  // devices of a program already per device) sets the default of
+  // --replicas; one that states partitions, of --num-partitions.
+  torus::tools::MeshRequest request = meshRequest();
+  mlir::ModuleOp sourceModule = *source.function.impl().module;
+  if (auto n = sourceModule->getAttrOfType<mlir::IntegerAttr>(
+          mlir::torus::kNumReplicasAttrName);
+      n && !replicas.getNumOccurrences() && request.computationShape.empty())
+    request.replicas = n.getInt();
+  auto modulePartitions = sourceModule->getAttrOfType<mlir::IntegerAttr>(
+      mlir::torus::kNumPartitionsAttrName);
+  if (modulePartitions && !numPartitions.getNumOccurrences())
+    request.numPartitions = modulePartitions.getInt();
+  // An HLO program already per device runs as one replica per device: the
+  // reader took --replicas x --num-partitions as its replicas.
+  if (auto n = sourceModule->getAttrOfType<mlir::IntegerAttr>(
+          mlir::torus::kNumReplicasAttrName);
+      n && modulePartitions && modulePartitions.getInt() == 1 &&
+      numPartitions.getNumOccurrences() && numPartitions > 1 &&
+      n.getInt() == (replicas.getNumOccurrences() ? int64_t(replicas) : 1) *
+                        numPartitions) {
+    request.replicas = n.getInt();
+    request.numPartitions = 1;
+  }
+  auto plan = torus::tools::planMesh(request);
   if (!plan.ok())
     return absl::FailedPreconditionError(std::string(plan.status().message()));
   loaded.plan = std::move(*plan);
   if (loaded.plan.numPartitions > 1)
     return absl::FailedPreconditionError(kNoPartitions);
-  TORUS_ASSIGN_OR_RETURN(auto source, torus::tools::readSourceProgram(path));
-  // A module that says how many replicas it was built for (an HLO header's
-  // replica_count, StableHLO's mhlo.num_replicas) sets the default of
-  // --replicas, as in torusc.
-  if (!replicas.getNumOccurrences())
-    if (auto count = (*source.function.impl().module)
-                         ->getAttrOfType<mlir::IntegerAttr>(
-                             mlir::torus::kNumReplicasAttrName);
-        count && count.getInt() != loaded.plan.numReplicas) {
-      torus::tools::MeshRequest request = meshRequest();
-      request.replicas = count.getInt();
-      auto replanned = torus::tools::planMesh(request);
-      if (!replanned.ok())
-        return absl::FailedPreconditionError(fmt::format(
-            "{} (the replica count of {})",
-            std::string(replanned.status().message()), path));
-      loaded.plan = std::move(*replanned);
-    }
   loaded.argumentNames = source.argumentNames;
   if (auto counts = mlir::torus::countCompute(*source.function.impl().module);
       counts.ok()) {

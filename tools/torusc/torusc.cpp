@@ -449,7 +449,14 @@ int main(int argc, char **argv) {
     return usageError(plan.status());
 
   // --- Read and verify ------------------------------------------------------
-  auto source = torus::tools::readSourceProgram(inputFile);
+  // The device counts of the command line are the HLO reader's for a
+  // program that does not state its own (docs/hlo.md, "Device counts").
+  torus::tools::SourceOptions sourceOptions;
+  if (replicas.getNumOccurrences())
+    sourceOptions.numReplicas = replicas;
+  if (numPartitions.getNumOccurrences())
+    sourceOptions.numPartitions = numPartitions;
+  auto source = torus::tools::readSourceProgram(inputFile, sourceOptions);
   if (!source.ok())
     return compileError(source.status());
   torus::TracedFunction &fn = source->function;
@@ -478,6 +485,19 @@ int main(int argc, char **argv) {
                                     "of {})",
                                     std::string(plan.status().message()),
                                     inputFile.getValue()));
+  }
+  // An HLO program already per device runs as one replica per device: the
+  // reader took --replicas x --num-partitions as its replicas.
+  if (numPartitions.getNumOccurrences() && numPartitions > 1 &&
+      modulePartitions == 1 && moduleReplicas &&
+      *moduleReplicas ==
+          (replicas.getNumOccurrences() ? int64_t(replicas) : 1) *
+              numPartitions) {
+    request.replicas = *moduleReplicas;
+    request.numPartitions = 1;
+    plan = torus::tools::planMesh(request);
+    if (!plan.ok())
+      return usageError(plan.status());
   }
   // A module traced for logical devices (torus.num_partitions) sets the
   // default of --num-partitions too.
