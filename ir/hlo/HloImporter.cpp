@@ -459,46 +459,6 @@ LogicalResult Importer::checkOperandCount(const Instruction &instr, size_t n,
   return failure();
 }
 
-bool Importer::isIdentity(Value value, ReduceKind kind) {
-  DenseElementsAttr attr;
-  if (!matchPattern(value, m_Constant(&attr)) || !attr.isSplat())
-    return false;
-  Type et = attr.getElementType();
-  if (isa<ComplexType>(et)) { // 0 for sum, 1 for product
-    if (kind != ReduceKind::sum && kind != ReduceKind::product)
-      return false;
-    auto v = attr.getSplatValue<std::complex<llvm::APFloat>>();
-    return v.imag().isPosZero() &&
-           (kind == ReduceKind::sum ? v.real().isPosZero()
-                                    : v.real().isExactlyValue(1.0));
-  }
-  TypedAttr identity = reduceIdentity(kind, et);
-  if (!identity)
-    return false;
-  if (auto f = dyn_cast<FloatAttr>(identity))
-    return attr.getSplatValue<llvm::APFloat>().bitwiseIsEqual(f.getValue());
-  return attr.getSplatValue<llvm::APInt>() ==
-         cast<IntegerAttr>(identity).getValue();
-}
-
-Value Importer::combine(ReduceKind kind, Location loc, Value a, Value b) {
-  Type t = a.getType();
-  switch (kind) {
-  case ReduceKind::sum:
-    return b_.create<AddOp>(loc, t, a, b);
-  case ReduceKind::product:
-    return b_.create<MultiplyOp>(loc, t, a, b);
-  case ReduceKind::max:
-    return b_.create<MaximumOp>(loc, t, a, b);
-  case ReduceKind::min:
-    return b_.create<MinimumOp>(loc, t, a, b);
-  case ReduceKind::And:
-    return b_.create<AndOp>(loc, t, a, b);
-  case ReduceKind::Or:
-    return b_.create<OrOp>(loc, t, a, b);
-  }
-  return a;
-}
 
 FailureOr<llvm::SmallVector<llvm::StringRef>>
 Importer::reducerOpcodes(const Instruction &instr, unsigned n,

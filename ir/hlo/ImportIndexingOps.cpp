@@ -8,6 +8,7 @@
 #include "ir/hlo/HloAttrParser.h"
 #include "ir/hlo/HloParser.h"
 #include "ir/hlo/Importer.h"
+#include "ir/ops/HloForms.h"
 
 #include "llvm/ADT/StringSwitch.h"
 
@@ -45,28 +46,8 @@ LogicalResult Importer::unbatch(const Instruction &instr,
           << ", not a batch dimension of indices of rank " << rank;
       return failure();
     }
-  Location loc = opLoc(instr);
-  // An implicit index vector dimension becomes an explicit one of size 1.
-  if (indexVectorDim == rank) {
-    llvm::SmallVector<int64_t> shape(type.getShape());
-    shape.push_back(1);
-    type = RankedTensorType::get(shape, type.getElementType());
-    indices = b_.create<ReshapeOp>(loc, type, indices);
-  }
-  // Each batching dimension indexes itself: its position, an iota, joins
-  // the index vectors, and the operand dimension it pairs with is indexed
-  // by it and collapsed (XLA's batched gather/scatter normalisation).
-  llvm::SmallVector<int64_t> iotaShape(type.getShape());
-  iotaShape[indexVectorDim] = 1;
-  auto iotaType = RankedTensorType::get(iotaShape, type.getElementType());
-  llvm::SmallVector<Value> parts = {indices};
-  for (int64_t d : indicesBatch)
-    parts.push_back(b_.create<IotaOp>(loc, iotaType, b_.getI64IntegerAttr(d)));
-  llvm::SmallVector<int64_t> joined(type.getShape());
-  joined[indexVectorDim] += indicesBatch.size();
-  indices = b_.create<ConcatenateOp>(
-      loc, RankedTensorType::get(joined, type.getElementType()), parts,
-      b_.getI64IntegerAttr(indexVectorDim));
+  indices = appendBatchIotas(b_, opLoc(instr), indices, indexVectorDim,
+                             indicesBatch);
   indexMap.append(operandBatch.begin(), operandBatch.end());
   collapsed.append(operandBatch.begin(), operandBatch.end());
   llvm::sort(collapsed);

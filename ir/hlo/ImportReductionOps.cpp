@@ -12,6 +12,7 @@
 #include "ir/hlo/HloAttrParser.h"
 #include "ir/hlo/HloParser.h"
 #include "ir/hlo/Importer.h"
+#include "ir/ops/HloForms.h"
 
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -684,7 +685,8 @@ LogicalResult Importer::emitReduce(const Instruction &instr, Operands operands,
             << dim;
         return failure();
       }
-      if (!isIdentity(init[0], isMax ? ReduceKind::max : ReduceKind::min)) {
+      if (!isReduceIdentity(init[0],
+                            isMax ? ReduceKind::max : ReduceKind::min)) {
         error(instr.operands[2].loc)
             << "the init value of an " << (isMax ? "argmax" : "argmin")
             << "-style 'reduce' must be " << (isMax ? "-inf" : "+inf")
@@ -722,14 +724,8 @@ LogicalResult Importer::emitReduce(const Instruction &instr, Operands operands,
         b_.create<ReduceOp>(loc, type, ReduceKindAttr::get(ctx_, kind), in[i],
                             b_.getDenseI64ArrayAttr(*dims));
     // HLO combines the init value once more; the identity changes nothing.
-    if (!isIdentity(init[i], kind)) {
-      Value initValue = init[i];
-      if (type.getRank() > 0)
-        initValue = b_.create<BroadcastInDimOp>(loc, type, init[i],
-                                                b_.getDenseI64ArrayAttr({}));
-      reduced = combine(kind, loc, reduced, initValue);
-    }
-    result.leaves.push_back(reduced);
+    result.leaves.push_back(
+        foldInitValue(b_, loc, kind, in[i], reduced, init[i]));
   }
   return success();
 }
@@ -785,53 +781,13 @@ LogicalResult Importer::emitReduceWindow(const Instruction &instr,
   ReduceKind kind = *reduceKindOf((*r->kinds)[0]);
   Value x = r->inputs[0], init = r->inits[0];
   RankedTensorType type = r->types[0];
-  auto reduceWindow = [&](Value operand) -> Value {
-    return b_.create<ReduceWindowOp>(loc, type,
-                                     ReduceKindAttr::get(ctx_, kind), operand,
-                                     w.size, w.strides, w.lhsDilation,
-                                     w.rhsDilation, w.padding);
-  };
-  Value reduced = reduceWindow(x);
-  if (!isIdentity(init, kind)) {
-    // XLA folds the init value into every window, and its padding (edges
-    // and base-dilation holes) holds the init value too. Torus reduces
-    // with the identity, then combines the init value once (max, min, and,
-    // or: once is as good as many) or once per padding element plus one
-    // (sum, product).
-    Value initValue = init;
-    if (type.getRank() > 0)
-      initValue = b_.create<BroadcastInDimOp>(loc, type, init,
-                                              b_.getDenseI64ArrayAttr({}));
-    bool padded = llvm::any_of(*window, [](const WindowDim &d) {
-      return d.padLow != 0 || d.padHigh != 0 || d.lhsDilate != 1;
-    });
-    if (padded && (kind == ReduceKind::sum || kind == ReduceKind::product)) {
-      // times = window size + 1 - (real elements in the window)
-      Type et = type.getElementType();
-      auto splat = [&](RankedTensorType t, double v) -> Value {
-        TypedAttr a = isa<FloatType>(et)
-                          ? TypedAttr(FloatAttr::get(et, v))
-                          : TypedAttr(IntegerAttr::get(et, (int64_t)v));
-        return b_.create<ConstantOp>(loc, DenseElementsAttr::get(t, a));
-      };
-      int64_t size = 1;
-      for (const WindowDim &d : *window)
-        size *= d.size;
-      auto xType = cast<RankedTensorType>(x.getType());
-      Value count = b_.create<ReduceWindowOp>(
-          loc, type, ReduceKindAttr::get(ctx_, ReduceKind::sum),
-          splat(xType, 1), w.size, w.strides, w.lhsDilation, w.rhsDilation,
-          w.padding);
-      Value times =
-          b_.create<SubtractOp>(loc, type, splat(type, size + 1), count);
-      initValue =
-          kind == ReduceKind::sum
-              ? Value(b_.create<MultiplyOp>(loc, type, initValue, times))
-              : Value(b_.create<PowerOp>(loc, type, initValue, times));
-    }
-    reduced = combine(kind, loc, reduced, initValue);
-  }
-  result.leaves.push_back(reduced);
+  auto reduced = b_.create<ReduceWindowOp>(
+      loc, type, ReduceKindAttr::get(ctx_, kind), x, w.size, w.strides,
+      w.lhsDilation, w.rhsDilation, w.padding);
+  // XLA folds the init value into every window, and its padding (edges and
+  // base-dilation holes) holds it too.
+  result.leaves.push_back(
+      foldInitValue(b_, loc, kind, x, reduced, init, reduced));
   return success();
 }
 

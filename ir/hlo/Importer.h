@@ -377,8 +377,6 @@ private:
   FailureOr<RankedTensorType> resultType(const Instruction &instr);
   LogicalResult checkOperandCount(const Instruction &instr, size_t n,
                                   size_t got);
-  bool isIdentity(Value value, ReduceKind kind);
-  Value combine(ReduceKind kind, Location loc, Value a, Value b);
 
   const Module &ast_;
   const SourceLocator &locator_;

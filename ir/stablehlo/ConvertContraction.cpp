@@ -1,10 +1,11 @@
-//===- ConvertContraction.cpp - stablehlo dot_general and convolution -----===//
+//===- ConvertContraction.cpp - stablehlo dot, convolution, linear algebra ===//
 //
 // Both map one to one; as the HLO importer does, operands of another
 // element type than the result (mixed precision) are converted to it first,
 // since torus contracts in the result type. Reversed convolution windows
-// are rejected. fft, triangular_solve and cholesky have no torus op yet:
-// errors naming them (empty results excepted).
+// are rejected. fft and triangular_solve map one to one (their enums by
+// name); cholesky has no torus op yet: an error naming it (empty results
+// excepted).
 //
 //===----------------------------------------------------------------------===//
 
@@ -66,6 +67,44 @@ struct ConvolutionPattern : OpConversionPattern<shlo::ConvolutionOp> {
   }
 };
 
+/// fft: its type, by name, and lengths.
+struct FftPattern : OpConversionPattern<shlo::FftOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(shlo::FftOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    std::optional<FftType> type =
+        symbolizeFftType(shlo::stringifyFftType(op.getFftType()));
+    if (!type)
+      return op.emitError() << "'stablehlo.fft' of an unknown type";
+    rewriter.replaceOpWithNewOp<FftOp>(
+        op, op.getType(), adaptor.getOperand(),
+        FftTypeAttr::get(getContext(), *type), op.getFftLengthAttr());
+    return success();
+  }
+};
+
+/// triangular_solve: the options one to one, transpose_a by name.
+struct TriangularSolvePattern
+    : OpConversionPattern<shlo::TriangularSolveOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(shlo::TriangularSolveOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    std::optional<TransposeKind> transpose = symbolizeTransposeKind(
+        shlo::stringifyTranspose(op.getTransposeA()));
+    if (!transpose)
+      return op.emitError()
+             << "'stablehlo.triangular_solve' with transpose_a = "
+             << shlo::stringifyTranspose(op.getTransposeA());
+    rewriter.replaceOpWithNewOp<TriangularSolveOp>(
+        op, op.getType(), adaptor.getA(), adaptor.getB(),
+        op.getLeftSideAttr(), op.getLowerAttr(), op.getUnitDiagonalAttr(),
+        TransposeKindAttr::get(getContext(), *transpose));
+    return success();
+  }
+};
+
 /// Ops torus has no equivalent of yet: an error naming the op, unless
 /// its results are empty (a 0-sized batch), which are empty constants.
 template <typename OpTy>
@@ -91,11 +130,9 @@ struct NoTorusOpPattern : OpConversionPattern<OpTy> {
 } // namespace
 
 void populateContractionPatterns(RewritePatternSet &patterns) {
-  patterns.add<DotGeneralPattern, ConvolutionPattern,
-               NoTorusOpPattern<shlo::FftOp>,
-               NoTorusOpPattern<shlo::TriangularSolveOp>,
-               NoTorusOpPattern<shlo::CholeskyOp>>(patterns.getContext(),
-                                                   /*benefit=*/1);
+  patterns.add<DotGeneralPattern, ConvolutionPattern, FftPattern,
+               TriangularSolvePattern, NoTorusOpPattern<shlo::CholeskyOp>>(
+      patterns.getContext(), /*benefit=*/1);
 }
 
 } // namespace mlir::torus::stablehlo

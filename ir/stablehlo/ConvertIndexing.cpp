@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ir/ops/HloForms.h"
 #include "ir/stablehlo/ConvertToTorus.h"
 #include "ir/stablehlo/StablehloOps.h"
 
@@ -19,28 +20,6 @@ namespace mlir::torus::stablehlo {
 namespace shlo = ::mlir::stablehlo;
 
 namespace {
-
-/// `indices` with an iota along each of `batchingDims` appended along
-/// `indexVectorDim` (which becomes a real dimension if it was the implicit
-/// trailing one).
-Value appendBatchIotas(OpBuilder &b, Location loc, Value indices,
-                       int64_t &indexVectorDim,
-                       ArrayRef<int64_t> batchingDims) {
-  auto type = cast<RankedTensorType>(indices.getType());
-  if (indexVectorDim == type.getRank()) {
-    SmallVector<int64_t> shape(type.getShape());
-    shape.push_back(1);
-    type = RankedTensorType::get(shape, type.getElementType());
-    indices = b.create<ReshapeOp>(loc, type, indices);
-  }
-  SmallVector<int64_t> iotaShape(type.getShape());
-  iotaShape[indexVectorDim] = 1;
-  auto iotaType = RankedTensorType::get(iotaShape, type.getElementType());
-  SmallVector<Value> parts{indices};
-  for (int64_t d : batchingDims)
-    parts.push_back(b.create<IotaOp>(loc, iotaType, d));
-  return b.create<ConcatenateOp>(loc, parts, indexVectorDim);
-}
 
 SmallVector<int64_t> sortedUnion(ArrayRef<int64_t> a, ArrayRef<int64_t> b) {
   SmallVector<int64_t> out(a);

@@ -5,16 +5,17 @@
 // input of a componentwise variadic reduce, and an init value other than
 // the kind's identity is combined into the result afterwards, as XLA folds
 // it into every window (once per padding element for sum and product).
+// Any other reducer keeps its body: reduce_general, reduce_window_general.
 // sort and select_and_scatter keep their regions, moved into the torus op.
 //
 //===----------------------------------------------------------------------===//
 
+#include "ir/ops/HloForms.h"
 #include "ir/stablehlo/ConvertToTorus.h"
 #include "ir/stablehlo/StablehloOps.h"
 
 #include "mlir/IR/Matchers.h"
 
-#include <complex>
 
 namespace mlir::torus::stablehlo {
 
@@ -22,21 +23,16 @@ namespace shlo = ::mlir::stablehlo;
 
 namespace {
 
-/// `init` broadcast to `type`.
-Value broadcastTo(OpBuilder &b, Location loc, Value init,
-                  RankedTensorType type) {
-  if (type.getRank() == 0)
-    return init;
-  return b.create<BroadcastInDimOp>(loc, type, init,
-                                    b.getDenseI64ArrayAttr({}));
-}
-
-InFlightDiagnostic unsupportedReducer(Operation *op) {
-  return op->emitError()
-         << "'" << op->getName()
-         << "' with this reducer is not supported: torus reads a body that "
-            "applies one of add, multiply, maximum, minimum, and, or to its "
-            "arguments, per input";
+/// Whether torus.reduce of `kind` applies to elements of `type` (XLA's
+/// `add` of pred is `or`, its max of complex numbers lexicographic: those
+/// keep their body).
+bool kindApplies(ReduceKind kind, Type type) {
+  Type et = cast<ShapedType>(type).getElementType();
+  if (et.isInteger(1))
+    return kind != ReduceKind::sum && kind != ReduceKind::product;
+  if (isa<ComplexType>(et))
+    return kind == ReduceKind::sum || kind == ReduceKind::product;
+  return true;
 }
 
 /// `v`'s defining op if it is `OpTy`.
@@ -118,6 +114,19 @@ bool isIotaAlong(Value v, int64_t dim) {
   return false;
 }
 
+/// reduce or reduce_window whose reducer is not one kind per input: the
+/// torus op `OpTy` (reduce_general, reduce_window_general) built by `build`
+/// around the reducer body, which is already a scalar computation.
+template <typename OpTy, typename SrcOp>
+LogicalResult convertWithBody(SrcOp op, ConversionPatternRewriter &rewriter,
+                              function_ref<OpTy()> build) {
+  OpTy newOp = build();
+  rewriter.inlineRegionBefore(op.getBody(), newOp.getBody(),
+                              newOp.getBody().end());
+  rewriter.replaceOp(op, newOp->getResults());
+  return success();
+}
+
 /// A zero index init value.
 bool isZero(Value v) {
   DenseIntElementsAttr attr;
@@ -133,7 +142,7 @@ struct ReducePattern : OpConversionPattern<shlo::ReduceOp> {
                           ConversionPatternRewriter &rewriter) const {
     bool isMax = isArgReducer(op.getBody(), true);
     if (!isMax && !isArgReducer(op.getBody(), false))
-      return unsupportedReducer(op);
+      return general(op, adaptor, rewriter);
     ArrayRef<int64_t> dims = op.getDimensions();
     if (dims.size() != 1)
       return op.emitError() << "an argmax/argmin-style 'stablehlo.reduce' "
@@ -143,7 +152,7 @@ struct ReducePattern : OpConversionPattern<shlo::ReduceOp> {
              << "the indices of an argmax/argmin-style 'stablehlo.reduce' "
                 "must be an iota along dimension "
              << dims[0];
-    if (!isIdentity(adaptor.getInitValues()[0],
+    if (!isReduceIdentity(adaptor.getInitValues()[0],
                     isMax ? ReduceKind::max : ReduceKind::min) ||
         !isZero(adaptor.getInitValues()[1]))
       return op.emitError() << "the init values of an "
@@ -168,6 +177,16 @@ struct ReducePattern : OpConversionPattern<shlo::ReduceOp> {
     return success();
   }
 
+  /// Any other reducer: torus.reduce_general with the body.
+  LogicalResult general(shlo::ReduceOp op, OpAdaptor adaptor,
+                        ConversionPatternRewriter &rewriter) const {
+    return convertWithBody<ReduceGeneralOp>(op, rewriter, [&] {
+      return rewriter.create<ReduceGeneralOp>(
+          op.getLoc(), op->getResultTypes(), adaptor.getInputs(),
+          adaptor.getInitValues(), op.getDimensionsAttr());
+    });
+  }
+
   LogicalResult
   matchAndRewrite(shlo::ReduceOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -178,8 +197,8 @@ struct ReducePattern : OpConversionPattern<shlo::ReduceOp> {
     for (unsigned j = 0; j < n; ++j) {
       std::optional<ReduceKind> kind =
           reducerKind(op.getBody(), nullptr, n, j);
-      if (!kind)
-        return unsupportedReducer(op);
+      if (!kind || !kindApplies(*kind, op.getInputs()[j].getType()))
+        return general(op, adaptor, rewriter);
       kinds.push_back(*kind);
     }
     Location loc = op.getLoc();
@@ -189,11 +208,9 @@ struct ReducePattern : OpConversionPattern<shlo::ReduceOp> {
       Value r = rewriter.create<ReduceOp>(
           loc, type, ReduceKindAttr::get(getContext(), kinds[j]),
           adaptor.getInputs()[j], op.getDimensionsAttr());
-      Value init = adaptor.getInitValues()[j];
-      if (!isIdentity(init, kinds[j]))
-        r = combine(rewriter, loc, kinds[j], r,
-                    broadcastTo(rewriter, loc, init, type));
-      results.push_back(r);
+      results.push_back(foldInitValue(rewriter, loc, kinds[j],
+                                      adaptor.getInputs()[j], r,
+                                      adaptor.getInitValues()[j]));
     }
     rewriter.replaceOp(op, results);
     return success();
@@ -205,69 +222,27 @@ struct ReduceWindowPattern : OpConversionPattern<shlo::ReduceWindowOp> {
   LogicalResult
   matchAndRewrite(shlo::ReduceWindowOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (op.getInputs().size() != 1)
-      return op.emitError()
-             << "'stablehlo.reduce_window' of " << op.getInputs().size()
-             << " inputs is not supported: only one";
-    std::optional<ReduceKind> kind = reducerKind(op.getBody());
-    if (!kind)
-      return unsupportedReducer(op);
-    Location loc = op.getLoc();
-    auto type = cast<RankedTensorType>(op->getResult(0).getType());
-    Value x = adaptor.getInputs()[0];
-    auto windowOf = [&](ReduceKind k, Value operand) -> Value {
-      return rewriter.create<ReduceWindowOp>(
-          loc, type, ReduceKindAttr::get(getContext(), k), operand,
-          op.getWindowDimensionsAttr(), op.getWindowStridesAttr(),
-          op.getBaseDilationsAttr(), op.getWindowDilationsAttr(),
-          op.getPaddingAttr());
-    };
-    Value reduced = windowOf(*kind, x);
-    Value init = adaptor.getInitValues()[0];
-    if (!isIdentity(init, *kind)) {
-      Value initValue = broadcastTo(rewriter, loc, init, type);
-      bool padded = false;
-      if (auto padding = op.getPaddingAttr())
-        padded |= llvm::any_of(padding.getValues<int64_t>(),
-                               [](int64_t p) { return p != 0; });
-      if (auto dil = op.getBaseDilationsAttr())
-        padded |= llvm::any_of(dil.asArrayRef(),
-                               [](int64_t d) { return d != 1; });
-      if (padded &&
-          (*kind == ReduceKind::sum || *kind == ReduceKind::product)) {
-        // XLA pads with the init value: it enters each window once plus
-        // once per padding element, window size + 1 - (real elements).
-        Type et = type.getElementType();
-        auto splat = [&](RankedTensorType t, double v) -> Value {
-          DenseElementsAttr a;
-          if (auto complex = dyn_cast<ComplexType>(et)) {
-            if (complex.getElementType().isF64())
-              a = DenseElementsAttr::get(t, std::complex<double>(v, 0));
-            else
-              a = DenseElementsAttr::get(t, std::complex<float>(v, 0));
-          } else if (isa<FloatType>(et)) {
-            a = DenseElementsAttr::get(t, FloatAttr::get(et, v));
-          } else {
-            a = DenseElementsAttr::get(
-                t, IntegerAttr::get(et, static_cast<int64_t>(v)));
-          }
-          return rewriter.create<ConstantOp>(loc, a);
-        };
-        int64_t size = 1;
-        for (int64_t d : op.getWindowDimensions())
-          size *= d;
-        auto xType = cast<RankedTensorType>(x.getType());
-        Value count = windowOf(ReduceKind::sum, splat(xType, 1));
-        Value times =
-            rewriter.create<SubtractOp>(loc, type, splat(type, size + 1), count);
-        initValue =
-            *kind == ReduceKind::sum
-                ? Value(rewriter.create<MultiplyOp>(loc, type, initValue, times))
-                : Value(rewriter.create<PowerOp>(loc, type, initValue, times));
-      }
-      reduced = combine(rewriter, loc, *kind, reduced, initValue);
-    }
-    rewriter.replaceOp(op, reduced);
+    std::optional<ReduceKind> kind;
+    if (op.getInputs().size() == 1)
+      kind = reducerKind(op.getBody());
+    if (!kind || !kindApplies(*kind, op.getInputs()[0].getType()))
+      return convertWithBody<ReduceWindowGeneralOp>(op, rewriter, [&] {
+        return rewriter.create<ReduceWindowGeneralOp>(
+            op.getLoc(), op->getResultTypes(), adaptor.getInputs(),
+            adaptor.getInitValues(), op.getWindowDimensionsAttr(),
+            op.getWindowStridesAttr(), op.getBaseDilationsAttr(),
+            op.getWindowDilationsAttr(), op.getPaddingAttr());
+      });
+    auto reduced = rewriter.create<ReduceWindowOp>(
+        op.getLoc(), op->getResult(0).getType(),
+        ReduceKindAttr::get(getContext(), *kind), adaptor.getInputs()[0],
+        op.getWindowDimensionsAttr(), op.getWindowStridesAttr(),
+        op.getBaseDilationsAttr(), op.getWindowDilationsAttr(),
+        op.getPaddingAttr());
+    // XLA folds the init value into every window, padding included.
+    rewriter.replaceOp(op, foldInitValue(rewriter, op.getLoc(), *kind,
+                                         adaptor.getInputs()[0], reduced,
+                                         adaptor.getInitValues()[0], reduced));
     return success();
   }
 };

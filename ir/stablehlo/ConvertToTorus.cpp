@@ -82,67 +82,6 @@ std::optional<ReduceKind> reducerKind(Region &region, bool *isReplace,
       .Default(std::nullopt);
 }
 
-bool isIdentity(Value value, ReduceKind kind) {
-  DenseElementsAttr attr;
-  if (!matchPattern(value, m_Constant(&attr)) || !attr.isSplat())
-    return false;
-  Type et = attr.getElementType();
-  if (auto ft = dyn_cast<FloatType>(et)) {
-    APFloat v = attr.getSplatValue<APFloat>();
-    switch (kind) {
-    case ReduceKind::sum:
-      return v.isZero();
-    case ReduceKind::product:
-      return v.isExactlyValue(1.0);
-    case ReduceKind::max:
-      return v.isInfinity() && v.isNegative();
-    case ReduceKind::min:
-      return v.isInfinity() && !v.isNegative();
-    default:
-      return false;
-    }
-  }
-  auto it = dyn_cast<IntegerType>(et);
-  if (!it)
-    return false;
-  APInt v = attr.getSplatValue<APInt>();
-  unsigned w = it.getWidth();
-  bool isUnsigned = it.isUnsigned() || w == 1;
-  switch (kind) {
-  case ReduceKind::sum:
-  case ReduceKind::Or:
-    return v.isZero();
-  case ReduceKind::product:
-    return v.isOne();
-  case ReduceKind::And:
-    return v.isAllOnes();
-  case ReduceKind::max:
-    return isUnsigned ? v.isZero() : v == APInt::getSignedMinValue(w);
-  case ReduceKind::min:
-    return isUnsigned ? v.isAllOnes() : v == APInt::getSignedMaxValue(w);
-  }
-  return false;
-}
-
-Value combine(OpBuilder &b, Location loc, ReduceKind kind, Value a, Value c) {
-  Type t = a.getType();
-  switch (kind) {
-  case ReduceKind::sum:
-    return b.create<AddOp>(loc, t, a, c);
-  case ReduceKind::product:
-    return b.create<MultiplyOp>(loc, t, a, c);
-  case ReduceKind::max:
-    return b.create<MaximumOp>(loc, t, a, c);
-  case ReduceKind::min:
-    return b.create<MinimumOp>(loc, t, a, c);
-  case ReduceKind::And:
-    return b.create<AndOp>(loc, t, a, c);
-  case ReduceKind::Or:
-    return b.create<OrOp>(loc, t, a, c);
-  }
-  return {};
-}
-
 Value convertElementType(OpBuilder &b, Location loc, Value operand,
                          Type elementType) {
   auto type = cast<RankedTensorType>(operand.getType());

@@ -64,12 +64,6 @@ std::string hloOpcodeOf(Operation *op);
 std::optional<ReduceKind> reducerKind(Region &region, bool *isReplace = nullptr,
                                       unsigned n = 1, unsigned j = 0);
 
-/// True if `value` is a constant equal to `kind`'s identity.
-bool isIdentity(Value value, ReduceKind kind);
-
-/// `kind`'s combination of a and b (torus.add for sum, ...).
-Value combine(OpBuilder &b, Location loc, ReduceKind kind, Value a, Value b2);
-
 /// `operand` converted to `elementType` (itself if it has it).
 Value convertElementType(OpBuilder &b, Location loc, Value operand,
                          Type elementType);

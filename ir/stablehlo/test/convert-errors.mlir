@@ -28,16 +28,11 @@ func.func @target(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
-func.func @reducer(%x: tensor<4xf32>) -> tensor<f32> {
-  %c = stablehlo.constant dense<0.0> : tensor<f32>
-  // expected-error @+2 {{'stablehlo.reduce' with this reducer is not supported}}
-  // expected-error @+1 {{failed to legalize operation 'stablehlo.reduce'}}
-  %0 = stablehlo.reduce(%x init: %c) across dimensions = [0] : (tensor<4xf32>, tensor<f32>) -> tensor<f32>
-   reducer(%a: tensor<f32>, %b: tensor<f32>)  {
-    %s = stablehlo.subtract %a, %b : tensor<f32>
-    stablehlo.return %s : tensor<f32>
-  }
-  return %0 : tensor<f32>
+func.func @cholesky(%a: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  // expected-error @+2 {{'stablehlo.cholesky' has no torus equivalent yet}}
+  // expected-error @+1 {{failed to legalize operation 'stablehlo.cholesky'}}
+  %0 = "stablehlo.cholesky"(%a) {lower = true} : (tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %0 : tensor<4x4xf32>
 }
 
 // -----

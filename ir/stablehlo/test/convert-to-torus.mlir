@@ -134,11 +134,36 @@ func.func @special(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
-// An op without a torus equivalent whose result is empty is an empty
-// constant.
-// CHECK-LABEL: func.func @emptyFft
-func.func @emptyFft(%x: tensor<3x0x8xf32>) -> tensor<3x0x5xcomplex<f32>> {
-  // CHECK: torus.constant dense<> : tensor<3x0x5xcomplex<f32>>
+// fft and triangular_solve map one to one, their enums by name.
+// CHECK-LABEL: func.func @fft
+func.func @fft(%x: tensor<3x0x8xf32>) -> tensor<3x0x5xcomplex<f32>> {
+  // CHECK: torus.fft %arg0, type = RFFT, length = [8] : (tensor<3x0x8xf32>) -> tensor<3x0x5xcomplex<f32>>
   %0 = stablehlo.fft %x, type = RFFT, length = [8] : (tensor<3x0x8xf32>) -> tensor<3x0x5xcomplex<f32>>
   return %0 : tensor<3x0x5xcomplex<f32>>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @triangular_solve
+func.func @triangular_solve(%a: tensor<4x4xf32>, %b: tensor<4x2xf32>) -> tensor<4x2xf32> {
+  // CHECK: torus.triangular_solve %arg0, %arg1, left_side = true, lower = true, unit_diagonal = false, transpose_a = TRANSPOSE
+  %0 = "stablehlo.triangular_solve"(%a, %b) {left_side = true, lower = true, unit_diagonal = false, transpose_a = #stablehlo<transpose TRANSPOSE>} : (tensor<4x4xf32>, tensor<4x2xf32>) -> tensor<4x2xf32>
+  return %0 : tensor<4x2xf32>
+}
+
+// -----
+
+// A reducer that is not one kind keeps its body: reduce_general.
+// CHECK-LABEL: func.func @reduce_general
+func.func @reduce_general(%x: tensor<4xf32>) -> tensor<f32> {
+  %c = stablehlo.constant dense<0.0> : tensor<f32>
+  // CHECK: torus.reduce_general(%arg0) init(%{{.*}}) dims = [0]
+  // CHECK: torus.subtract
+  // CHECK: torus.return
+  %0 = stablehlo.reduce(%x init: %c) across dimensions = [0] : (tensor<4xf32>, tensor<f32>) -> tensor<f32>
+   reducer(%a: tensor<f32>, %b: tensor<f32>)  {
+    %s = stablehlo.subtract %a, %b : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }
+  return %0 : tensor<f32>
 }

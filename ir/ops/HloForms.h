@@ -1,0 +1,46 @@
+//===- HloForms.h - torus ops for HLO forms the ops do not carry -*- C++ -*-===//
+//
+// HLO and StableHLO state some things torus ops leave out: reductions from
+// init values that are not the identity, gather/scatter batching
+// dimensions. Both importers (ir/hlo, ir/stablehlo) rewrite them into
+// torus ops with these builders, so the two read them the same way.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TORUS_IR_OPS_HLOFORMS_H
+#define TORUS_IR_OPS_HLOFORMS_H
+
+#include "ir/TorusOps.h"
+
+namespace mlir::torus {
+
+/// True if `value` is a splat constant equal to `kind`'s identity
+/// (reduceIdentity; 0 and 1 for complex sums and products).
+bool isReduceIdentity(Value value, ReduceKind kind);
+
+/// `kind`'s combination of `a` and `b` (torus.add for sum, ...).
+Value combineByKind(OpBuilder &b, Location loc, ReduceKind kind, Value a,
+                    Value c);
+
+/// `reduced`, the reduction of `operand` by `kind` from the identity
+/// (torus.reduce or, with `window`, torus.reduce_window), with HLO's init
+/// value `init` (0-d) folded in as XLA folds it: once (max, min, and, or:
+/// once is as good as many), and for a sum or product over windows once
+/// more per padding element or base-dilation hole in the window (XLA pads
+/// with the init value).
+Value foldInitValue(OpBuilder &b, Location loc, ReduceKind kind,
+                    Value operand, Value reduced, Value init,
+                    ReduceWindowOp window = {});
+
+/// gather/scatter indices with batching dimensions rewritten away, as XLA's
+/// BatchedGatherScatterNormalizer does: an iota along each of the indices'
+/// `batchingDims` appended along `indexVectorDim` (which becomes a real
+/// dimension if it was the implicit trailing one; updated). The operand
+/// dimensions they pair with join the index map and the collapsed
+/// (inserted) dimensions.
+Value appendBatchIotas(OpBuilder &b, Location loc, Value indices,
+                       int64_t &indexVectorDim,
+                       ArrayRef<int64_t> batchingDims);
+
+} // namespace mlir::torus
+
+#endif // TORUS_IR_OPS_HLOFORMS_H
