@@ -310,6 +310,26 @@ ENTRY e {
       << text;
 }
 
+TEST_F(HloTest, GatherBatchingDimensionsBecomeIndexDimensions) {
+  // take_along_axis: row i takes x[i, idx[i, j]].
+  auto module = import(R"(HloModule m
+ENTRY e {
+  x = f32[3,5] parameter(0)
+  i = s32[3,2,1] parameter(1)
+  ROOT g = f32[3,2] gather(x, i), offset_dims={}, collapsed_slice_dims={1}, start_index_map={1}, operand_batching_dims={0}, start_indices_batching_dims={0}, index_vector_dim=2, slice_sizes={1,1}
+}
+)");
+  ASSERT_TRUE(module) << errors_;
+  std::string text = print(*module);
+  EXPECT_NE(text.find("torus.iota dim = 0 : tensor<3x2x1xi32>"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("collapsed_slice_dims = [0, 1], start_index_map = [1, "
+                      "0], index_vector_dim = 2"),
+            std::string::npos)
+      << text;
+}
+
 TEST_F(HloTest, ExpandsIotaReplicaGroups) {
   auto module = import(R"(HloModule m, replica_count=4
 add {

@@ -1,7 +1,9 @@
 //===- ImportIndexingOps.cpp - HLO gather and scatter to torus ------------===//
 //
-// gather and scatter (without batching dimensions); scatter's update
-// computation becomes its kind.
+// gather and scatter; scatter's update computation becomes its kind.
+// Batching dimensions (JAX's take_along_axis) become index dimensions: each
+// batching dimension's iota is appended to the index vectors, and the
+// operand's batching dimensions are indexed and collapsed like any other.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +14,30 @@
 #include "llvm/ADT/StringSwitch.h"
 
 namespace mlir::torus::hlo {
+
+/// For a gather or scatter with batching dimensions: `indices` with the
+/// iota of each of its batching dimensions `indexBatch` appended to its
+/// index vectors (along `indexVectorDim`, made explicit if implicit), so
+/// that operand batching dimension k is indexed by component old + k.
+Value Importer::appendBatchIotas(Location loc, Value indices,
+                                 int64_t &indexVectorDim,
+                                 llvm::ArrayRef<int64_t> indexBatch) {
+  auto type = cast<RankedTensorType>(indices.getType());
+  if (indexVectorDim == type.getRank()) {
+    llvm::SmallVector<int64_t> dims(type.getShape());
+    dims.push_back(1);
+    type = RankedTensorType::get(dims, type.getElementType());
+    indices = b_.create<ReshapeOp>(loc, type, indices);
+  }
+  llvm::SmallVector<Value> parts = {indices};
+  llvm::SmallVector<int64_t> one(type.getShape());
+  one[indexVectorDim] = 1;
+  auto oneType = RankedTensorType::get(one, type.getElementType());
+  for (int64_t d : indexBatch)
+    parts.push_back(
+        b_.create<IotaOp>(loc, oneType, b_.getI64IntegerAttr(d)));
+  return b_.create<ConcatenateOp>(loc, parts, indexVectorDim);
+}
 
 LogicalResult Importer::emitGather(const Instruction &instr, Operands operands,
                                    HloValue &result) {
@@ -35,16 +61,23 @@ LogicalResult Importer::emitGather(const Instruction &instr, Operands operands,
       failed(startMap) || failed(ivd) || failed(sizes) || failed(sorted) ||
       failed(batch) || failed(batch2))
     return failure();
-  if (!batch->empty() || !batch2->empty()) {
-    error(instr
-              .attr(batch->empty() ? "start_indices_batching_dims"
-                                   : "operand_batching_dims")
-              ->nameLoc)
-        << "gather with batching dimensions is not supported";
+  if (batch->size() != batch2->size()) {
+    error(instr.opcodeLoc)
+        << "gather has " << batch->size() << " operand_batching_dims but "
+        << batch2->size() << " start_indices_batching_dims";
     return failure();
   }
+  Value indices = *idx;
+  if (!batch->empty()) {
+    int64_t dim = *ivd;
+    indices = appendBatchIotas(loc, indices, dim, *batch2);
+    *ivd = dim;
+    startMap->append(batch->begin(), batch->end());
+    collapsed->append(batch->begin(), batch->end());
+    llvm::sort(*collapsed);
+  }
   result.leaves.push_back(b_.create<GatherOp>(
-      loc, *type, *x, *idx, b_.getDenseI64ArrayAttr(*offset),
+      loc, *type, *x, indices, b_.getDenseI64ArrayAttr(*offset),
       b_.getDenseI64ArrayAttr(*collapsed), b_.getDenseI64ArrayAttr(*startMap),
       b_.getI64IntegerAttr(*ivd), b_.getDenseI64ArrayAttr(*sizes),
       *sorted ? b_.getUnitAttr() : UnitAttr()));
@@ -74,13 +107,20 @@ LogicalResult Importer::emitScatter(const Instruction &instr, Operands operands,
       failed(sdod) || failed(ivd) || failed(sorted) || failed(unique) ||
       failed(batch) || failed(batch2))
     return failure();
-  if (!batch->empty() || !batch2->empty()) {
-    error(instr
-              .attr(batch->empty() ? "scatter_indices_batching_dims"
-                                   : "input_batching_dims")
-              ->nameLoc)
-        << "scatter with batching dimensions is not supported";
+  if (batch->size() != batch2->size()) {
+    error(instr.opcodeLoc)
+        << "scatter has " << batch->size() << " input_batching_dims but "
+        << batch2->size() << " scatter_indices_batching_dims";
     return failure();
+  }
+  Value indices = *idx;
+  if (!batch->empty()) {
+    int64_t dim = *ivd;
+    indices = appendBatchIotas(loc, indices, dim, *batch2);
+    *ivd = dim;
+    sdod->append(batch->begin(), batch->end());
+    iwd->append(batch->begin(), batch->end());
+    llvm::sort(*iwd);
   }
   auto opcodes = reducerOpcodes(instr, 1, /*replaceAllowed=*/true);
   if (failed(opcodes))
@@ -100,7 +140,7 @@ LogicalResult Importer::emitScatter(const Instruction &instr, Operands operands,
     return failure();
   }
   result.leaves.push_back(b_.create<ScatterOp>(
-      loc, *type, ScatterKindAttr::get(ctx_, *kind), *x, *idx, *upd,
+      loc, *type, ScatterKindAttr::get(ctx_, *kind), *x, indices, *upd,
       b_.getDenseI64ArrayAttr(*uwd), b_.getDenseI64ArrayAttr(*iwd),
       b_.getDenseI64ArrayAttr(*sdod), b_.getI64IntegerAttr(*ivd),
       *sorted ? b_.getUnitAttr() : UnitAttr(),

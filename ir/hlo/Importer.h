@@ -258,6 +258,8 @@ private:
                         HloValue &result);
   LogicalResult emitConvolution(const Instruction &instr, Operands operands,
                                 HloValue &result);
+  Value appendBatchIotas(Location loc, Value indices, int64_t &indexVectorDim,
+                         llvm::ArrayRef<int64_t> indexBatch);
   LogicalResult emitGather(const Instruction &instr, Operands operands,
                            HloValue &result);
   LogicalResult emitScatter(const Instruction &instr, Operands operands,
