@@ -319,4 +319,118 @@ TEST(ReductionOpsTest, PoolingSameAndValid) {
   expectClose(out[3], valid, 1e-6);
 }
 
+// reduce() with a reducer of two results: argmax keeping the LAST of equal
+// maxima (which argmax() does not do), against a naive loop.
+TEST(ReductionOpsTest, ReduceWithAReducerComputation) {
+  Shape s = {3, 6};
+  auto x = randomInts(18, 41, 0, 3); // many ties
+  auto out = run(
+      [](Tensor a) {
+        Tensor idx = iota({3, 6}, 1, DType::I32);
+        TensorList r = reduce(
+            {a, idx}, {scalar(-kInf), scalar(0, DType::I32)},
+            [](const TensorList &acc, const TensorList &x) {
+              Tensor take = x[0] >= acc[0];
+              return TensorList{where(take, x[0], acc[0]),
+                                where(take, x[1], acc[1])};
+            },
+            {1});
+        return std::make_tuple(r[0], r[1]);
+      },
+      {fromDoubles(DType::F32, s, x)});
+  ASSERT_EQ(out.size(), 2u);
+  std::vector<double> want, wantIndex;
+  for (int r = 0; r < 3; ++r) {
+    double best = -kInf;
+    int at = 0;
+    for (int c = 0; c < 6; ++c)
+      if (x[r * 6 + c] >= best) {
+        best = x[r * 6 + c];
+        at = c;
+      }
+    want.push_back(best);
+    wantIndex.push_back(at);
+  }
+  expectClose(out[0], want, 0);
+  EXPECT_EQ(out[1].dtype(), DType::I32);
+  expectClose(out[1], wantIndex, 0);
+}
+
+// reduceWindow() over two operands with a reducer that is not associative
+// (a - b per operand) and padding that holds each operand's init value.
+TEST(ReductionOpsTest, ReduceWindowWithAReducerComputation) {
+  Shape s = {2, 5};
+  auto x = randomInts(10, 43, -9, 9), y = randomInts(10, 44, -9, 9);
+  std::vector<int64_t> window = {1, 3}, strides = {1, 2};
+  std::vector<std::pair<int64_t, int64_t>> padding = {{0, 0}, {2, 1}};
+  auto out = run(
+      [&](Tensor a, Tensor b) {
+        TensorList r = reduceWindow(
+            {a, b}, {scalar(100, DType::F64), scalar(7, DType::I32)},
+            [](const TensorList &acc, const TensorList &x) {
+              return TensorList{acc[0] - x[0], acc[1] - x[1]};
+            },
+            window, strides, padding);
+        return std::make_tuple(r[0], r[1]);
+      },
+      {fromDoubles(DType::F64, s, x), fromDoubles(DType::I32, s, y)});
+  ASSERT_EQ(out.size(), 2u);
+  // Padded row: [init, init, x0..x4, init]; windows of 3 every 2: 3 of them.
+  auto naive = [&](const std::vector<double> &v, double init) {
+    std::vector<double> r;
+    for (int row = 0; row < 2; ++row) {
+      std::vector<double> padded = {init, init};
+      for (int c = 0; c < 5; ++c)
+        padded.push_back(v[row * 5 + c]);
+      padded.push_back(init);
+      for (int start = 0; start + 3 <= 8; start += 2) {
+        double acc = init;
+        for (int k = 0; k < 3; ++k)
+          acc -= padded[start + k];
+        r.push_back(acc);
+      }
+    }
+    return r;
+  };
+  EXPECT_EQ(out[0].shape(), (Shape{2, 3}));
+  expectClose(out[0], naive(x, 100), 0);
+  EXPECT_EQ(out[1].dtype(), DType::I32);
+  expectClose(out[1], naive(y, 7), 0);
+}
+
+TEST(ReductionOpsTest, BadReducersAreTraceErrors) {
+  auto wrongInit = trace("f", {spec(DType::F32, {4})}, [](Tensor a) {
+    TensorList r = reduce({a}, {scalar(0, DType::I32)},
+                          [](const TensorList &acc, const TensorList &) {
+                            return acc;
+                          });
+    return r.empty() ? Tensor() : r[0];
+  });
+  ASSERT_FALSE(wrongInit.ok());
+  EXPECT_THAT(wrongInit.status().message(),
+              ::testing::HasSubstr("needs one 0-d init value per operand"));
+  auto wrongResults = trace("f", {spec(DType::F32, {4})}, [](Tensor a) {
+    TensorList r = reduce({a}, {scalar(0)},
+                          [](const TensorList &acc, const TensorList &x) {
+                            return TensorList{acc[0], x[0]};
+                          });
+    return r.empty() ? Tensor() : r[0];
+  });
+  ASSERT_FALSE(wrongResults.ok());
+  EXPECT_THAT(wrongResults.status().message(),
+              ::testing::HasSubstr("the reducer's results and its "
+                                   "accumulators must match"));
+  auto notElementwise = trace("f", {spec(DType::F32, {4})}, [](Tensor a) {
+    TensorList r = reduce({a}, {scalar(0)},
+                          [](const TensorList &acc, const TensorList &x) {
+                            return TensorList{
+                                sum(broadcastTo(acc[0] + x[0], {2}))};
+                          });
+    return r.empty() ? Tensor() : r[0];
+  });
+  ASSERT_FALSE(notElementwise.ok());
+  EXPECT_THAT(notElementwise.status().message(),
+              ::testing::HasSubstr("only elementwise functions and constants"));
+}
+
 } // namespace

@@ -12,7 +12,9 @@
 //       halo exchange by collective_permute, one all-reduce for the mean;
 //   (c) data x model parallel on a v3-8: 4 replicas x 2 logical devices,
 //       gradients all-reduced across replicas only;
-//   (d) an attention block with its heads split over 4 logical devices.
+//   (d) an attention block with its heads split over 4 logical devices;
+//   (e) triangular solves and FFTs split along batches, or along the
+//       solved or transformed dimension (gathered first).
 //
 //===----------------------------------------------------------------------===//
 
@@ -592,6 +594,63 @@ TEST(SpmdTest, UnevenSplitsAndAssignedTensorsComputeTheSame) {
   ASSERT_TRUE(got.ok()) << got.status();
   EXPECT_LE(relativeError((*got)[0][0], (*want)[0][0]), 1e-5);
   EXPECT_LE(relativeError((*got)[0][1], (*want)[0][1]), 1e-5);
+}
+
+//===--- Solves and transforms --------------------------------------------===//
+
+TEST(SpmdTest, SolvesAndTransformsSplitAlongBatchesOrGatherFirst) {
+  // Split along a batch, each device solves or transforms its own tiles;
+  // split along the solved or transformed dimension, the tiles are gathered
+  // first (the blocked dimensions of the ops' sharding rules).
+  auto step = [](bool annotate) {
+    return trace(
+        "linalg",
+        {{DType::F32, {4, 4, 4}}, {DType::F32, {4, 4, 2}},
+         {DType::F32, {4, 8}}},
+        [annotate](Tensor a, Tensor b, Tensor x) {
+          Tensor l = a * 0.25f; // unit lower triangle: well conditioned
+          Tensor lb = l, bb = b, br = b, xb = x, xt = x;
+          if (annotate) {
+            lb = withSharding(l, "{devices=[2,1,1]0,1}");
+            bb = withSharding(b, "{devices=[2,1,1]0,1}");
+            br = withSharding(b, "{devices=[1,2,1]0,1}"); // solved rows
+            xb = withSharding(x, "{devices=[2,1]0,1}");
+            xt = withSharding(x, "{devices=[1,2]0,1}"); // transformed
+          }
+          TriangularSolveOptions o;
+          o.unitDiagonal = true;
+          Tensor batched = triangularSolve(lb, bb, o);
+          Tensor rows = triangularSolve(l, br, o);
+          Tensor fb = fft(xb, FftType::RFFT, {8});
+          Tensor ft = fft(astype(xt, DType::C64), FftType::FFT, {8});
+          return std::vector<Tensor>{batched, rows, real(fb), imag(fb),
+                                     real(ft), imag(ft)};
+        });
+  };
+  auto reference = step(false);
+  ASSERT_TRUE(reference.ok()) << reference.status();
+  absl::StatusOr<TracedFunction> sharded = [&] {
+    LogicalDeviceScope scope(2);
+    return step(true);
+  }();
+  ASSERT_TRUE(sharded.ok()) << sharded.status();
+  auto single = compileFor(*reference, 1, 1);
+  ASSERT_TRUE(single.ok()) << single.status();
+  auto split = compileFor(*sharded, 1, 2);
+  ASSERT_TRUE(split.ok()) << split.status();
+  EXPECT_THAT(split->spmdIR, HasSubstr("torus.all_gather"));
+
+  auto executor = executorWith(2);
+  std::vector<HostTensor> in = {randomTensor({4, 4, 4}, 5),
+                                randomTensor({4, 4, 2}, 6),
+                                randomTensor({4, 8}, 7)};
+  auto want = runWhole(*single, *executor, {in}, reference->outputs());
+  ASSERT_TRUE(want.ok()) << want.status();
+  auto got = runWhole(*split, *executor, {in}, sharded->outputs());
+  ASSERT_TRUE(got.ok()) << got.status();
+  for (size_t i = 0; i < 6; ++i)
+    EXPECT_LE(relativeError((*got)[0][i], (*want)[0][i]), 1e-6)
+        << "result " << i;
 }
 
 } // namespace

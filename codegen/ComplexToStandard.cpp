@@ -1,6 +1,7 @@
 //===- ComplexToStandard.cpp - complex ops to arith and accurate math ----===//
 //
-// MLIR's complex-to-standard patterns, then the math functions they emit
+// MLIR's complex-to-standard patterns (but multiplication, computed as
+// XLA:CPU computes it), then the math functions they emit
 // that the LLVM lowering lacks (atan2, tanh, tan) or computes inaccurately
 // near zero (expm1, log1p) replaced by ScalarMath's accurate sequences,
 // which is what the real ops use.
@@ -33,6 +34,63 @@ Value tanOf(OpBuilder &b, Location loc, Value x) {
   return t == f64 ? r : b.create<arith::TruncFOp>(loc, t, r).getResult();
 }
 
+/// complex.mul as XLA:CPU computes it: the textbook formula with one
+/// multiply of each part fused (XLA's LLVM contracts (a*c - b*d, b*c + a*d)
+/// into fma(a, c, -(b*d)), fma(b, c, a*d) on hosts with FMA), and no C99
+/// recovery of infinities. An explicit fma gives those bits on every host.
+struct XlaComplexMul : OpConversionPattern<complex::MulOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(complex::MulOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    Type t = cast<ComplexType>(op.getType()).getElementType();
+    Value a = b.create<complex::ReOp>(loc, t, adaptor.getLhs());
+    Value bb = b.create<complex::ImOp>(loc, t, adaptor.getLhs());
+    Value c = b.create<complex::ReOp>(loc, t, adaptor.getRhs());
+    Value d = b.create<complex::ImOp>(loc, t, adaptor.getRhs());
+    Value bd = b.create<arith::MulFOp>(loc, bb, d);
+    Value ad = b.create<arith::MulFOp>(loc, a, d);
+    Value re = b.create<math::FmaOp>(loc, a, c,
+                                     b.create<arith::NegFOp>(loc, bd));
+    Value im = b.create<math::FmaOp>(loc, bb, c, ad);
+    b.replaceOpWithNewOp<complex::CreateOp>(op, op.getType(), re, im);
+    return success();
+  }
+};
+
+/// complex.pow on complex<f32> computed on complex<f64> and rounded once:
+/// exp(y * log(x)) magnifies the error of log by the size of the result,
+/// tens of ULPs in f32.
+struct WidenedComplexPow : OpConversionPattern<complex::PowOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(complex::PowOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &b) const override {
+    auto type = cast<ComplexType>(op.getType());
+    if (!type.getElementType().isF32())
+      return failure();
+    Location loc = op.getLoc();
+    Type f32 = b.getF32Type(), f64 = b.getF64Type();
+    auto wide = ComplexType::get(f64);
+    auto widen = [&](Value z) -> Value {
+      Value re = b.create<complex::ReOp>(loc, f32, z);
+      Value im = b.create<complex::ImOp>(loc, f32, z);
+      re = b.create<arith::ExtFOp>(loc, f64, re);
+      im = b.create<arith::ExtFOp>(loc, f64, im);
+      return b.create<complex::CreateOp>(loc, wide, re, im);
+    };
+    Value r = b.create<complex::PowOp>(loc, widen(adaptor.getLhs()),
+                                       widen(adaptor.getRhs()));
+    Value re = b.create<complex::ReOp>(loc, f64, r);
+    Value im = b.create<complex::ImOp>(loc, f64, r);
+    re = b.create<arith::TruncFOp>(loc, f32, re);
+    im = b.create<arith::TruncFOp>(loc, f32, im);
+    b.replaceOpWithNewOp<complex::CreateOp>(op, type, re, im);
+    return success();
+  }
+};
+
 struct TorusComplexToStandard
     : impl::TorusComplexToStandardBase<TorusComplexToStandard> {
   void runOnOperation() override {
@@ -53,6 +111,7 @@ struct TorusComplexToStandard
     target.addIllegalDialect<complex::ComplexDialect>();
     RewritePatternSet patterns(ctx);
     populateComplexToStandardConversionPatterns(patterns);
+    patterns.add<XlaComplexMul, WidenedComplexPow>(ctx, /*benefit=*/2);
     if (failed(applyPartialConversion(func, target, std::move(patterns))))
       return signalPassFailure();
 

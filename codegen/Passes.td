@@ -234,7 +234,10 @@ def TorusComplexToStandard
     `convert-math-to-llvm` lacks or computes inaccurately (`atan2`, `tanh`,
     `tan`, `expm1`, `log1p`) become the accurate sequences of
     ir/ops/ScalarMath.h, so the generated code calls nothing beyond what the
-    real ops' code calls.
+    real ops' code calls. Multiplication is XLA:CPU's: `(a*c - b*d,
+    b*c + a*d)` with one product of each part fused (`math.fma`), the bits
+    XLA gives on hosts with FMA, without C99's recovery of infinities.
+    `pow` of `complex<f32>` is computed on `complex<f64>` and rounded once.
 
     Before:
     ```mlir

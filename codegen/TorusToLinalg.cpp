@@ -71,6 +71,7 @@ struct TorusToLinalgPass : impl::TorusToLinalgBase<TorusToLinalgPass> {
     populateControlFlowLowering(patterns);
     populateRandomLowering(patterns);
     populateSortLowering(patterns);
+    populateLinearAlgebraLowering(patterns);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       return signalPassFailure();

@@ -782,4 +782,76 @@ LogicalResult checkSourceTargetPairs(llvm::ArrayRef<int64_t> flatPairs,
   return success();
 }
 
+LogicalResult checkTriangularSolveShapes(llvm::ArrayRef<int64_t> a,
+                                         llvm::ArrayRef<int64_t> b,
+                                         bool leftSide, std::string &error) {
+  if (a.size() < 2 || a.size() != b.size()) {
+    error = llvm::formatv("a {0} and b {1} must have one rank, at least 2",
+                          formatShape(a), formatShape(b));
+    return failure();
+  }
+  int64_t rank = a.size();
+  if (a[rank - 1] != a[rank - 2]) {
+    error = llvm::formatv("a {0} is not square in its last two dimensions",
+                          formatShape(a));
+    return failure();
+  }
+  if (a.drop_back(2) != b.drop_back(2)) {
+    error = llvm::formatv("batch dimensions of a {0} and b {1} differ",
+                          formatShape(a), formatShape(b));
+    return failure();
+  }
+  int64_t solved = leftSide ? rank - 2 : rank - 1;
+  if (b[solved] != a[rank - 1]) {
+    error = llvm::formatv(
+        "b {0} must have {1} {2} (a is {3}) to be solved from the {4}",
+        formatShape(b), a[rank - 1], leftSide ? "rows" : "columns",
+        formatShape(a), leftSide ? "left" : "right");
+    return failure();
+  }
+  return success();
+}
+
+FailureOr<ShapeVec> inferFftShape(llvm::ArrayRef<int64_t> operand,
+                                  llvm::ArrayRef<int64_t> length,
+                                  FftShapeKind kind, std::string &error) {
+  int64_t k = length.size(), rank = operand.size();
+  if (k < 1 || k > 3) {
+    error = llvm::formatv("fft_length has {0} entries; an fft transforms 1 "
+                          "to 3 dimensions",
+                          k);
+    return failure();
+  }
+  if (rank < k) {
+    error = llvm::formatv("operand {0} has fewer than the {1} dimensions of "
+                          "fft_length {2}",
+                          formatShape(operand), k, formatShape(length));
+    return failure();
+  }
+  for (int64_t n : length)
+    if (n < 0) {
+      error = llvm::formatv("fft_length {0} is negative", formatShape(length));
+      return failure();
+    }
+  // The last dimension of the complex side of RFFT and IRFFT.
+  int64_t last = length.back(), half = last == 0 ? 0 : last / 2 + 1;
+  ShapeVec result(operand);
+  for (int64_t i = 0; i < k; ++i) {
+    int64_t d = rank - k + i;
+    int64_t want =
+        kind == FftShapeKind::ComplexToReal && i == k - 1 ? half : length[i];
+    if (operand[d] != want) {
+      error = llvm::formatv(
+          "operand {0} dimension {1} is {2} but fft_length {3} needs {4}",
+          formatShape(operand), d, operand[d], formatShape(length), want);
+      return failure();
+    }
+  }
+  if (kind == FftShapeKind::RealToComplex)
+    result.back() = half;
+  if (kind == FftShapeKind::ComplexToReal)
+    result.back() = last;
+  return result;
+}
+
 } // namespace mlir::torus

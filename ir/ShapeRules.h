@@ -149,6 +149,23 @@ FailureOr<ShapeVec> inferAllToAllShape(llvm::ArrayRef<int64_t> operand,
                                        int64_t splitDimension,
                                        int64_t concatDimension,
                                        int64_t splitCount, std::string &error);
+/// HLO `triangular-solve`: `a` is `[..., m, m]`, `b` `[..., m, n]`
+/// (`leftSide`) or `[..., n, m]` with `a`'s batch dimensions; the result
+/// has `b`'s shape.
+LogicalResult checkTriangularSolveShapes(llvm::ArrayRef<int64_t> a,
+                                         llvm::ArrayRef<int64_t> b,
+                                         bool leftSide, std::string &error);
+
+/// What an HLO `fft` reads and writes: complex to complex (FFT, IFFT), real
+/// to complex (RFFT) or complex to real (IRFFT).
+enum class FftShapeKind { Complex, RealToComplex, ComplexToReal };
+/// HLO `fft` over the last `length.size()` (1 to 3) dimensions: the
+/// result's shape. RFFT keeps `n / 2 + 1` of the last dimension's `n`
+/// frequencies, and IRFFT reads that many.
+FailureOr<ShapeVec> inferFftShape(llvm::ArrayRef<int64_t> operand,
+                                  llvm::ArrayRef<int64_t> length,
+                                  FftShapeKind kind, std::string &error);
+
 /// Rows `[source, target]`: non-negative, no source or target twice.
 LogicalResult checkSourceTargetPairs(llvm::ArrayRef<int64_t> flatPairs,
                                      std::string &error);

@@ -29,7 +29,8 @@ def Torus_Dialect : Dialect {
     `replica_groups`, ...), so a reader who knows HLO can read the IR and an
     importer maps attributes one to one. Where HLO carries a reducer
     computation (`reduce`, `reduce_window`, `scatter`, `all_reduce`), a
-    torus op names its combiner by a kind instead.
+    torus op names its combiner by a kind instead; `reduce_general` and
+    `reduce_window_general` carry any other reducer as a body.
   }];
   let hasConstantMaterializer = 1;
   let useDefaultAttributePrinterParser = 1;
@@ -115,6 +116,22 @@ def Torus_RngAlgorithm : I32EnumAttr<"RngAlgorithm",
     "HLO random bit generator algorithm", [
       I32EnumAttrCase<"DEFAULT", 0>, I32EnumAttrCase<"THREE_FRY", 1>,
       I32EnumAttrCase<"PHILOX", 2>]> {
+  let cppNamespace = "::mlir::torus";
+}
+
+// HLO's TriangularSolveOptions.Transpose: which matrix a triangular solve
+// applies, a, its transpose, or its conjugate transpose.
+def Torus_TransposeKind : I32EnumAttr<"TransposeKind",
+    "which of a, a^T and conj(a)^T a triangular solve applies", [
+      I32EnumAttrCase<"NO_TRANSPOSE", 0>, I32EnumAttrCase<"TRANSPOSE", 1>,
+      I32EnumAttrCase<"ADJOINT", 2>]> {
+  let cppNamespace = "::mlir::torus";
+}
+
+def Torus_FftType : I32EnumAttr<"FftType",
+    "HLO fft_type: complex forward or inverse, real to complex, complex to real", [
+      I32EnumAttrCase<"FFT", 0>, I32EnumAttrCase<"IFFT", 1>,
+      I32EnumAttrCase<"RFFT", 2>, I32EnumAttrCase<"IRFFT", 3>]> {
   let cppNamespace = "::mlir::torus";
 }
 

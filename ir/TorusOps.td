@@ -1250,6 +1250,104 @@ def Torus_ReduceWindowOp : Torus_Op<"reduce_window", [HloOpcode<"reduce-window">
   let hasVerifier = 1;
 }
 
+def Torus_ReduceGeneralOp : Torus_Op<"reduce_general", [HloOpcode<"reduce">,
+    RecursiveMemoryEffects, IsolatedFromAbove, SameVariadicOperandSize,
+    Torus_VJPNotImplemented,
+    DeclareOpInterfaceMethods<Torus_ShardingRuleOpInterface,
+      ["getOperandDimMap"]>]> {
+  let summary = "reduce over dimensions with any reducer computation";
+  let description = [{
+    HLO `reduce` whose reducer is not one `torus.reduce` names by a kind:
+    the `inputs` (of one shape) are reduced together over `dimensions`,
+    starting from the 0-d `init_values`, by the `body` computation. The
+    body takes the accumulators, then the elements, as 0-d tensors,
+    `(acc_0, ..., acc_n-1, x_0, ..., x_n-1)`, and returns the new
+    accumulators; it holds only elementwise ops and constants on scalars,
+    like sort's comparator. Elements are combined in row-major order of the
+    reduced dimensions, each into the accumulator (as XLA's CPU backend
+    does), so a reducer that is not associative gives XLA's result.
+    Examples: JAX's argmax of booleans, a maximum of complex numbers
+    (lexicographic), a variadic min with a tie-break.
+
+    ```mlir
+    %v, %i = torus.reduce_general(%x, %idx) init(%x0, %i0) dims = [1]
+        : (tensor<4x8xi1>, tensor<4x8xi32>, tensor<i1>, tensor<i32>)
+        -> (tensor<4xi1>, tensor<4xi32>) {
+    ^bb0(%a: tensor<i1>, %ai: tensor<i32>, %b: tensor<i1>, %bi: tensor<i32>):
+      %gt = torus.compare GT, %b, %a : (tensor<i1>, tensor<i1>) -> tensor<i1>
+      %v = torus.select %gt, %b, %a : tensor<i1>, tensor<i1>
+      %i = torus.select %gt, %bi, %ai : tensor<i1>, tensor<i32>
+      torus.return %v, %i : tensor<i1>, tensor<i32>
+    }
+    ```
+
+    Differentiating it is not supported (there is no rule for an arbitrary
+    reducer); reductions JAX differentiates import as `torus.reduce`,
+    `torus.argmax` or `torus.argmin`.
+  }];
+  let arguments = (ins Variadic<Torus_Tensor>:$inputs,
+                       Variadic<Torus_Tensor>:$init_values,
+                       DenseI64ArrayAttr:$dimensions);
+  let results = (outs Variadic<Torus_Tensor>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    `(` $inputs `)` `init` `(` $init_values `)` `dims` `=` $dimensions
+    attr-dict `:` functional-type(operands, results) $body
+  }];
+  let hasVerifier = 1;
+}
+
+def Torus_ReduceWindowGeneralOp : Torus_Op<"reduce_window_general",
+    [HloOpcode<"reduce-window">, RecursiveMemoryEffects, IsolatedFromAbove,
+    SameVariadicOperandSize, Torus_VJPNotImplemented,
+    DeclareOpInterfaceMethods<Torus_ShardingRuleOpInterface,
+      ["getOperandDimMap", "getBlockedResultDims"]>]> {
+  let summary = "reduce sliding windows with any reducer computation";
+  let description = [{
+    HLO `reduce-window` whose reducer is not one `torus.reduce_window` names
+    by a kind, over one or more inputs of one shape. Windows are placed as
+    for `torus.reduce_window` (same attributes and defaults); each input is
+    padded, and its base-dilation holes filled, with its own init value.
+    Each window is reduced from the `init_values` by the `body`, taking
+    `(acc_0, ..., acc_n-1, x_0, ..., x_n-1)` as 0-d tensors and returning
+    the new accumulators, the window's elements in row-major order.
+    Examples: JAX's cumulative logsumexp and cumulative max of complex
+    numbers, XLA's select-and-gather-add (a variadic window over values and
+    their tangents).
+
+    ```mlir
+    %r = torus.reduce_window_general(%x) init(%c) window = [1, 3]
+        {padding = dense<[[0, 0], [2, 0]]> : tensor<2x2xi64>}
+        : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xf32> {
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %m = torus.subtract %a, %b : tensor<f32>
+      torus.return %m : tensor<f32>
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<Torus_Tensor>:$inputs,
+                       Variadic<Torus_Tensor>:$init_values,
+                       DenseI64ArrayAttr:$window_dimensions,
+                       OptionalAttr<DenseI64ArrayAttr>:$window_strides,
+                       OptionalAttr<DenseI64ArrayAttr>:$base_dilations,
+                       OptionalAttr<DenseI64ArrayAttr>:$window_dilations,
+                       OptionalAttr<I64ElementsAttr>:$padding);
+  let results = (outs Variadic<Torus_Tensor>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    `(` $inputs `)` `init` `(` $init_values `)` `window` `=`
+    $window_dimensions attr-dict `:` functional-type(operands, results) $body
+  }];
+  let extraClassDeclaration = [{
+    /// The attributes with their defaults filled in (1s, 0 padding).
+    SmallVector<int64_t> getStrides();
+    SmallVector<int64_t> getBaseDilationsOr1();
+    SmallVector<int64_t> getWindowDilationsOr1();
+    SmallVector<std::pair<int64_t, int64_t>> getPaddingPairs();
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Sorting and selection (ir/ops/SortOps.cpp)
 //===----------------------------------------------------------------------===//
@@ -1475,6 +1573,90 @@ def Torus_ConvolutionOp : Torus_Op<"convolution", [HloOpcode<"convolution">, Pur
 }
 
 //===----------------------------------------------------------------------===//
+// Linear algebra and Fourier transforms
+//===----------------------------------------------------------------------===//
+
+def Torus_TriangularSolveOp : Torus_Op<"triangular_solve",
+    [HloOpcode<"triangular-solve">, Pure, Torus_HasVJP,
+    DeclareOpInterfaceMethods<Torus_ShardingRuleOpInterface,
+      ["getOperandDimMap", "getBlockedResultDims"]>]> {
+  let summary = "solve a triangular system of equations";
+  let description = [{
+    HLO `triangular-solve`: solves `op(a) x = b` (`left_side`) or
+    `x op(a) = b` for `x`, in each batch. `a` is `[..., m, m]`; `b` is
+    `[..., m, n]` (left side) or `[..., n, m]`, with `a`'s batch
+    dimensions; the result has `b`'s type. Only `a`'s lower (`lower`) or
+    upper triangle is read, and with `unit_diagonal` not its diagonal
+    either, which is taken as ones. `op(a)` is `a` (`NO_TRANSPOSE`), its
+    transpose (`TRANSPOSE`) or its conjugate transpose (`ADJOINT`, the
+    transpose for real types).
+
+    Computed by substitution, in the element type (f16 and bf16 in f32,
+    rounded once): each `x` element is its `b` element less each known
+    term in turn, in the order those were solved, divided by the diagonal.
+    A zero on the diagonal gives infinities or NaNs, as in XLA.
+
+    ```mlir
+    %x = torus.triangular_solve %a, %b, left_side = true, lower = true,
+           unit_diagonal = false, transpose_a = NO_TRANSPOSE
+         : (tensor<4x4xf32>, tensor<4x2xf32>) -> tensor<4x2xf32>
+    ```
+  }];
+  let arguments = (ins Torus_FloatOrComplexTensor:$a,
+                       Torus_FloatOrComplexTensor:$b, BoolAttr:$left_side,
+                       BoolAttr:$lower, BoolAttr:$unit_diagonal,
+                       Torus_TransposeKind:$transpose_a);
+  let results = (outs Torus_FloatOrComplexTensor:$result);
+  let assemblyFormat = [{
+    $a `,` $b `,` `left_side` `=` $left_side `,` `lower` `=` $lower `,`
+    `unit_diagonal` `=` $unit_diagonal `,` `transpose_a` `=` $transpose_a
+    attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Torus_FftOp : Torus_Op<"fft", [HloOpcode<"fft">, Pure, Torus_HasVJP,
+    DeclareOpInterfaceMethods<Torus_ShardingRuleOpInterface,
+      ["getOperandDimMap", "getBlockedResultDims"]>]> {
+  let summary = "discrete Fourier transform over the last dimensions";
+  let description = [{
+    HLO `fft`: the discrete Fourier transform over the last
+    `k = size(fft_length)` dimensions (1 to 3), whose lengths are
+    `fft_length`; the other dimensions are batches.
+
+    - `FFT`: complex to complex, `X[f] = sum_t x[t] exp(-2 pi i f t / n)`
+      along each transformed dimension.
+    - `IFFT`: its inverse, `exp(+2 pi i f t / n)` and divided by `n`.
+    - `RFFT`: real (f32, f64) to complex (c64, c128); the last dimension
+      keeps the `n / 2 + 1` frequencies that are not redundant.
+    - `IRFFT`: the inverse of `RFFT`: the operand's last dimension holds
+      `n / 2 + 1` frequencies of a Hermitian-symmetric spectrum (the
+      imaginary parts of frequency 0 and, for even `n`, `n / 2` are
+      ignored), the result `n` reals.
+
+    Each dimension is transformed in turn as a direct sum of `n` terms
+    (O(n^2)) with twiddle factors computed in long double, in f64
+    throughout, and rounded to the element type once at the end. XLA:CPU's
+    DUCC (Cooley-Tukey, Bluestein) rounds differently, so results agree
+    with XLA's to a few ULPs of the largest element, not of every element.
+
+    ```mlir
+    %y = torus.fft %x, type = RFFT, length = [8]
+         : (tensor<4x8xf32>) -> tensor<4x5xcomplex<f32>>
+    ```
+  }];
+  let arguments = (ins Torus_FloatOrComplexTensor:$operand,
+                       Torus_FftType:$fft_type,
+                       DenseI64ArrayAttr:$fft_length);
+  let results = (outs Torus_FloatOrComplexTensor:$result);
+  let assemblyFormat = [{
+    $operand `,` `type` `=` $fft_type `,` `length` `=` $fft_length attr-dict
+    `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Indexing
 //===----------------------------------------------------------------------===//
 
@@ -1571,7 +1753,8 @@ def Torus_ScatterOp : Torus_Op<"scatter", [HloOpcode<"scatter">, Pure, Torus_Has
 
 def Torus_ReturnOp : Torus_Op<"return", [Pure, Terminator,
     ParentOneOf<["WhileOp", "IfOp", "CaseOp", "SortOp",
-                "SelectAndScatterOp"]>]> {
+                "SelectAndScatterOp", "ReduceGeneralOp",
+                "ReduceWindowGeneralOp"]>]> {
   let summary = "the values a region of a control-flow op produces";
   let description = [{
     Ends the regions of `torus.while`, `torus.if` and `torus.case`: the

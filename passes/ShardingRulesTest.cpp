@@ -146,4 +146,40 @@ TEST(ShardingRules, SortedDimensionsAreBlocked) {
   EXPECT_EQ(blocked[2], (SmallVector<int64_t>{1}));
 }
 
+TEST(ShardingRules, SolvesAndTransformsTileTheirBatches) {
+  MLIRContext ctx;
+  ctx.loadDialect<TorusDialect, func::FuncDialect>();
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(R"(
+    func.func @f(%a: tensor<2x4x4xf32>, %b: tensor<2x4x3xf32>, %c: tensor<2x3x4xf32>, %x: tensor<2x4x8xcomplex<f32>>, %r: tensor<2x8xf32>)
+        -> (tensor<2x4x3xf32>, tensor<2x3x4xf32>, tensor<2x4x8xcomplex<f32>>, tensor<2x5xcomplex<f32>>) {
+      %left = torus.triangular_solve %a, %b, left_side = true, lower = true, unit_diagonal = false, transpose_a = NO_TRANSPOSE : (tensor<2x4x4xf32>, tensor<2x4x3xf32>) -> tensor<2x4x3xf32>
+      %right = torus.triangular_solve %a, %c, left_side = false, lower = true, unit_diagonal = false, transpose_a = NO_TRANSPOSE : (tensor<2x4x4xf32>, tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+      %f = torus.fft %x, type = FFT, length = [4, 8] : (tensor<2x4x8xcomplex<f32>>) -> tensor<2x4x8xcomplex<f32>>
+      %rf = torus.fft %r, type = RFFT, length = [8] : (tensor<2x8xf32>) -> tensor<2x5xcomplex<f32>>
+      return %left, %right, %f, %rf : tensor<2x4x3xf32>, tensor<2x3x4xf32>, tensor<2x4x8xcomplex<f32>>, tensor<2x5xcomplex<f32>>
+    })", &ctx);
+  ASSERT_TRUE(module);
+  auto fn = *module->getOps<func::FuncOp>().begin();
+  SmallVector<ShardingRuleOpInterface> rules;
+  for (Operation &op : fn.getBody().front())
+    if (auto rule = dyn_cast<ShardingRuleOpInterface>(op))
+      rules.push_back(rule);
+  ASSERT_EQ(rules.size(), 4u);
+  // a tiles along its batch only; b along all of it, but the solved
+  // dimension (rows from the left, columns from the right) is blocked.
+  EXPECT_EQ(rules[0].getOperandDimMap(0, 0), (SmallVector<int64_t>{0, -1, -1}));
+  EXPECT_EQ(rules[0].getOperandDimMap(1, 0), (SmallVector<int64_t>{0, 1, 2}));
+  EXPECT_EQ(rules[0].getBlockedResultDims(ShardingAttr()),
+            (SmallVector<int64_t>{1}));
+  EXPECT_EQ(rules[1].getBlockedResultDims(ShardingAttr()),
+            (SmallVector<int64_t>{2}));
+  // fft: the batch passes, the transformed dimensions are blocked.
+  EXPECT_EQ(rules[2].getOperandDimMap(0, 0), (SmallVector<int64_t>{0, -1, -1}));
+  EXPECT_EQ(rules[2].getBlockedResultDims(ShardingAttr()),
+            (SmallVector<int64_t>{1, 2}));
+  EXPECT_EQ(rules[3].getOperandDimMap(0, 0), (SmallVector<int64_t>{0, -1}));
+  EXPECT_EQ(rules[3].getBlockedResultDims(ShardingAttr()),
+            (SmallVector<int64_t>{1}));
+}
+
 } // namespace

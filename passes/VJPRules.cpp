@@ -28,7 +28,7 @@ bool touchesComplex(Operation *op) {
 bool complexGradientImplemented(Operation *op) {
   return isa<RealOp, ImagOp, ComplexOp, ConvertOp, AddOp, SubtractOp,
              NegateOp, MultiplyOp, ReshapeOp, TransposeOp, BroadcastInDimOp,
-             SliceOp, ConcatenateOp, ReverseOp, SelectOp>(op);
+             SliceOp, ConcatenateOp, ReverseOp, SelectOp, FftOp>(op);
 }
 } // namespace
 
@@ -42,7 +42,7 @@ LogicalResult buildVJP(GradBuilder &gb, Operation *op,
     return op->emitOpError(
         "cannot be differentiated on complex numbers: gradients of complex "
         "values are implemented only for real, imag, complex, convert, add, "
-        "subtract, negate, multiply and the ops that move elements");
+        "subtract, negate, multiply, fft and the ops that move elements");
   if (auto vjp = dyn_cast<VJPOpInterface>(op))
     return vjp.buildVJP(gb, resultCotangents, operandCotangents);
   return op->emitOpError("cannot be differentiated: no gradient rule for "

@@ -274,6 +274,91 @@ TEST(VJPRulesTest, SortAndTopK) {
            "tensor<2x3xf64>"});
 }
 
+TEST(VJPRulesTest, TriangularSolve) {
+  // Entries in [0.5, 1.5] keep the small systems well conditioned; each
+  // case reads one triangle of a, so the other gets a zero gradient (and
+  // the diagonal too under unit_diagonal), which the differences confirm.
+  auto solve = [](std::string name, std::string a, std::string b,
+                  std::string options) {
+    return OpCase{name,
+                  {a, b},
+                  fmt::format("  %y = torus.triangular_solve %a0, %a1, {} : "
+                              "({}, {}) -> {}",
+                              options, a, b, b),
+                  b,
+                  0.5,
+                  1.5};
+  };
+  checkOp(solve("solve_left_lower", "tensor<2x3x3xf64>", "tensor<2x3x2xf64>",
+                "left_side = true, lower = true, unit_diagonal = false, "
+                "transpose_a = NO_TRANSPOSE"));
+  checkOp(solve("solve_right_upper_transposed_unit", "tensor<3x3xf64>",
+                "tensor<2x3xf64>",
+                "left_side = false, lower = false, unit_diagonal = true, "
+                "transpose_a = TRANSPOSE"));
+  checkOp(solve("solve_left_upper_adjoint", "tensor<3x3xf64>",
+                "tensor<3x2xf64>",
+                "left_side = true, lower = false, unit_diagonal = false, "
+                "transpose_a = ADJOINT"));
+  checkOp(solve("solve_right_lower", "tensor<3x3xf64>", "tensor<1x3xf64>",
+                "left_side = false, lower = true, unit_diagonal = false, "
+                "transpose_a = NO_TRANSPOSE"));
+}
+
+TEST(VJPRulesTest, Fft) {
+  // Real functions through complex values: built with torus.complex, read
+  // back with real and imag and multiplied (so both parts matter), which
+  // checks fft's rules against JAX's conventions for those three.
+  auto through = [](std::string name, std::string shape, std::string fft,
+                    std::string spectrum) {
+    std::string c = "tensor<" + shape + "xcomplex<f64>>";
+    std::string r = "tensor<" + shape + "xf64>";
+    return OpCase{
+        name,
+        {r, r},
+        fmt::format("  %c = torus.complex %a0, %a1 : ({0}, {0}) -> {1}\n"
+                    "  %f = torus.fft %c, {2} : ({1}) -> {3}\n"
+                    "  %re = torus.real %f : ({3}) -> tensor<{4}xf64>\n"
+                    "  %im = torus.imag %f : ({3}) -> tensor<{4}xf64>\n"
+                    "  %y = torus.multiply %re, %im : tensor<{4}xf64>",
+                    r, c, fft, "tensor<" + spectrum + "xcomplex<f64>>",
+                    spectrum),
+        "tensor<" + spectrum + "xf64>"};
+  };
+  checkOp(through("fft_2d", "3x4", "type = FFT, length = [3, 4]", "3x4"));
+  checkOp(through("ifft", "2x5", "type = IFFT, length = [5]", "2x5"));
+  checkOp({"rfft",
+           {"tensor<2x6xf64>"},
+           "  %f = torus.fft %a0, type = RFFT, length = [6] : "
+           "(tensor<2x6xf64>) -> tensor<2x4xcomplex<f64>>\n"
+           "  %re = torus.real %f : (tensor<2x4xcomplex<f64>>) -> "
+           "tensor<2x4xf64>\n"
+           "  %im = torus.imag %f : (tensor<2x4xcomplex<f64>>) -> "
+           "tensor<2x4xf64>\n"
+           "  %y = torus.multiply %re, %im : tensor<2x4xf64>",
+           "tensor<2x4xf64>"});
+  // IRFFT of even and odd lengths (frequency n/2 is single only for even
+  // n) and over two axes; x * x makes the cotangent depend on x.
+  auto irfft = [](std::string name, std::string in, std::string lengths,
+                  std::string out) {
+    std::string c = "tensor<" + in + "xcomplex<f64>>";
+    std::string r = "tensor<" + in + "xf64>";
+    std::string o = "tensor<" + out + "xf64>";
+    return OpCase{
+        name,
+        {r, r},
+        fmt::format("  %c = torus.complex %a0, %a1 : ({0}, {0}) -> {1}\n"
+                    "  %x = torus.fft %c, type = IRFFT, length = {2} : ({1}) "
+                    "-> {3}\n"
+                    "  %y = torus.multiply %x, %x : {3}",
+                    r, c, lengths, o),
+        o};
+  };
+  checkOp(irfft("irfft_even", "2x4", "[6]", "2x6"));
+  checkOp(irfft("irfft_odd", "2x4", "[7]", "2x7"));
+  checkOp(irfft("irfft_2d", "3x4", "[3, 6]", "3x6"));
+}
+
 TEST(VJPRulesTest, Convolution) {
   checkOp({"conv_nhwc", {"tensor<2x5x5x2xf64>", "tensor<3x3x2x3xf64>"},
            "  %y = torus.convolution %a0, %a1, dim_numbers = "

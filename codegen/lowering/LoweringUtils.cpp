@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
 
 namespace mlir::torus {
 
@@ -93,6 +94,51 @@ Value buildPad(OpBuilder &b, Location loc, Value operand, Value value,
       loc, resultType, inserted, ValueRange{}, ValueRange{}, ValueRange{},
       b.getDenseI64ArrayAttr(cropAt), b.getDenseI64ArrayAttr(result),
       b.getDenseI64ArrayAttr(SmallVector<int64_t>(rank, 1)));
+}
+
+SmallVector<Value> inlineScalarComputation(OpBuilder &b, Location loc,
+                                           Region &region, ValueRange args) {
+  Block &block = region.front();
+  IRMapping map;
+  for (auto [arg, v] : llvm::zip(block.getArguments(), args))
+    map.map(arg, v);
+  for (Operation &op : block) {
+    if (auto ret = dyn_cast<ReturnOp>(op))
+      return llvm::map_to_vector(ret.getResults(),
+                                 [&](Value v) { return map.lookup(v); });
+    Type et = cast<RankedTensorType>(op.getResult(0).getType()).getElementType();
+    if (auto c = dyn_cast<ConstantOp>(op)) {
+      auto value = cast<ElementsAttr>(c.getValue()).getValues<TypedAttr>()[0];
+      map.map(c.getResult(), b.create<arith::ConstantOp>(loc, value));
+      continue;
+    }
+    auto scalar = cast<ScalarOpInterface>(op);
+    SmallVector<Value> xs;
+    for (Value operand : op.getOperands()) {
+      Value x = map.lookup(operand);
+      xs.push_back(scalar.widensHalfFloats() ? widenHalf(b, loc, x) : x);
+    }
+    Value r = scalar.buildScalar(b, op.getLoc(), xs);
+    map.map(op.getResult(0),
+            scalar.widensHalfFloats() ? narrowTo(b, loc, r, et) : r);
+  }
+  llvm_unreachable("a verified scalar computation ends in torus.return");
+}
+
+SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value linear,
+                               ArrayRef<int64_t> shape) {
+  SmallVector<Value> idx(shape.size());
+  int64_t stride = 1;
+  for (int64_t d = shape.size() - 1; d >= 0; --d) {
+    Value q = stride == 1 ? linear
+                          : b.create<arith::DivUIOp>(
+                                loc, linear,
+                                b.create<arith::ConstantIndexOp>(loc, stride));
+    idx[d] = b.create<arith::RemUIOp>(
+        loc, q, b.create<arith::ConstantIndexOp>(loc, shape[d]));
+    stride *= shape[d];
+  }
+  return idx;
 }
 
 } // namespace mlir::torus

@@ -27,6 +27,7 @@ void populateIndexingLowering(RewritePatternSet &patterns);
 void populateControlFlowLowering(RewritePatternSet &patterns);
 void populateRandomLowering(RewritePatternSet &patterns);
 void populateSortLowering(RewritePatternSet &patterns);
+void populateLinearAlgebraLowering(RewritePatternSet &patterns);
 
 //===--- Builders ---------------------------------------------------------===//
 //
@@ -46,7 +47,10 @@ Value extractScalar(OpBuilder &b, Location loc, Value tensor0d);
 Value identityValue(OpBuilder &b, Location loc, ReduceKind kind, Type t);
 /// An integer scalar (any width) as an `index`.
 Value toIndex(OpBuilder &b, Location loc, Value integer);
-
+/// The indices (`index` values) of the element `linear` (row-major) of
+/// `shape`.
+SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value linear,
+                               ArrayRef<int64_t> shape);
 
 using ScalarBodyFn = function_ref<Value(OpBuilder &, Location, ValueRange)>;
 
@@ -55,6 +59,13 @@ using ScalarBodyFn = function_ref<Value(OpBuilder &, Location, ValueRange)>;
 Value buildElementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
                        ValueRange inputs, ScalarBodyFn body);
 
+
+/// The results of `region` (scalar block arguments, elementwise ops and
+/// constants on 0-d tensors, one torus.return: a scalar computation such
+/// as sort's comparator or a reducer) for the scalars `args`, built as
+/// scalar code at `b`'s insertion point.
+SmallVector<Value> inlineScalarComputation(OpBuilder &b, Location loc,
+                                           Region &region, ValueRange args);
 
 /// HLO `pad` of `operand` with the scalar `value`: negative edge padding
 /// crops, interior padding inserts `interior[d]` values between elements.

@@ -6,7 +6,8 @@
 // with the identity (base dilation is interior padding) and iterates output
 // positions × window positions, the window's extent given by an empty
 // tensor of the window's shape, as linalg's pooling ops do. f16/bf16
-// reduce in f32.
+// reduce in f32. reduce_general and reduce_window_general do the same from
+// their init values, with their body inlined as scalar code.
 //
 //===----------------------------------------------------------------------===//
 
@@ -141,64 +142,175 @@ struct ArgReduceLowering : OpConversionPattern<OpTy> {
   }
 };
 
+/// `input` padded for the windows of a window op: edges and base-dilation
+/// holes hold `value`.
+template <typename Op>
+Value padForWindows(OpBuilder &b, Location loc, Op op, Value input,
+                    Value value) {
+  SmallVector<int64_t> low, high, interior;
+  for (auto [lo, hi] : op.getPaddingPairs()) {
+    low.push_back(lo);
+    high.push_back(hi);
+  }
+  for (int64_t d : op.getBaseDilationsOr1())
+    interior.push_back(d - 1);
+  return buildPad(b, loc, input, value, low, high, interior);
+}
+
+/// (accumulators, elements) -> new accumulators.
+using CombineFn = function_ref<SmallVector<Value>(OpBuilder &, Location,
+                                                  ValueRange, ValueRange)>;
+
+/// Reduces the windows of `op` over the padded inputs into `inits` (one
+/// per input, of the result's shape): loops over output dims (parallel),
+/// then window dims (reduction), the window's extent given by an empty
+/// tensor of its shape, as linalg's pooling ops do.
+template <typename Op>
+ValueRange reduceWindows(OpBuilder &b, Location loc, Op op, ValueRange padded,
+                         ValueRange inits, CombineFn combineFn) {
+  MLIRContext *ctx = b.getContext();
+  int64_t rank = op.getWindowDimensions().size();
+  SmallVector<int64_t> strides = op.getStrides();
+  SmallVector<int64_t> dilations = op.getWindowDilationsOr1();
+  SmallVector<AffineExpr> inExprs, windowExprs, outExprs;
+  for (int64_t d = 0; d < rank; ++d) {
+    AffineExpr out = getAffineDimExpr(d, ctx);
+    AffineExpr w = getAffineDimExpr(rank + d, ctx);
+    inExprs.push_back(out * strides[d] + w * dilations[d]);
+    windowExprs.push_back(w);
+    outExprs.push_back(out);
+  }
+  auto map = [&](ArrayRef<AffineExpr> exprs) {
+    return AffineMap::get(2 * rank, 0, exprs, ctx);
+  };
+  size_t n = padded.size();
+  SmallVector<AffineMap> maps(n, map(inExprs));
+  maps.push_back(map(windowExprs));
+  maps.append(n, map(outExprs));
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  iterators.append(rank, utils::IteratorType::reduction);
+  SmallVector<Value> ins(padded);
+  ins.push_back(b.create<tensor::EmptyOp>(
+      loc, op.getWindowDimensions(),
+      cast<RankedTensorType>(padded[0].getType()).getElementType()));
+  auto generic = b.create<linalg::GenericOp>(
+      loc, TypeRange(inits), ins, inits, maps, iterators,
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        nb.create<linalg::YieldOp>(
+            l, combineFn(nb, l, args.drop_front(n + 1), args.take_front(n)));
+      });
+  return generic.getResults();
+}
+
 struct ReduceWindowLowering : OpConversionPattern<ReduceWindowOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(ReduceWindowOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    MLIRContext *ctx = op.getContext();
     Type et = op.getType().getElementType();
     Type acc = accumulatorType(rewriter, et);
     ReduceKind kind = op.getKind();
-    int64_t rank = op.getType().getRank();
     Value identity = identityValue(rewriter, loc, kind, acc);
-
-    // Pad (and dilate) the operand with the identity.
-    SmallVector<int64_t> low, high, interior;
-    for (auto [lo, hi] : op.getPaddingPairs()) {
-      low.push_back(lo);
-      high.push_back(hi);
-    }
-    for (int64_t d : op.getBaseDilationsOr1())
-      interior.push_back(d - 1);
     Value input = castElements(rewriter, loc, adaptor.getOperand(), acc);
-    Value padded = buildPad(rewriter, loc, input,
-                            identity, low, high, interior);
-
-    // Loops: output dims (parallel), then window dims (reduction).
-    SmallVector<int64_t> strides = op.getStrides();
-    SmallVector<int64_t> dilations = op.getWindowDilationsOr1();
-    SmallVector<AffineExpr> inExprs, windowExprs, outExprs;
-    for (int64_t d = 0; d < rank; ++d) {
-      AffineExpr out = getAffineDimExpr(d, ctx);
-      AffineExpr w = getAffineDimExpr(rank + d, ctx);
-      inExprs.push_back(out * strides[d] + w * dilations[d]);
-      windowExprs.push_back(w);
-      outExprs.push_back(out);
-    }
-    SmallVector<AffineMap> maps = {AffineMap::get(2 * rank, 0, inExprs, ctx),
-                                   AffineMap::get(2 * rank, 0, windowExprs, ctx),
-                                   AffineMap::get(2 * rank, 0, outExprs, ctx)};
-    SmallVector<utils::IteratorType> iterators(rank,
-                                               utils::IteratorType::parallel);
-    iterators.append(rank, utils::IteratorType::reduction);
-    Value window = rewriter.create<tensor::EmptyOp>(
-        loc, op.getWindowDimensions(), acc);
+    Value padded = padForWindows(rewriter, loc, op, input, identity);
     auto accType = RankedTensorType::get(op.getType().getShape(), acc);
     Value init = filled(rewriter, loc, accType, identity);
-    auto generic = rewriter.create<linalg::GenericOp>(
-        loc, accType, ValueRange{padded, window}, init, maps, iterators,
-        [&](OpBuilder &b, Location l, ValueRange args) {
+    ValueRange reduced = reduceWindows(
+        rewriter, loc, op, padded, init,
+        [&](OpBuilder &b, Location l, ValueRange accs, ValueRange xs) {
           // f16/bf16 windows round after every step, as XLA's CPU backend
           // applies the f16/bf16 reducer (a cumulative sum shows it).
-          Value r = combine(b, l, kind, args[2], args[0]);
+          Value r = combine(b, l, kind, accs[0], xs[0]);
           if (acc != et)
             r = widenHalf(b, l, narrowTo(b, l, r, et));
-          b.create<linalg::YieldOp>(l, r);
+          return SmallVector<Value>{r};
         });
-    rewriter.replaceOp(op,
-                       castElements(rewriter, loc, generic.getResult(0), et));
+    rewriter.replaceOp(op, castElements(rewriter, loc, reduced[0], et));
+    return success();
+  }
+};
+
+/// The body's results for the scalars (accumulators, elements), in the
+/// body's argument order.
+SmallVector<Value> applyBody(OpBuilder &b, Location loc, Region &body,
+                             ValueRange accs, ValueRange xs) {
+  SmallVector<Value> args(accs);
+  args.append(xs.begin(), xs.end());
+  return inlineScalarComputation(b, loc, body, args);
+}
+
+/// Accumulators of the result types of `op`, filled with its init values.
+SmallVector<Value> filledInits(OpBuilder &b, Location loc, Operation *op,
+                               ValueRange initValues) {
+  SmallVector<Value> inits;
+  for (auto [type, init] : llvm::zip(op->getResultTypes(), initValues))
+    inits.push_back(filled(b, loc, cast<RankedTensorType>(type),
+                           extractScalar(b, loc, init)));
+  return inits;
+}
+
+/// reduce_general: a linalg.generic, the reduced dims reduction loops in
+/// row-major order, the body inlined as scalar code.
+struct ReduceGeneralLowering : OpConversionPattern<ReduceGeneralOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ReduceGeneralOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = op.getContext();
+    ValueRange inputs = adaptor.getInputs();
+    size_t n = inputs.size();
+    int64_t rank = cast<RankedTensorType>(inputs[0].getType()).getRank();
+    ArrayRef<int64_t> dims = op.getDimensions();
+    SmallVector<AffineExpr> outExprs;
+    SmallVector<utils::IteratorType> iterators;
+    for (int64_t d = 0; d < rank; ++d) {
+      bool reduced = llvm::is_contained(dims, d);
+      iterators.push_back(reduced ? utils::IteratorType::reduction
+                                  : utils::IteratorType::parallel);
+      if (!reduced)
+        outExprs.push_back(getAffineDimExpr(d, ctx));
+    }
+    SmallVector<AffineMap> maps(n, rewriter.getMultiDimIdentityMap(rank));
+    maps.append(n, AffineMap::get(rank, 0, outExprs, ctx));
+    SmallVector<Value> inits =
+        filledInits(rewriter, loc, op, adaptor.getInitValues());
+    auto generic = rewriter.create<linalg::GenericOp>(
+        loc, op.getResultTypes(), inputs, inits, maps, iterators,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          b.create<linalg::YieldOp>(l, applyBody(b, l, op.getBody(),
+                                                 args.drop_front(n),
+                                                 args.take_front(n)));
+        });
+    rewriter.replaceOp(op, generic.getResults());
+    return success();
+  }
+};
+
+/// reduce_window_general: each input padded with its own init value, the
+/// windows reduced by the body inlined as scalar code.
+struct ReduceWindowGeneralLowering
+    : OpConversionPattern<ReduceWindowGeneralOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ReduceWindowGeneralOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SmallVector<Value> padded;
+    for (auto [input, init] :
+         llvm::zip(adaptor.getInputs(), adaptor.getInitValues()))
+      padded.push_back(padForWindows(rewriter, loc, op, input,
+                                     extractScalar(rewriter, loc, init)));
+    SmallVector<Value> inits =
+        filledInits(rewriter, loc, op, adaptor.getInitValues());
+    ValueRange reduced = reduceWindows(
+        rewriter, loc, op, padded, inits,
+        [&](OpBuilder &b, Location l, ValueRange accs, ValueRange xs) {
+          return applyBody(b, l, op.getBody(), accs, xs);
+        });
+    rewriter.replaceOp(op, reduced);
     return success();
   }
 };
@@ -207,7 +319,8 @@ struct ReduceWindowLowering : OpConversionPattern<ReduceWindowOp> {
 
 void populateReductionLowering(RewritePatternSet &patterns) {
   patterns.add<ReduceLowering, ArgReduceLowering<ArgMaxOp, true>,
-               ArgReduceLowering<ArgMinOp, false>, ReduceWindowLowering>(
+               ArgReduceLowering<ArgMinOp, false>, ReduceWindowLowering,
+               ReduceGeneralLowering, ReduceWindowGeneralLowering>(
       patterns.getContext());
 }
 

@@ -28,52 +28,6 @@ Value cIndex(OpBuilder &b, Location loc, int64_t v) {
   return b.create<arith::ConstantIndexOp>(loc, v);
 }
 
-/// The value of `region` (scalar block arguments, elementwise ops and
-/// constants on 0-d tensors, one torus.return) for the scalars `args`,
-/// built as scalar code at `b`'s insertion point.
-Value inlineScalarComputation(OpBuilder &b, Location loc, Region &region,
-                              ValueRange args) {
-  Block &block = region.front();
-  IRMapping map;
-  for (auto [arg, v] : llvm::zip(block.getArguments(), args))
-    map.map(arg, v);
-  for (Operation &op : block) {
-    if (auto ret = dyn_cast<ReturnOp>(op))
-      return map.lookup(ret.getResults()[0]);
-    Type et = cast<RankedTensorType>(op.getResult(0).getType()).getElementType();
-    if (auto c = dyn_cast<ConstantOp>(op)) {
-      auto value = cast<ElementsAttr>(c.getValue()).getValues<TypedAttr>()[0];
-      map.map(c.getResult(), b.create<arith::ConstantOp>(loc, value));
-      continue;
-    }
-    auto scalar = cast<ScalarOpInterface>(op);
-    SmallVector<Value> xs;
-    for (Value operand : op.getOperands()) {
-      Value x = map.lookup(operand);
-      xs.push_back(scalar.widensHalfFloats() ? widenHalf(b, loc, x) : x);
-    }
-    Value r = scalar.buildScalar(b, op.getLoc(), xs);
-    map.map(op.getResult(0),
-            scalar.widensHalfFloats() ? narrowTo(b, loc, r, et) : r);
-  }
-  llvm_unreachable("a verified scalar computation ends in torus.return");
-}
-
-/// The indices of the element `linear` (row-major) of `shape`.
-SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value linear,
-                               ArrayRef<int64_t> shape) {
-  SmallVector<Value> idx(shape.size());
-  int64_t stride = 1;
-  for (int64_t d = shape.size() - 1; d >= 0; --d) {
-    Value q = stride == 1 ? linear
-                          : b.create<arith::DivUIOp>(loc, linear,
-                                                     cIndex(b, loc, stride));
-    idx[d] = b.create<arith::RemUIOp>(loc, q, cIndex(b, loc, shape[d]));
-    stride *= shape[d];
-  }
-  return idx;
-}
-
 /// `row` with `dim`'s entry set to `at`.
 SmallVector<Value> withIndex(ArrayRef<Value> row, int64_t dim, Value at) {
   SmallVector<Value> idx(row);
@@ -273,7 +227,7 @@ struct SortLowering : OpConversionPattern<SortOp> {
             args.push_back(
                 b.create<tensor::ExtractOp>(loc, v, withIndex(row, dim, rhs)));
           }
-          return inlineScalarComputation(b, loc, comparator, args);
+          return inlineScalarComputation(b, loc, comparator, args).front();
         });
     SmallVector<Value> results;
     for (Value v : operands)
@@ -407,7 +361,8 @@ struct SelectAndScatterLowering : OpConversionPattern<SelectAndScatterOp> {
                                loc, sel[2],
                                [&](OpBuilder &b, Location loc) {
                                  Value keep = inlineScalarComputation(
-                                     b, loc, select, ValueRange{sel[0], x});
+                                     b, loc, select, ValueRange{sel[0], x})
+                                                  .front();
                                  b.create<scf::YieldOp>(
                                      loc, ValueRange{b.create<arith::XOrIOp>(
                                               loc, keep, yes)});
@@ -437,7 +392,8 @@ struct SelectAndScatterLowering : OpConversionPattern<SelectAndScatterOp> {
                 Value cur = b.create<tensor::ExtractOp>(loc, res[0], at);
                 Value src = b.create<tensor::ExtractOp>(loc, source, sidx);
                 Value next = inlineScalarComputation(b, loc, scatter,
-                                                     ValueRange{cur, src});
+                                                     ValueRange{cur, src})
+                                 .front();
                 b.create<scf::YieldOp>(
                     loc, ValueRange{
                              b.create<tensor::InsertOp>(loc, next, res[0], at)});

@@ -16,10 +16,20 @@ func.func @log_tanh(%z: complex<f32>) -> (complex<f32>, complex<f32>) {
   return %0, %1 : complex<f32>, complex<f32>
 }
 
+// Multiplication is XLA:CPU's: (fma(a, c, -(b*d)), fma(b, c, a*d)).
 // CHECK-LABEL: func.func @mul_abs
 // CHECK-NOT: complex.mul
+// CHECK-DAG: %[[A:.*]] = complex.re %arg0
+// CHECK-DAG: %[[B:.*]] = complex.im %arg0
+// CHECK-DAG: %[[C:.*]] = complex.re %arg1
+// CHECK-DAG: %[[D:.*]] = complex.im %arg1
+// CHECK: %[[BD:.*]] = arith.mulf %[[B]], %[[D]] : f64
+// CHECK: %[[AD:.*]] = arith.mulf %[[A]], %[[D]] : f64
+// CHECK: %[[NBD:.*]] = arith.negf %[[BD]] : f64
+// CHECK: %[[RE:.*]] = math.fma %[[A]], %[[C]], %[[NBD]] : f64
+// CHECK: %[[IM:.*]] = math.fma %[[B]], %[[C]], %[[AD]] : f64
+// CHECK: complex.create %[[RE]], %[[IM]] : complex<f64>
 // CHECK-NOT: complex.abs
-// CHECK: arith.mulf
 // CHECK: math.sqrt
 func.func @mul_abs(%a: complex<f64>, %b: complex<f64>) -> (complex<f64>, f64) {
   %0 = complex.mul %a, %b : complex<f64>

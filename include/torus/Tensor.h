@@ -463,6 +463,44 @@ Tensor dotGeneral(const Tensor &a, const Tensor &b, const DotDims &dims,
 /// NumPy `matmul` for rank >= 1 operands (batch dimensions broadcast).
 Tensor matmul(const Tensor &a, const Tensor &b, Loc loc = Loc::current());
 
+/// Which matrix triangularSolve() applies: `a`, its transpose, or its
+/// conjugate transpose (HLO's `transpose_a`).
+enum class TransposeA { None, Transpose, Adjoint };
+/// HLO's TriangularSolveOptions.
+struct TriangularSolveOptions {
+  /// Solve `op(a) x = b` (true) or `x op(a) = b`.
+  bool leftSide = true;
+  /// Read `a`'s lower triangle (true) or its upper one; the other is not
+  /// read.
+  bool lower = true;
+  /// Take `a`'s diagonal as ones without reading it.
+  bool unitDiagonal = false;
+  TransposeA transposeA = TransposeA::None;
+};
+/// HLO `triangular-solve`: `x` with `op(a) x = b` (or `x op(a) = b`) for
+/// each batch, `a` of shape `[..., m, m]`, `b` `[..., m, n]` (or
+/// `[..., n, m]`) with `a`'s batch dimensions. Operands are promoted to one
+/// float or complex dtype (integers to f32); f16 and bf16 are solved in f32
+/// and rounded once.
+Tensor triangularSolve(const Tensor &a, const Tensor &b,
+                       const TriangularSolveOptions &options = {},
+                       Loc loc = Loc::current());
+
+/// HLO's fft_type.
+enum class FftType {
+  FFT,   ///< complex to complex, exp(-2 pi i f t / n)
+  IFFT,  ///< its inverse, exp(+2 pi i f t / n) / n
+  RFFT,  ///< real to complex: the last axis keeps n / 2 + 1 frequencies
+  IRFFT, ///< the inverse of RFFT: n / 2 + 1 frequencies to n reals
+};
+/// HLO `fft` over the last `lengths.size()` (1 to 3) axes, whose lengths
+/// are `lengths` (for IRFFT the last is the result's: the operand has
+/// `lengths.back() / 2 + 1` there). FFT, IFFT and IRFFT take real operands
+/// as complex ones; integers become f32 (c64) first. Computed as direct
+/// sums in f64 (docs/tracing.md).
+Tensor fft(const Tensor &a, FftType type, const std::vector<int64_t> &lengths,
+           Loc loc = Loc::current());
+
 /// Padding of the spatial dimensions of a convolution or pooling window:
 /// TensorFlow's "SAME" (output size ceil(in / stride), extra padding at the
 /// end) and "VALID" (none), or explicit (low, high) pairs.
@@ -550,6 +588,10 @@ Tensor conv2d(const Tensor &input, const Tensor &kernel,
               const std::vector<int64_t> &dilation = {1, 1},
               int64_t groups = 1, Loc loc = Loc::current());
 
+/// Several tensors: loop state, branch results, call arguments, the
+/// operands of variadic ops.
+using TensorList = std::vector<Tensor>;
+
 //===--- Reductions (axes may be negative; empty = all axes) ------------===//
 
 /// Sum over `axes` (i1 inputs count as i32); `keepdims` keeps the reduced
@@ -607,6 +649,32 @@ Tensor reduceWindow(const Tensor &a, ReduceOp op,
                     const std::vector<std::pair<int64_t, int64_t>> &padding =
                         {},
                     Loc loc = Loc::current());
+/// A reducer computation of reduce() and reduceWindow() below: from the
+/// accumulators and one element of each operand (0-d tensors of the init
+/// values' dtypes), the new accumulators. Like HLO's reducer computations
+/// it may use only elementwise functions and constants.
+using Reducer =
+    std::function<TensorList(const TensorList &accs, const TensorList &xs)>;
+
+/// HLO `reduce` with the reducer `body`: `operands` (of one shape) reduced
+/// together over `axes` (empty = all), starting from the 0-d `initValues`
+/// (one per operand, of its dtype); the elements are combined in row-major
+/// order. For example an argmax that keeps the last of equal maxima, or a
+/// lexicographic maximum of complex numbers.
+TensorList reduce(const TensorList &operands, const TensorList &initValues,
+                  const Reducer &body, const std::vector<int64_t> &axes = {},
+                  Loc loc = Loc::current());
+
+/// HLO `reduce_window` of one or more `operands` (of one shape) with the
+/// reducer `body`: windows, strides and padding as in the reduceWindow()
+/// above, each operand padded with its own init value.
+TensorList
+reduceWindow(const TensorList &operands, const TensorList &initValues,
+             const Reducer &body, const std::vector<int64_t> &window,
+             const std::vector<int64_t> &strides = {},
+             const std::vector<std::pair<int64_t, int64_t>> &padding = {},
+             Loc loc = Loc::current());
+
 /// Max pooling of an NHWC tensor over `window` = {h, w}; strides default to
 /// the window.
 Tensor maxPool2d(const Tensor &x, const std::vector<int64_t> &window,
@@ -685,8 +753,6 @@ Tensor oneHot(const Tensor &indices, int64_t depth, DType dtype = DType::F32,
 // tensors from the enclosing function. Tensors they create stay inside: one
 // used after the loop or branch is an error naming it.
 
-/// Loop state, branch results and call arguments.
-using TensorList = std::vector<Tensor>;
 
 ///@{
 /// HLO `while`: `body` maps the state to the next state (same dtypes and

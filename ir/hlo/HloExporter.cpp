@@ -378,6 +378,9 @@ private:
   template <typename OpTy>
   LogicalResult exportArgReduce(OpTy o, Operands operands);
   LogicalResult exportReduceWindow(ReduceWindowOp o, Operands operands);
+  LogicalResult exportReduceGeneral(ReduceGeneralOp o, Operands operands);
+  LogicalResult exportReduceWindowGeneral(ReduceWindowGeneralOp o,
+                                          Operands operands);
   LogicalResult exportDot(DotGeneralOp o, Operands operands);
   LogicalResult exportConvolution(ConvolutionOp o, Operands operands);
   LogicalResult exportGather(GatherOp o, Operands operands);
@@ -401,6 +404,8 @@ private:
   LogicalResult exportAllToAll(AllToAllOp op, Operands operands);
   LogicalResult exportSort(SortOp op, Operands operands);
   LogicalResult exportTopK(TopKOp op, Operands operands);
+  LogicalResult exportTriangularSolve(TriangularSolveOp op, Operands operands);
+  LogicalResult exportFft(FftOp op, Operands operands);
   LogicalResult exportSelectAndScatter(SelectAndScatterOp op,
                                        Operands operands);
 
@@ -1032,6 +1037,8 @@ const llvm::DenseMap<TypeID, Exporter::Handler> &Exporter::handlers() {
         entry<ArgMaxOp, &Exporter::exportArgReduce<ArgMaxOp>>(),
         entry<ArgMinOp, &Exporter::exportArgReduce<ArgMinOp>>(),
         entry<ReduceWindowOp, &Exporter::exportReduceWindow>(),
+        entry<ReduceGeneralOp, &Exporter::exportReduceGeneral>(),
+        entry<ReduceWindowGeneralOp, &Exporter::exportReduceWindowGeneral>(),
         entry<DotGeneralOp, &Exporter::exportDot>(),
         entry<ConvolutionOp, &Exporter::exportConvolution>(),
         entry<GatherOp, &Exporter::exportGather>(),
@@ -1051,6 +1058,8 @@ const llvm::DenseMap<TypeID, Exporter::Handler> &Exporter::handlers() {
         entry<ShardingConstraintOp, &Exporter::exportShardingConstraint>(),
         entry<SortOp, &Exporter::exportSort>(),
         entry<TopKOp, &Exporter::exportTopK>(),
+        entry<TriangularSolveOp, &Exporter::exportTriangularSolve>(),
+        entry<FftOp, &Exporter::exportFft>(),
         entry<SelectAndScatterOp, &Exporter::exportSelectAndScatter>(),
     };
     return llvm::DenseMap<TypeID, Handler>(std::begin(entries),
@@ -1250,6 +1259,41 @@ LogicalResult Exporter::exportReduceWindow(ReduceWindowOp o,
       add("reduce-window", resultShape(), {operands[0], init},
           ", window=" + window + ", to_apply=%" + reducer(o.getKind(), et), op);
   bind(o.getResult(), name, resultShape());
+  return success();
+}
+
+LogicalResult Exporter::exportReduceGeneral(ReduceGeneralOp o,
+                                            Operands operands) {
+  Operation *op = o;
+  auto body = scalarComputation("reducer", o.getBody(), op);
+  if (failed(body))
+    return failure();
+  bool tuple = op->getNumResults() != 1;
+  std::string shape = tuple ? tupleShapeOf(op->getResultTypes())
+                            : shapeOf(op->getResult(0).getType());
+  std::string name = add("reduce", shape, operands,
+                         dimsAttr("dimensions", o.getDimensions()) +
+                             ", to_apply=%" + *body,
+                         op);
+  bindResults(op, name, shape, tuple);
+  return success();
+}
+
+LogicalResult Exporter::exportReduceWindowGeneral(ReduceWindowGeneralOp o,
+                                                  Operands operands) {
+  Operation *op = o;
+  auto body = scalarComputation("reducer", o.getBody(), op);
+  if (failed(body))
+    return failure();
+  bool tuple = op->getNumResults() != 1;
+  std::string shape = tuple ? tupleShapeOf(op->getResultTypes())
+                            : shapeOf(op->getResult(0).getType());
+  std::string window =
+      windowText(o.getWindowDimensions(), o.getStrides(), o.getPaddingPairs(),
+                 o.getBaseDilationsOr1(), o.getWindowDilationsOr1());
+  std::string name = add("reduce-window", shape, operands,
+                         ", window=" + window + ", to_apply=%" + *body, op);
+  bindResults(op, name, shape, tuple);
   return success();
 }
 
@@ -1523,6 +1567,8 @@ FailureOr<std::string> Exporter::scalarComputation(llvm::StringRef base,
   return exportRegion(
       base, region, params,
       [&](ValueRange returned) {
+        if (returned.size() > 1) // a variadic reducer's tuple
+          return setRoot(returned, true, op);
         if (isa<BlockArgument>(returned[0])) {
           // ROOT parameter(i): HLO needs an instruction of its own.
           auto r = ref(returned[0], op);
@@ -1564,6 +1610,28 @@ LogicalResult Exporter::exportTopK(TopKOp o, Operands operands) {
                          op);
   bindResults(op, name, shape, true);
   return success();
+}
+
+LogicalResult Exporter::exportTriangularSolve(TriangularSolveOp o,
+                                              Operands operands) {
+  Operation *op = o;
+  // XLA writes the options that are true, and transpose_a always.
+  std::string attrs;
+  if (o.getLeftSide())
+    attrs += ", left_side=true";
+  if (o.getLower())
+    attrs += ", lower=true";
+  if (o.getUnitDiagonal())
+    attrs += ", unit_diagonal=true";
+  attrs += ", transpose_a=" + stringifyTransposeKind(o.getTransposeA()).str();
+  return single(op, operands, attrs);
+}
+
+LogicalResult Exporter::exportFft(FftOp o, Operands operands) {
+  Operation *op = o;
+  return single(op, operands,
+                ", fft_type=" + stringifyFftType(o.getFftType()).str() +
+                    dimsAttr("fft_length", o.getFftLength()));
 }
 
 LogicalResult Exporter::exportSelectAndScatter(SelectAndScatterOp o,

@@ -169,6 +169,10 @@ const llvm::StringMap<Importer::OpcodeEntry> &Importer::opcodeTable() {
     add("topk", &Importer::emitTopK, {"k", "largest"});
     add("select-and-scatter", &Importer::emitSelectAndScatter,
         {"window", "select", "scatter"});
+    // Linear algebra (ImportLinearAlgebraOps.cpp).
+    add("triangular-solve", &Importer::emitTriangularSolve,
+        {"left_side", "lower", "unit_diagonal", "transpose_a"});
+    add("fft", &Importer::emitFft, {"fft_type", "fft_length"});
     // Contractions (ImportContractionOps.cpp).
     add("dot", &Importer::emitDot,
         {"lhs_batch_dims", "rhs_batch_dims", "lhs_contracting_dims",

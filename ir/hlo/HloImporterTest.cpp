@@ -159,8 +159,8 @@ TEST_F(HloTest, ErrorsNameTheTokenAndItsPosition) {
   };
   const Case cases[] = {
       {"HloModule m\nENTRY e {\n  p = f32[4] parameter(0)\n  ROOT f = f32[4] "
-       "fft(p)\n}\n",
-       "test.hlo:4:19: error: unsupported HLO opcode 'fft'"},
+       "cholesky(p)\n}\n",
+       "test.hlo:4:19: error: unsupported HLO opcode 'cholesky'"},
       {"HloModule m\nENTRY e {\n  ROOT p = f32[4]{0,1} parameter(0)\n}\n",
        "test.hlo:3:18: error: layout {0,1} of f32[4] is not an order of its 1 dimensions"},
       {"HloModule m\nENTRY e {\n  ROOT p = f8e5m2[4] parameter(0)\n}\n",
@@ -196,11 +196,11 @@ sub {
 ENTRY e {
   p = f32[4] parameter(0)
   z = f32[] constant(0)
-  ROOT r = f32[] reduce(p, z), dimensions={0}, to_apply=sub
+  ROOT r = f32[4] all-reduce(p), replica_groups={}, to_apply=sub
 }
 )"));
-  EXPECT_NE(errors_.find("test.hlo:10:57: error: unsupported reducer "
-                         "computation 'sub' (line 2) of 'reduce'"),
+  EXPECT_NE(errors_.find("test.hlo:10:62: error: unsupported reducer "
+                         "computation 'sub' (line 2) of 'all-reduce'"),
             std::string::npos)
       << errors_;
 }

@@ -1,6 +1,6 @@
 //===- ImportControlFlowOps.cpp - HLO calls and control flow to torus -----===//
 //
-// call (a private function), fusion (inlined), while (torus.while) and
+// call (a private function; inlined in scalar computations), fusion (inlined), while (torus.while) and
 // conditional (torus.if with a pred selector, torus.case with an s32 one).
 // The computations they name are imported where they are used.
 //
@@ -38,10 +38,15 @@ LogicalResult Importer::emitFusion(const Instruction &instr, Operands operands,
   if (!callee)
     return failure();
   // A fusion is an optimisation boundary only: its body is inlined.
+  return emitInlined(*callee, operands, result);
+}
+
+LogicalResult Importer::emitInlined(const Computation &callee,
+                                    Operands operands, HloValue &result) {
   std::vector<HloValue> params;
   for (const HloValue *v : operands)
     params.push_back(*v);
-  auto value = emitComputation(*callee, params);
+  auto value = emitComputation(callee, params);
   if (failed(value))
     return failure();
   result.leaves = value->leaves;
@@ -53,6 +58,10 @@ LogicalResult Importer::emitCall(const Instruction &instr, Operands operands,
   const Computation *callee = calledComputation(instr, "to_apply");
   if (!callee)
     return failure();
+  // A scalar computation (a reducer, a comparator) is code on scalars
+  // without calls: the callee is inlined.
+  if (scalarComputationDepth_ > 0)
+    return emitInlined(*callee, operands, result);
   auto fn = emitFunction(*callee, /*isEntry=*/false);
   if (failed(fn))
     return failure();

@@ -92,8 +92,6 @@ LogicalResult Importer::emitReducePrecision(const Instruction &instr,
   return success();
 }
 
-namespace {
-
 /// HLO's width-changing bitcast-convert between 32- and 64-bit elements,
 /// written with integer ops: the two 32-bit elements along the last
 /// dimension are the 64-bit one's bits, the least significant first (the
@@ -160,8 +158,6 @@ Value bitcastAcrossWidths(OpBuilder &b, Location loc, Value x,
   Value both = b.create<ConcatenateOp>(loc, ValueRange{lo, hi}, from.getRank());
   return retype(both, to.getElementType());
 }
-
-} // namespace
 
 LogicalResult Importer::emitBitcastConvert(const Instruction &instr,
                                            Operands operands,

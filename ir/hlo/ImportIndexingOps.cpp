@@ -1,9 +1,7 @@
 //===- ImportIndexingOps.cpp - HLO gather and scatter to torus ------------===//
 //
-// gather and scatter; scatter's update computation becomes its kind.
-// Batching dimensions (JAX's take_along_axis) become index dimensions: each
-// batching dimension's iota is appended to the index vectors, and the
-// operand's batching dimensions are indexed and collapsed like any other.
+// gather and scatter (batching dimensions become iota indices); scatter's
+// update computation becomes its kind.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,28 +13,64 @@
 
 namespace mlir::torus::hlo {
 
-/// For a gather or scatter with batching dimensions: `indices` with the
-/// iota of each of its batching dimensions `indexBatch` appended to its
-/// index vectors (along `indexVectorDim`, made explicit if implicit), so
-/// that operand batching dimension k is indexed by component old + k.
-Value Importer::appendBatchIotas(Location loc, Value indices,
-                                 int64_t &indexVectorDim,
-                                 llvm::ArrayRef<int64_t> indexBatch) {
+LogicalResult Importer::unbatch(const Instruction &instr,
+                                llvm::StringRef operandAttr,
+                                llvm::StringRef indicesAttr,
+                                llvm::ArrayRef<int64_t> operandBatch,
+                                llvm::ArrayRef<int64_t> indicesBatch,
+                                Value &indices, int64_t &indexVectorDim,
+                                llvm::SmallVector<int64_t> &collapsed,
+                                llvm::SmallVector<int64_t> &indexMap) {
+  if (operandBatch.empty() && indicesBatch.empty())
+    return success();
+  if (operandBatch.size() != indicesBatch.size()) {
+    error(instr.attr(operandAttr)->nameLoc)
+        << "'" << operandAttr << "' and '" << indicesAttr
+        << "' must pair up dimensions: " << operandBatch.size() << " vs "
+        << indicesBatch.size();
+    return failure();
+  }
   auto type = cast<RankedTensorType>(indices.getType());
-  if (indexVectorDim == type.getRank()) {
-    llvm::SmallVector<int64_t> dims(type.getShape());
-    dims.push_back(1);
-    type = RankedTensorType::get(dims, type.getElementType());
+  int64_t rank = type.getRank();
+  if (indexVectorDim < 0 || indexVectorDim > rank) {
+    error(instr.attr("index_vector_dim")->valueLoc)
+        << "index_vector_dim " << indexVectorDim << " is out of range for "
+        << "indices of rank " << rank;
+    return failure();
+  }
+  for (int64_t d : indicesBatch)
+    if (d < 0 || d >= rank || d == indexVectorDim) {
+      error(instr.attr(indicesAttr)->valueLoc)
+          << "'" << indicesAttr << "' names dimension " << d
+          << ", not a batch dimension of indices of rank " << rank;
+      return failure();
+    }
+  Location loc = opLoc(instr);
+  // An implicit index vector dimension becomes an explicit one of size 1.
+  if (indexVectorDim == rank) {
+    llvm::SmallVector<int64_t> shape(type.getShape());
+    shape.push_back(1);
+    type = RankedTensorType::get(shape, type.getElementType());
     indices = b_.create<ReshapeOp>(loc, type, indices);
   }
+  // Each batching dimension indexes itself: its position, an iota, joins
+  // the index vectors, and the operand dimension it pairs with is indexed
+  // by it and collapsed (XLA's batched gather/scatter normalisation).
+  llvm::SmallVector<int64_t> iotaShape(type.getShape());
+  iotaShape[indexVectorDim] = 1;
+  auto iotaType = RankedTensorType::get(iotaShape, type.getElementType());
   llvm::SmallVector<Value> parts = {indices};
-  llvm::SmallVector<int64_t> one(type.getShape());
-  one[indexVectorDim] = 1;
-  auto oneType = RankedTensorType::get(one, type.getElementType());
-  for (int64_t d : indexBatch)
-    parts.push_back(
-        b_.create<IotaOp>(loc, oneType, b_.getI64IntegerAttr(d)));
-  return b_.create<ConcatenateOp>(loc, parts, indexVectorDim);
+  for (int64_t d : indicesBatch)
+    parts.push_back(b_.create<IotaOp>(loc, iotaType, b_.getI64IntegerAttr(d)));
+  llvm::SmallVector<int64_t> joined(type.getShape());
+  joined[indexVectorDim] += indicesBatch.size();
+  indices = b_.create<ConcatenateOp>(
+      loc, RankedTensorType::get(joined, type.getElementType()), parts,
+      b_.getI64IntegerAttr(indexVectorDim));
+  indexMap.append(operandBatch.begin(), operandBatch.end());
+  collapsed.append(operandBatch.begin(), operandBatch.end());
+  llvm::sort(collapsed);
+  return success();
 }
 
 LogicalResult Importer::emitGather(const Instruction &instr, Operands operands,
@@ -61,21 +95,11 @@ LogicalResult Importer::emitGather(const Instruction &instr, Operands operands,
       failed(startMap) || failed(ivd) || failed(sizes) || failed(sorted) ||
       failed(batch) || failed(batch2))
     return failure();
-  if (batch->size() != batch2->size()) {
-    error(instr.opcodeLoc)
-        << "gather has " << batch->size() << " operand_batching_dims but "
-        << batch2->size() << " start_indices_batching_dims";
-    return failure();
-  }
   Value indices = *idx;
-  if (!batch->empty()) {
-    int64_t dim = *ivd;
-    indices = appendBatchIotas(loc, indices, dim, *batch2);
-    *ivd = dim;
-    startMap->append(batch->begin(), batch->end());
-    collapsed->append(batch->begin(), batch->end());
-    llvm::sort(*collapsed);
-  }
+  if (failed(unbatch(instr, "operand_batching_dims",
+                     "start_indices_batching_dims", *batch, *batch2, indices,
+                     *ivd, *collapsed, *startMap)))
+    return failure();
   result.leaves.push_back(b_.create<GatherOp>(
       loc, *type, *x, indices, b_.getDenseI64ArrayAttr(*offset),
       b_.getDenseI64ArrayAttr(*collapsed), b_.getDenseI64ArrayAttr(*startMap),
@@ -107,21 +131,11 @@ LogicalResult Importer::emitScatter(const Instruction &instr, Operands operands,
       failed(sdod) || failed(ivd) || failed(sorted) || failed(unique) ||
       failed(batch) || failed(batch2))
     return failure();
-  if (batch->size() != batch2->size()) {
-    error(instr.opcodeLoc)
-        << "scatter has " << batch->size() << " input_batching_dims but "
-        << batch2->size() << " scatter_indices_batching_dims";
-    return failure();
-  }
   Value indices = *idx;
-  if (!batch->empty()) {
-    int64_t dim = *ivd;
-    indices = appendBatchIotas(loc, indices, dim, *batch2);
-    *ivd = dim;
-    sdod->append(batch->begin(), batch->end());
-    iwd->append(batch->begin(), batch->end());
-    llvm::sort(*iwd);
-  }
+  if (failed(unbatch(instr, "input_batching_dims",
+                     "scatter_indices_batching_dims", *batch, *batch2,
+                     indices, *ivd, *iwd, *sdod)))
+    return failure();
   auto opcodes = reducerOpcodes(instr, 1, /*replaceAllowed=*/true);
   if (failed(opcodes))
     return failure();

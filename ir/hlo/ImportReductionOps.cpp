@@ -430,10 +430,10 @@ private:
 } // namespace
 
 /// True if `comp`, a reducer over (value, index) pairs, keeps the larger
-/// (`isMax`) or smaller value with its index: checked by running it on
-/// sample pairs in both orders. On equal values any of the two indices is
-/// accepted (torus.argmax/argmin then take the lowest, a valid choice for a
-/// reduction whose order XLA leaves open).
+/// (`isMax`) or smaller value with its index, and the lower index of equal
+/// values (JAX's argmax/argmin): checked by running it on sample pairs in
+/// both orders. A reducer that breaks ties otherwise depends on the order
+/// of combination and is imported as it is (reduce_general).
 bool isArgReducer(const Computation &comp, bool isMax, PrimitiveType valueType,
                   PrimitiveType indexType) {
   if (countParameters(comp) != 4)
@@ -465,92 +465,13 @@ bool isArgReducer(const Computation &comp, bool isMax, PrimitiveType valueType,
         vk == Scalar::F ? (*out)[0].f : static_cast<double>((*out)[0].i);
     int64_t gotIndex = (*out)[1].i;
     if (p.a == p.b) {
-      if (got != p.a || (gotIndex != p.ia && gotIndex != p.ib))
+      if (got != p.a || gotIndex != std::min(p.ia, p.ib))
         return false;
       continue;
     }
     bool aWins = isMax ? p.a > p.b : p.a < p.b;
     if (got != (aWins ? p.a : p.b) || gotIndex != (aWins ? p.ia : p.ib))
       return false;
-  }
-  return true;
-}
-
-/// True if `comp`, a reducer over n-tuples (value, payload...) whose
-/// parameters are the n accumulated values then the n new ones, returns
-/// the whole tuple with the larger (`isMax`) or smaller value, either one
-/// on ties: what XLA makes of a max pool's select-and-scatter (payloads
-/// are indices). Checked by running it on samples, as isArgReducer.
-bool isArgTupleReducer(const Computation &comp, unsigned n, bool isMax) {
-  if (n < 2 || countParameters(comp) != 2 * n)
-    return false;
-  std::vector<const Instruction *> params(2 * n, nullptr);
-  for (const Instruction &instr : comp.instructions)
-    if (auto k = parameterNumber(instr);
-        k && *k >= 0 && *k < static_cast<int64_t>(2 * n))
-      params[*k] = &instr;
-  if (llvm::is_contained(params, nullptr))
-    return false;
-  for (const Instruction *p : params)
-    if (!p->shape.isScalar() || isComplex(p->shape.type) ||
-        kindOf(p->shape.type) == Scalar::B)
-      return false;
-  const std::pair<double, double> probes[] = {
-      {1, 2}, {2, 1}, {-4, 7}, {7, -4}, {3, 3}, {0, 0}, {-6, -5}};
-  for (auto [a, b] : probes) {
-    llvm::SmallVector<Scalar> args;
-    for (unsigned i = 0; i < 2 * n; ++i) {
-      unsigned j = i % n;
-      bool rhs = i >= n;
-      double v = j == 0 ? (rhs ? b : a) : double(10 * j + (rhs ? 5 : 1));
-      args.push_back(kindOf(params[i]->shape.type) == Scalar::F
-                         ? Scalar::ofF(v)
-                         : Scalar::ofI(static_cast<int64_t>(v)));
-    }
-    auto out = ScalarEvaluator(comp, args).run();
-    if (!out || out->size() != n)
-      return false;
-    auto equals = [&](unsigned from) {
-      for (unsigned j = 0; j < n; ++j) {
-        const Scalar &got = (*out)[j], &want = args[from + j];
-        if (got.kind != want.kind ||
-            (got.kind == Scalar::F ? got.f != want.f : got.i != want.i))
-          return false;
-      }
-      return true;
-    };
-    bool lhsWins = isMax ? a > b : a < b;
-    if (a == b ? !(equals(0) || equals(n)) : !equals(lhsWins ? 0 : n))
-      return false;
-  }
-  return true;
-}
-
-/// True if the init tuple `init` of an arg-tuple reducer never wins: the
-/// reducer returns the other tuple whatever its value (XLA's reducers mark
-/// the init with index -1 and let any real element replace it).
-static bool initNeverWins(const Computation &comp, unsigned n,
-                          llvm::ArrayRef<Scalar> init) {
-  for (double v : {-1e30, -1.0, 0.0, 1.0, 1e30}) {
-    llvm::SmallVector<Scalar> args(init.begin(), init.end());
-    for (unsigned j = 0; j < n; ++j) {
-      Scalar s = init[j];
-      if (s.kind == Scalar::F)
-        s.f = j == 0 ? v : double(7 + j);
-      else
-        s.i = j == 0 ? static_cast<int64_t>(v < -1e18 ? -1000000 : v)
-                     : int64_t(7 + j);
-      args.push_back(s);
-    }
-    auto out = ScalarEvaluator(comp, args).run();
-    if (!out || out->size() != n)
-      return false;
-    for (unsigned j = 0; j < n; ++j) {
-      const Scalar &got = (*out)[j], &want = args[n + j];
-      if (got.kind != want.kind ||
-          (got.kind == Scalar::F ? got.f != want.f : got.i != want.i))
-        return false;
-    }
   }
   return true;
 }
@@ -649,55 +570,82 @@ WindowAttrs windowAttrs(OpBuilder &b, llvm::ArrayRef<WindowDim> window) {
 // reduce and reduce-window
 //===----------------------------------------------------------------------===//
 
-LogicalResult Importer::emitReduce(const Instruction &instr, Operands operands,
-                                   HloValue &result) {
+FailureOr<Importer::Reduction>
+Importer::reductionOperands(const Instruction &instr, Operands operands) {
   size_t n = operands.size();
   if (n == 0 || n % 2 != 0) {
-    error(instr.opcodeLoc) << "'reduce' takes inputs and as many init "
-                              "values, found "
+    error(instr.opcodeLoc) << "'" << instr.opcode
+                           << "' takes inputs and as many init values, found "
                            << n << " operands";
     return failure();
   }
   size_t inputs = n / 2;
-  Location loc = opLoc(instr);
-  auto dims = listAttr(instr, "dimensions", true);
-  if (failed(dims))
-    return failure();
-  llvm::SmallVector<const Shape *> resultShapes;
+  llvm::SmallVector<const Shape *> shapes;
   if (inputs == 1) {
-    resultShapes.push_back(&instr.shape);
+    shapes.push_back(&instr.shape);
   } else {
     if (!instr.shape.isTuple || instr.shape.elements.size() != inputs) {
-      error(instr.shape.loc) << "a 'reduce' of " << inputs
+      error(instr.shape.loc) << "a '" << instr.opcode << "' of " << inputs
                              << " inputs produces a tuple of " << inputs;
       return failure();
     }
     for (const Shape &s : instr.shape.elements)
-      resultShapes.push_back(&s);
+      shapes.push_back(&s);
   }
-  for (const Shape *s : resultShapes)
+  Reduction r;
+  for (const Shape *s : shapes) {
     if (s->isTuple) {
-      error(instr.shape.loc) << "'reduce' results must be arrays";
+      error(instr.shape.loc) << "'" << instr.opcode
+                             << "' results must be arrays";
       return failure();
     }
-  llvm::SmallVector<Value> in, init;
+    r.types.push_back(tensorType(ctx_, *s));
+  }
   for (size_t i = 0; i < n; ++i) {
     auto v = array(instr, operands, i);
     if (failed(v))
       return failure();
-    (i < inputs ? in : init).push_back(*v);
+    (i < inputs ? r.inputs : r.inits).push_back(*v);
   }
-
   const Attr *apply = requireAttr(instr, "to_apply");
-  if (!apply)
+  r.reducer = apply ? computationRef(*apply) : nullptr;
+  if (!r.reducer)
     return failure();
-  const Computation *reducer = computationRef(*apply);
-  if (!reducer)
+  // The kinds, if the reducer applies one to each pair and each kind
+  // applies to its element type (XLA's `add` of pred is `or`: general).
+  r.kinds = componentwiseReducer(*r.reducer, inputs, false);
+  if (r.kinds)
+    for (size_t i = 0; i < inputs; ++i)
+      if (operands[i]->shape->type == PrimitiveType::Pred &&
+          (r.kinds.value()[i] == "add" || r.kinds.value()[i] == "multiply"))
+        r.kinds.reset();
+  return r;
+}
+
+LogicalResult Importer::reducerBody(const Instruction &instr, Region &body,
+                                    Operands inits) {
+  llvm::SmallVector<PrimitiveType> accs;
+  for (const HloValue *v : inits)
+    accs.push_back(v->shape->type);
+  llvm::SmallVector<PrimitiveType> params(accs);
+  params.append(accs);
+  return scalarComputation(instr, "to_apply", body, params, accs);
+}
+
+LogicalResult Importer::emitReduce(const Instruction &instr, Operands operands,
+                                   HloValue &result) {
+  auto r = reductionOperands(instr, operands);
+  auto dims = listAttr(instr, "dimensions", true);
+  if (failed(r) || failed(dims))
     return failure();
+  size_t inputs = r->inputs.size();
+  Location loc = opLoc(instr);
+  const Computation *reducer = r->reducer;
+  llvm::SmallVector<Value> &in = r->inputs, &init = r->inits;
 
   // argmax / argmin: reduce(values, iota, init, init_index) with a
   // comparator that keeps the larger (smaller) value and its index.
-  if (inputs == 2 && !componentwiseReducer(*reducer, 2)) {
+  if (inputs == 2 && !r->kinds) {
     PrimitiveType vt = operands[0]->shape->type, it = operands[1]->shape->type;
     bool isMax = isArgReducer(*reducer, true, vt, it);
     bool isMin = !isMax && isArgReducer(*reducer, false, vt, it);
@@ -744,8 +692,7 @@ LogicalResult Importer::emitReduce(const Instruction &instr, Operands operands,
             << ")";
         return failure();
       }
-      Type vType = tensorType(ctx_, *resultShapes[0]);
-      Type iType = tensorType(ctx_, *resultShapes[1]);
+      Type vType = r->types[0], iType = r->types[1];
       auto dimAttr = b_.getI64IntegerAttr(dim);
       Operation *arg =
           isMax ? b_.create<ArgMaxOp>(loc, vType, iType, in[0], dimAttr)
@@ -757,12 +704,20 @@ LogicalResult Importer::emitReduce(const Instruction &instr, Operands operands,
     }
   }
 
-  auto opcodes = reducerOpcodes(instr, inputs, /*replaceAllowed=*/false);
-  if (failed(opcodes))
-    return failure();
+  if (!r->kinds) {
+    auto general = b_.create<ReduceGeneralOp>(
+        loc, llvm::to_vector_of<Type>(r->types), in, init,
+        b_.getDenseI64ArrayAttr(*dims));
+    if (failed(reducerBody(instr, general.getBody(),
+                           operands.drop_front(inputs))))
+      return failure();
+    result.leaves.append(general.getResults().begin(),
+                         general.getResults().end());
+    return success();
+  }
   for (size_t i = 0; i < inputs; ++i) {
-    ReduceKind kind = *reduceKindOf((*opcodes)[i]);
-    RankedTensorType type = tensorType(ctx_, *resultShapes[i]);
+    ReduceKind kind = *reduceKindOf((*r->kinds)[i]);
+    RankedTensorType type = r->types[i];
     Value reduced =
         b_.create<ReduceOp>(loc, type, ReduceKindAttr::get(ctx_, kind), in[i],
                             b_.getDenseI64ArrayAttr(*dims));
@@ -799,20 +754,11 @@ Importer::windowOf(const Instruction &instr, int64_t rank) {
 
 LogicalResult Importer::emitReduceWindow(const Instruction &instr,
                                          Operands operands, HloValue &result) {
-  if (operands.size() > 2 && operands.size() % 2 == 0)
-    return emitArgReduceWindow(instr, operands, result);
-  if (failed(checkOperandCount(instr, 2, operands.size())))
+  auto r = reductionOperands(instr, operands);
+  if (failed(r))
     return failure();
-  auto x = array(instr, operands, 0), init = array(instr, operands, 1);
-  auto type = resultType(instr);
-  if (failed(x) || failed(init) || failed(type))
-    return failure();
-  auto opcodes = reducerOpcodes(instr, 1, false);
-  if (failed(opcodes))
-    return failure();
-  ReduceKind kind = *reduceKindOf((*opcodes)[0]);
-  auto window =
-      windowOf(instr, cast<RankedTensorType>(x->getType()).getRank());
+  size_t inputs = r->inputs.size();
+  auto window = windowOf(instr, r->types[0].getRank());
   if (failed(window))
     return failure();
   for (const WindowDim &d : *window) {
@@ -824,29 +770,44 @@ LogicalResult Importer::emitReduceWindow(const Instruction &instr,
   }
   WindowAttrs w = windowAttrs(b_, *window);
   Location loc = opLoc(instr);
+  if (!r->kinds || inputs != 1) {
+    auto general = b_.create<ReduceWindowGeneralOp>(
+        loc, llvm::to_vector_of<Type>(r->types), r->inputs, r->inits, w.size,
+        w.strides, w.lhsDilation,
+        w.rhsDilation, w.padding);
+    if (failed(reducerBody(instr, general.getBody(),
+                           operands.drop_front(inputs))))
+      return failure();
+    result.leaves.append(general.getResults().begin(),
+                         general.getResults().end());
+    return success();
+  }
+  ReduceKind kind = *reduceKindOf((*r->kinds)[0]);
+  Value x = r->inputs[0], init = r->inits[0];
+  RankedTensorType type = r->types[0];
   auto reduceWindow = [&](Value operand) -> Value {
-    return b_.create<ReduceWindowOp>(loc, *type,
+    return b_.create<ReduceWindowOp>(loc, type,
                                      ReduceKindAttr::get(ctx_, kind), operand,
                                      w.size, w.strides, w.lhsDilation,
                                      w.rhsDilation, w.padding);
   };
-  Value reduced = reduceWindow(*x);
-  if (!isIdentity(*init, kind)) {
+  Value reduced = reduceWindow(x);
+  if (!isIdentity(init, kind)) {
     // XLA folds the init value into every window, and its padding (edges
     // and base-dilation holes) holds the init value too. Torus reduces
     // with the identity, then combines the init value once (max, min, and,
     // or: once is as good as many) or once per padding element plus one
     // (sum, product).
-    Value initValue = *init;
-    if (type->getRank() > 0)
-      initValue = b_.create<BroadcastInDimOp>(loc, *type, *init,
+    Value initValue = init;
+    if (type.getRank() > 0)
+      initValue = b_.create<BroadcastInDimOp>(loc, type, init,
                                               b_.getDenseI64ArrayAttr({}));
     bool padded = llvm::any_of(*window, [](const WindowDim &d) {
       return d.padLow != 0 || d.padHigh != 0 || d.lhsDilate != 1;
     });
     if (padded && (kind == ReduceKind::sum || kind == ReduceKind::product)) {
       // times = window size + 1 - (real elements in the window)
-      Type et = type->getElementType();
+      Type et = type.getElementType();
       auto splat = [&](RankedTensorType t, double v) -> Value {
         TypedAttr a = isa<FloatType>(et)
                           ? TypedAttr(FloatAttr::get(et, v))
@@ -856,190 +817,21 @@ LogicalResult Importer::emitReduceWindow(const Instruction &instr,
       int64_t size = 1;
       for (const WindowDim &d : *window)
         size *= d.size;
-      auto xType = cast<RankedTensorType>(x->getType());
+      auto xType = cast<RankedTensorType>(x.getType());
       Value count = b_.create<ReduceWindowOp>(
-          loc, *type, ReduceKindAttr::get(ctx_, ReduceKind::sum),
+          loc, type, ReduceKindAttr::get(ctx_, ReduceKind::sum),
           splat(xType, 1), w.size, w.strides, w.lhsDilation, w.rhsDilation,
           w.padding);
       Value times =
-          b_.create<SubtractOp>(loc, *type, splat(*type, size + 1), count);
+          b_.create<SubtractOp>(loc, type, splat(type, size + 1), count);
       initValue =
           kind == ReduceKind::sum
-              ? Value(b_.create<MultiplyOp>(loc, *type, initValue, times))
-              : Value(b_.create<PowerOp>(loc, *type, initValue, times));
+              ? Value(b_.create<MultiplyOp>(loc, type, initValue, times))
+              : Value(b_.create<PowerOp>(loc, type, initValue, times));
     }
     reduced = combine(kind, loc, reduced, initValue);
   }
   result.leaves.push_back(reduced);
-  return success();
-}
-
-// reduce-window of (values, payloads...) with a reducer that keeps the
-// tuple of the larger (or smaller) value: XLA's CPU pipeline writes it for
-// a max pool's gradient, the payloads being the iota indices of each
-// element, so that a scatter can send each window's gradient to its
-// maximum. Torus has no variadic reduce_window; it stacks the W elements of
-// every window along a new leading dimension (one strided slice per window
-// offset), takes argmax/argmin along it (the first maximum in window order,
-// as XLA:CPU's reduction, which keeps the accumulator on ties), and picks
-// each payload at that position. Windows without padding or dilation.
-LogicalResult Importer::emitArgReduceWindow(const Instruction &instr,
-                                            Operands operands,
-                                            HloValue &result) {
-  size_t n = operands.size() / 2;
-  llvm::SmallVector<Value> inputs, inits;
-  for (size_t i = 0; i < 2 * n; ++i) {
-    auto v = array(instr, operands, i);
-    if (failed(v))
-      return failure();
-    (i < n ? inputs : inits).push_back(*v);
-  }
-  llvm::SmallVector<const Shape *> shapes;
-  instr.shape.leaves(shapes);
-  const Attr *apply = requireAttr(instr, "to_apply");
-  if (!apply || shapes.size() != n)
-    return failure();
-  const Computation *comp = computationRef(*apply);
-  if (!comp)
-    return failure();
-  bool isMax = isArgTupleReducer(*comp, n, /*isMax=*/true);
-  if (!isMax && !isArgTupleReducer(*comp, n, /*isMax=*/false)) {
-    error(apply->valueLoc)
-        << "'reduce-window' of " << n << " arrays with reducer '"
-        << comp->name << "' (line " << locator_.line(comp->loc)
-        << ") is not supported: Torus reads a variadic reduce-window whose "
-           "reducer keeps the tuple with the larger or smaller first value "
-           "(XLA's form of a max pool's gradient)";
-    return failure();
-  }
-  ReduceKind kind = isMax ? ReduceKind::max : ReduceKind::min;
-  // The init must never be chosen: the identity, or a tuple the reducer
-  // always replaces.
-  llvm::SmallVector<Scalar> initScalars;
-  for (Value v : inits) {
-    DenseElementsAttr attr;
-    if (!matchPattern(v, m_Constant(&attr)) || !attr.isSplat())
-      break;
-    Type et = attr.getElementType();
-    if (isa<FloatType>(et))
-      initScalars.push_back(
-          Scalar::ofF(attr.getSplatValue<llvm::APFloat>().convertToDouble()));
-    else if (isa<IntegerType>(et) && et.getIntOrFloatBitWidth() > 1)
-      initScalars.push_back(
-          Scalar::ofI(attr.getSplatValue<llvm::APInt>().getSExtValue()));
-    else
-      break;
-  }
-  bool initIgnored = initScalars.size() == n &&
-                     initNeverWins(*comp, static_cast<unsigned>(n), initScalars);
-  if (!initIgnored && !isIdentity(inits[0], kind)) {
-    error(instr.operands[n].loc)
-        << "'reduce-window' of " << n << " arrays: the first init value must "
-        << (isMax ? "be -inf (or the type's minimum)"
-                  : "be +inf (or the type's maximum)");
-    return failure();
-  }
-  auto inType = cast<RankedTensorType>(inputs[0].getType());
-  int64_t rank = inType.getRank();
-  auto window = windowOf(instr, rank);
-  if (failed(window))
-    return failure();
-  for (const WindowDim &d : *window)
-    if (d.padLow || d.padHigh || d.lhsDilate != 1 || d.rhsDilate != 1 ||
-        d.reversal) {
-      error(instr.attr("window")->valueLoc)
-          << "'reduce-window' of " << n
-          << " arrays with padding or dilation is not supported";
-      return failure();
-    }
-  llvm::ArrayRef<int64_t> outDims = shapes[0]->dims;
-  if (static_cast<int64_t>(outDims.size()) != rank)
-    return failure();
-  for (size_t i = 0; i < n; ++i)
-    if (shapes[i]->isTuple || llvm::ArrayRef(shapes[i]->dims) != outDims ||
-        cast<RankedTensorType>(inputs[i].getType()).getShape() !=
-            inType.getShape()) {
-      error(instr.shape.loc) << "'reduce-window' of " << n
-                             << " arrays needs arrays of one shape";
-      return failure();
-    }
-  Location loc = opLoc(instr);
-  // Every window offset, row-major: one strided slice per input.
-  llvm::SmallVector<int64_t> offset(rank, 0);
-  int64_t count = 1;
-  for (const WindowDim &d : *window)
-    count *= d.size;
-  llvm::SmallVector<int64_t> stackedDims = {count};
-  stackedDims.append(outDims.begin(), outDims.end());
-  llvm::SmallVector<int64_t> oneDims = {1};
-  oneDims.append(outDims.begin(), outDims.end());
-  llvm::SmallVector<llvm::SmallVector<Value>> pieces(n);
-  for (int64_t w = 0; w < count; ++w) {
-    llvm::SmallVector<int64_t> start, limit, stride;
-    for (int64_t d = 0; d < rank; ++d) {
-      const WindowDim &wd = (*window)[d];
-      start.push_back(offset[d]);
-      limit.push_back(offset[d] + (outDims[d] - 1) * wd.stride + 1);
-      stride.push_back(wd.stride);
-    }
-    for (size_t i = 0; i < n; ++i) {
-      Type et = cast<RankedTensorType>(inputs[i].getType()).getElementType();
-      Value slice = b_.create<SliceOp>(
-          loc, RankedTensorType::get(outDims, et), inputs[i],
-          b_.getDenseI64ArrayAttr(start), b_.getDenseI64ArrayAttr(limit),
-          b_.getDenseI64ArrayAttr(stride));
-      pieces[i].push_back(
-          b_.create<ReshapeOp>(loc, RankedTensorType::get(oneDims, et), slice));
-    }
-    for (int64_t d = rank - 1; d >= 0; --d) {
-      if (++offset[d] < (*window)[d].size)
-        break;
-      offset[d] = 0;
-    }
-  }
-  llvm::SmallVector<Value> stacked;
-  for (size_t i = 0; i < n; ++i)
-    stacked.push_back(pieces[i].size() == 1
-                          ? pieces[i][0]
-                          : b_.create<ConcatenateOp>(loc, pieces[i], 0)
-                                .getResult());
-  Type indexType = b_.getI32Type();
-  auto valueType = tensorType(ctx_, *shapes[0]);
-  auto indicesType = RankedTensorType::get(outDims, indexType);
-  Operation *arg =
-      isMax ? b_.create<ArgMaxOp>(loc, valueType, indicesType, stacked[0],
-                                  b_.getI64IntegerAttr(0))
-                  .getOperation()
-            : b_.create<ArgMinOp>(loc, valueType, indicesType, stacked[0],
-                                  b_.getI64IntegerAttr(0))
-                  .getOperation();
-  result.leaves.push_back(arg->getResult(0));
-  // Each payload at the chosen offset: a one-hot select summed over the
-  // stacked dimension.
-  auto stackedIndexType = RankedTensorType::get(stackedDims, indexType);
-  Value iota =
-      b_.create<IotaOp>(loc, stackedIndexType, b_.getI64IntegerAttr(0));
-  llvm::SmallVector<int64_t> keep;
-  for (int64_t d = 1; d <= rank; ++d)
-    keep.push_back(d);
-  Value chosen = b_.create<BroadcastInDimOp>(loc, stackedIndexType,
-                                             arg->getResult(1),
-                                             b_.getDenseI64ArrayAttr(keep));
-  Value hot = b_.create<CompareOp>(
-      loc, RankedTensorType::get(stackedDims, b_.getI1Type()),
-      ComparisonDirectionAttr::get(ctx_, ComparisonDirection::EQ), iota,
-      chosen, UnitAttr());
-  for (size_t i = 1; i < n; ++i) {
-    auto type = cast<RankedTensorType>(stacked[i].getType());
-    auto zero = b_.create<ConstantOp>(
-        loc, DenseElementsAttr::get(
-                 type, b_.getZeroAttr(type.getElementType())));
-    Value picked = b_.create<SelectOp>(loc, type, hot, stacked[i], zero);
-    result.leaves.push_back(b_.create<ReduceOp>(
-        loc, tensorType(ctx_, *shapes[i]),
-        ReduceKindAttr::get(ctx_, ReduceKind::sum), picked,
-        b_.getDenseI64ArrayAttr({0})));
-  }
   return success();
 }
 

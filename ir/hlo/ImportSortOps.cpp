@@ -17,7 +17,7 @@ LogicalResult Importer::scalarComputation(const Instruction &instr,
                                           llvm::StringRef attrName,
                                           Region &region,
                                           llvm::ArrayRef<PrimitiveType> params,
-                                          PrimitiveType result) {
+                                          llvm::ArrayRef<PrimitiveType> results) {
   const Attr *attr = requireAttr(instr, attrName);
   if (!attr)
     return failure();
@@ -40,15 +40,28 @@ LogicalResult Importer::scalarComputation(const Instruction &instr,
     v.shape = &shapes[i];
     v.leaves.push_back(block->getArgument(i));
   }
+  ++scalarComputationDepth_;
   auto value = emitComputation(*comp, values);
+  --scalarComputationDepth_;
   if (failed(value))
     return failure();
   const Instruction &root = comp->instructions[comp->root];
-  if (!value->shape->isScalar() || value->shape->type != result) {
+  // What it must return: one scalar, or a tuple of scalars.
+  Shape expected;
+  if (results.size() == 1) {
+    expected.type = results[0];
+  } else {
+    expected.isTuple = true;
+    for (PrimitiveType t : results) {
+      expected.elements.emplace_back();
+      expected.elements.back().type = t;
+    }
+  }
+  if (!value->shape->sameAs(expected)) {
     error(root.shape.loc) << "the " << attrName << " computation '"
                           << comp->name << "' of '" << instr.opcode
                           << "' returns " << shapeText(*value->shape)
-                          << ", not " << primitiveTypeName(result) << "[]";
+                          << ", not " << shapeText(expected);
     return failure();
   }
   b_.create<ReturnOp>(locator_.location(root.nameLoc), value->leaves);

@@ -21,6 +21,7 @@
 //                             all-to-all collective-permute rng-bit-generator
 //   ImportSortOps.cpp         sort topk select-and-scatter; scalar
 //                             computations as regions
+//   ImportLinearAlgebraOps.cpp  triangular-solve fft
 //
 //===----------------------------------------------------------------------===//
 #ifndef TORUS_IR_HLO_IMPORTER_H
@@ -65,9 +66,6 @@ componentwiseReducer(const Computation &comp, unsigned n,
 /// (`isMax`) or smaller value with its index (ImportReductionOps.cpp).
 bool isArgReducer(const Computation &comp, bool isMax, PrimitiveType valueType,
                   PrimitiveType indexType);
-/// True if `comp` reduces n-tuples by keeping the one whose first value is
-/// larger (`isMax`) or smaller (ImportReductionOps.cpp).
-bool isArgTupleReducer(const Computation &comp, unsigned n, bool isMax);
 /// For a comparator computation (parameters 2k, 2k+1 compared, the first
 /// pair deciding): true if it orders by `>` (sorts descending), false if by
 /// `<`, nullopt if neither, judged by running it on sample values
@@ -75,6 +73,13 @@ bool isArgTupleReducer(const Computation &comp, unsigned n, bool isMax);
 std::optional<bool> comparatorIsGreater(const Computation &comp);
 /// The reduction kind of a reducer opcode (`add` is sum, ...).
 std::optional<ReduceKind> reduceKindOf(llvm::StringRef opcode);
+
+/// HLO's width-changing bitcast-convert between 32- and 64-bit elements
+/// (the narrow side has a trailing dimension of 2, least significant half
+/// first), written with integer ops (ImportElementwiseOps.cpp); null for
+/// other widths. The StableHLO conversion uses it too.
+Value bitcastAcrossWidths(OpBuilder &b, Location loc, Value x,
+                          RankedTensorType to);
 
 /// A `window={...}` as the attributes of reduce_window and convolution:
 /// the sizes, and each of strides, dilations and padding only when some
@@ -251,18 +256,16 @@ private:
                            HloValue &result);
   LogicalResult emitReduceWindow(const Instruction &instr, Operands operands,
                                  HloValue &result);
-  /// reduce-window of several arrays with an argmax-style reducer.
-  LogicalResult emitArgReduceWindow(const Instruction &instr,
-                                    Operands operands, HloValue &result);
   LogicalResult emitDot(const Instruction &instr, Operands operands,
                         HloValue &result);
   LogicalResult emitConvolution(const Instruction &instr, Operands operands,
                                 HloValue &result);
-  Value appendBatchIotas(Location loc, Value indices, int64_t &indexVectorDim,
-                         llvm::ArrayRef<int64_t> indexBatch);
   LogicalResult emitGather(const Instruction &instr, Operands operands,
                            HloValue &result);
   LogicalResult emitScatter(const Instruction &instr, Operands operands,
+                            HloValue &result);
+  /// The value of `callee` on `operands`, its body emitted in place.
+  LogicalResult emitInlined(const Computation &callee, Operands operands,
                             HloValue &result);
   LogicalResult emitCall(const Instruction &instr, Operands operands,
                          HloValue &result);
@@ -284,13 +287,18 @@ private:
                          HloValue &result);
   LogicalResult emitSelectAndScatter(const Instruction &instr,
                                      Operands operands, HloValue &result);
+  LogicalResult emitTriangularSolve(const Instruction &instr, Operands operands,
+                                    HloValue &result);
+  LogicalResult emitFft(const Instruction &instr, Operands operands,
+                        HloValue &result);
   /// Imports the computation named by `instr`'s attribute `attrName` into
   /// `region` as a scalar computation: one `tensor<T>` block argument per
-  /// entry of `params`, returning one `result` scalar.
+  /// entry of `params`, returning one scalar per entry of `results` (a
+  /// tuple of them in HLO when there are several).
   LogicalResult scalarComputation(const Instruction &instr,
                                   llvm::StringRef attrName, Region &region,
                                   llvm::ArrayRef<PrimitiveType> params,
-                                  PrimitiveType result);
+                                  llvm::ArrayRef<PrimitiveType> results);
 
   // Helpers of the handlers.
   /// The computation `attrName` of a call or fusion, checked to produce the
@@ -322,6 +330,34 @@ private:
   FailureOr<bool> boolAttr(const Instruction &instr, llvm::StringRef name);
   const Attr *requireAttr(const Instruction &instr, llvm::StringRef name);
 
+  /// reduce and reduce-window: inputs, as many init values, and an array
+  /// result per input (a tuple of them for several), checked.
+  struct Reduction {
+    llvm::SmallVector<Value> inputs, inits;
+    llvm::SmallVector<RankedTensorType> types;
+    const Computation *reducer = nullptr;
+    /// The opcode each result's reducer applies, when it is a kind that
+    /// applies to the element type (torus.reduce, torus.reduce_window);
+    /// otherwise the reducer is imported as a body.
+    std::optional<llvm::SmallVector<llvm::StringRef>> kinds;
+  };
+  FailureOr<Reduction> reductionOperands(const Instruction &instr,
+                                         Operands operands);
+  /// Imports the reducer `to_apply` of `instr` into `body`: accumulators
+  /// and elements of the init values' types, returning accumulators.
+  LogicalResult reducerBody(const Instruction &instr, Region &body,
+                            Operands inits);
+  /// gather and scatter with batching dimensions (`operandBatch` of the
+  /// operand paired with `indicesBatch` of the indices): rewrites
+  /// `indices`, `indexVectorDim`, the collapsed (inserted) dimensions and
+  /// the index map into the equivalent form without them.
+  LogicalResult unbatch(const Instruction &instr, llvm::StringRef operandAttr,
+                        llvm::StringRef indicesAttr,
+                        llvm::ArrayRef<int64_t> operandBatch,
+                        llvm::ArrayRef<int64_t> indicesBatch, Value &indices,
+                        int64_t &indexVectorDim,
+                        llvm::SmallVector<int64_t> &collapsed,
+                        llvm::SmallVector<int64_t> &indexMap);
   /// The `window={...}` of a windowed op over an operand of `rank`
   /// dimensions (a size-1 window per dimension when absent).
   FailureOr<llvm::SmallVector<WindowDim>> windowOf(const Instruction &instr,
@@ -361,6 +397,9 @@ private:
   /// replicaCount_ x numPartitions_ replicas and its shardings are dropped.
   bool perDevice_ = false;
   int depth_ = 0;
+  /// How many scalar computations (scalarComputation) enclose the
+  /// instruction being emitted.
+  int scalarComputationDepth_ = 0;
   /// The instructions being imported, innermost last (a fusion, then an
   /// instruction of its computation): errors name the source location of
   /// the innermost one that has one.

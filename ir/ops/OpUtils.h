@@ -42,11 +42,11 @@ FailureOr<int64_t> verifyReplicaGroups(Operation *op, Attribute groups);
 
 /// Verifies the scalar computation `region` (named `name` in errors) of
 /// `op`: block arguments `tensor<args[i]>`, only constants and elementwise
-/// ops (ScalarOpInterface) on 0-d tensors, and one `tensor<result>`
+/// ops (ScalarOpInterface) on 0-d tensors, and `tensor<results[i]>`
 /// returned (ir/ops/SortOps.cpp).
 LogicalResult verifyScalarComputation(Operation *op, Region &region,
                                       StringRef name, ArrayRef<Type> args,
-                                      Type result);
+                                      ArrayRef<Type> results);
 
 /// One element of a constant, for folding: an integer or a float.
 using Scalar = std::variant<APInt, APFloat>;

@@ -112,21 +112,90 @@ LogicalResult ArgMinOp::verify() { return verifyArgReduce(*this); }
 // reduce_window
 //===----------------------------------------------------------------------===//
 
-SmallVector<int64_t> ReduceWindowOp::getStrides() {
-  return orOnes(getWindowStrides(), getWindowDimensions().size());
+// The window attributes with their defaults, for both window ops.
+#define TORUS_WINDOW_ACCESSORS(Op)                                             \
+  SmallVector<int64_t> Op::getStrides() {                                      \
+    return orOnes(getWindowStrides(), getWindowDimensions().size());           \
+  }                                                                            \
+  SmallVector<int64_t> Op::getBaseDilationsOr1() {                             \
+    return orOnes(getBaseDilations(), getWindowDimensions().size());           \
+  }                                                                            \
+  SmallVector<int64_t> Op::getWindowDilationsOr1() {                           \
+    return orOnes(getWindowDilations(), getWindowDimensions().size());         \
+  }                                                                            \
+  SmallVector<std::pair<int64_t, int64_t>> Op::getPaddingPairs() {             \
+    auto pairs = paddingPairs(getPaddingAttr());                               \
+    if (pairs.empty())                                                         \
+      pairs.assign(getWindowDimensions().size(), {0, 0});                      \
+    return pairs;                                                              \
+  }
+TORUS_WINDOW_ACCESSORS(ReduceWindowOp)
+TORUS_WINDOW_ACCESSORS(ReduceWindowGeneralOp)
+#undef TORUS_WINDOW_ACCESSORS
+
+namespace {
+/// The result shape of a window op on `operand` (and the padding's form),
+/// or an error on `op`.
+template <typename Op>
+FailureOr<ShapeVec> verifiedWindowShape(Op op, ArrayRef<int64_t> operand) {
+  if (auto padding = op.getPaddingAttr()) {
+    auto t = padding.getShapedType();
+    if (t.getRank() != 2 || t.getDimSize(1) != 2)
+      return op.emitOpError("padding must be a [rank, 2] tensor of (low, "
+                            "high) pairs, got shape ")
+             << formatShape(t.getShape());
+  }
+  std::string error;
+  auto pairs = paddingPairs(op.getPaddingAttr());
+  auto shape = inferReduceWindowShape(
+      operand, op.getWindowDimensions(),
+      op.getWindowStrides().value_or(ArrayRef<int64_t>()),
+      op.getBaseDilations().value_or(ArrayRef<int64_t>()),
+      op.getWindowDilations().value_or(ArrayRef<int64_t>()), pairs, error);
+  if (failed(shape))
+    return op.emitOpError(error);
+  return shape;
 }
-SmallVector<int64_t> ReduceWindowOp::getBaseDilationsOr1() {
-  return orOnes(getBaseDilations(), getWindowDimensions().size());
+
+/// Verifies the inputs, init values, results and body of a reduction with
+/// a reducer computation (reduce_general, reduce_window_general), given
+/// the result shape `shape` or a failure already reported.
+LogicalResult verifyGeneralReduction(Operation *op, ValueRange inputs,
+                                     ValueRange inits, ResultRange results,
+                                     Region &body,
+                                     function_ref<FailureOr<ShapeVec>(
+                                         ArrayRef<int64_t>)> resultShape) {
+  if (inputs.empty())
+    return op->emitOpError("needs at least one input");
+  if (results.size() != inputs.size())
+    return op->emitOpError("has ")
+           << inputs.size() << " inputs but " << results.size() << " results";
+  auto first = tensorType(inputs[0]);
+  auto shape = resultShape(first.getShape());
+  if (failed(shape))
+    return failure();
+  SmallVector<Type> accs, elements;
+  for (auto [i, in] : llvm::enumerate(inputs)) {
+    auto t = tensorType(in);
+    if (t.getShape() != first.getShape())
+      return op->emitOpError("inputs must have one shape: input ")
+             << i << " is " << formatShape(t.getShape()) << ", input 0 "
+             << formatShape(first.getShape());
+    auto init = tensorType(inits[i]);
+    if (init.getRank() != 0 || init.getElementType() != t.getElementType())
+      return op->emitOpError("init value ")
+             << i << " must be " << RankedTensorType::get({}, t.getElementType())
+             << ", not " << init;
+    if (failed(checkResult(op, tensorType(results[i]), *shape,
+                           t.getElementType())))
+      return failure();
+    accs.push_back(t.getElementType());
+  }
+  SmallVector<Type> args(accs);
+  args.append(accs);
+  return verifyScalarComputation(op, body, "body", args, accs);
 }
-SmallVector<int64_t> ReduceWindowOp::getWindowDilationsOr1() {
-  return orOnes(getWindowDilations(), getWindowDimensions().size());
-}
-SmallVector<std::pair<int64_t, int64_t>> ReduceWindowOp::getPaddingPairs() {
-  auto pairs = paddingPairs(getPaddingAttr());
-  if (pairs.empty())
-    pairs.assign(getWindowDimensions().size(), {0, 0});
-  return pairs;
-}
+} // namespace
 
 void ReduceWindowOp::build(OpBuilder &builder, OperationState &state,
                            ReduceKind kind, Value operand,
@@ -153,25 +222,32 @@ void ReduceWindowOp::build(OpBuilder &builder, OperationState &state,
 
 LogicalResult ReduceWindowOp::verify() {
   auto in = tensorType(getOperand());
-  if (auto padding = getPaddingAttr()) {
-    auto t = padding.getShapedType();
-    if (t.getRank() != 2 || t.getDimSize(1) != 2)
-      return emitOpError("padding must be a [rank, 2] tensor of (low, high) "
-                         "pairs, got shape ")
-             << formatShape(t.getShape());
-  }
-  if (failed(checkKind(*this, getKind(), in.getElementType())))
+  auto shape = verifiedWindowShape(*this, in.getShape());
+  if (failed(shape) || failed(checkKind(*this, getKind(), in.getElementType())))
     return failure();
-  std::string error;
-  auto pairs = paddingPairs(getPaddingAttr());
-  auto shape = inferReduceWindowShape(
-      in.getShape(), getWindowDimensions(),
-      getWindowStrides().value_or(ArrayRef<int64_t>()),
-      getBaseDilations().value_or(ArrayRef<int64_t>()),
-      getWindowDilations().value_or(ArrayRef<int64_t>()), pairs, error);
-  if (failed(shape))
-    return emitOpError(error);
   return checkResult(*this, getType(), *shape, in.getElementType());
+}
+
+//===----------------------------------------------------------------------===//
+// reduce_general, reduce_window_general
+//===----------------------------------------------------------------------===//
+
+LogicalResult ReduceGeneralOp::verify() {
+  return verifyGeneralReduction(
+      *this, getInputs(), getInitValues(), getResults(), getBody(),
+      [&](ArrayRef<int64_t> in) -> FailureOr<ShapeVec> {
+        std::string error;
+        auto shape = inferReduceShape(in, getDimensions(), error);
+        if (failed(shape))
+          return emitOpError(error);
+        return shape;
+      });
+}
+
+LogicalResult ReduceWindowGeneralOp::verify() {
+  return verifyGeneralReduction(
+      *this, getInputs(), getInitValues(), getResults(), getBody(),
+      [&](ArrayRef<int64_t> in) { return verifiedWindowShape(*this, in); });
 }
 
 //===----------------------------------------------------------------------===//
@@ -212,26 +288,30 @@ std::optional<SmallVector<int64_t>> ArgMinOp::getOperandDimMap(unsigned,
                          [&](int64_t d) { return d == dim; });
 }
 
-std::optional<SmallVector<int64_t>>
-ReduceWindowOp::getOperandDimMap(unsigned, unsigned) {
-  // A dimension passes when its windows are its elements one by one.
-  SmallVector<int64_t> strides = getStrides();
-  SmallVector<int64_t> base = getBaseDilationsOr1();
-  SmallVector<int64_t> dil = getWindowDilationsOr1();
-  auto pads = getPaddingPairs();
-  ArrayRef<int64_t> window = getWindowDimensions();
+namespace {
+/// A window op's rule: a dimension passes when its windows are its
+/// elements one by one.
+template <typename Op> SmallVector<int64_t> windowDimMap(Op op) {
+  SmallVector<int64_t> strides = op.getStrides();
+  SmallVector<int64_t> base = op.getBaseDilationsOr1();
+  SmallVector<int64_t> dil = op.getWindowDilationsOr1();
+  auto pads = op.getPaddingPairs();
+  ArrayRef<int64_t> window = op.getWindowDimensions();
   return identityDimMapKeeping(window.size(), [&](int64_t d) {
     bool noPad = pads.empty() || (pads[d].first == 0 && pads[d].second == 0);
     return noPad && base[d] == 1 && dil[d] == 1 && window[d] == strides[d];
   });
 }
 
-SmallVector<int64_t> ReduceWindowOp::getBlockedResultDims(ShardingAttr result) {
-  SmallVector<int64_t> map = *getOperandDimMap(0, 0);
+/// A window op's blocked result dimensions, for the tiling `result` wants
+/// of the result, given the operand's shape `in`.
+template <typename Op>
+SmallVector<int64_t> windowBlockedDims(Op op, ArrayRef<int64_t> in,
+                                       ShardingAttr result) {
+  SmallVector<int64_t> map = windowDimMap(op);
   SmallVector<int64_t> blocked = unmappedDims(map);
   // A window tiles hold whole: the tile must be a multiple of the stride.
-  SmallVector<int64_t> strides = getStrides();
-  ArrayRef<int64_t> in = tensorType(getOperand()).getShape();
+  SmallVector<int64_t> strides = op.getStrides();
   ArrayRef<int64_t> tiles =
       result ? result.getDataTileDims() : ArrayRef<int64_t>();
   for (int64_t d = 0, e = map.size(); d < e; ++d) {
@@ -240,4 +320,38 @@ SmallVector<int64_t> ReduceWindowOp::getBlockedResultDims(ShardingAttr result) {
       blocked.push_back(d);
   }
   return blocked;
+}
+} // namespace
+
+std::optional<SmallVector<int64_t>>
+ReduceWindowOp::getOperandDimMap(unsigned, unsigned) {
+  return windowDimMap(*this);
+}
+
+SmallVector<int64_t> ReduceWindowOp::getBlockedResultDims(ShardingAttr result) {
+  return windowBlockedDims(*this, tensorType(getOperand()).getShape(), result);
+}
+
+std::optional<SmallVector<int64_t>>
+ReduceGeneralOp::getOperandDimMap(unsigned operand, unsigned) {
+  // Init values are scalars no tiling passes through.
+  if (operand >= getInputs().size())
+    return std::nullopt;
+  ArrayRef<int64_t> dims = getDimensions();
+  return reductionDimMap(tensorType(getInputs()[0]).getRank(), [&](int64_t d) {
+    return llvm::is_contained(dims, d);
+  });
+}
+
+std::optional<SmallVector<int64_t>>
+ReduceWindowGeneralOp::getOperandDimMap(unsigned operand, unsigned) {
+  if (operand >= getInputs().size())
+    return std::nullopt;
+  return windowDimMap(*this);
+}
+
+SmallVector<int64_t>
+ReduceWindowGeneralOp::getBlockedResultDims(ShardingAttr result) {
+  return windowBlockedDims(*this, tensorType(getInputs()[0]).getShape(),
+                           result);
 }

@@ -17,7 +17,7 @@ LogicalResult mlir::torus::verifyScalarComputation(Operation *op,
                                                    Region &region,
                                                    StringRef name,
                                                    ArrayRef<Type> args,
-                                                   Type result) {
+                                                   ArrayRef<Type> results) {
   Block &block = region.front();
   auto scalar = [](Type t) { return RankedTensorType::get({}, t); };
   if (block.getNumArguments() != args.size())
@@ -43,10 +43,17 @@ LogicalResult mlir::torus::verifyScalarComputation(Operation *op,
              << (allScalar ? "" : " with a non-scalar result");
   }
   auto ret = dyn_cast<ReturnOp>(block.getTerminator());
-  if (!ret || ret.getResults().size() != 1 ||
-      ret.getResults()[0].getType() != scalar(result))
-    return op->emitOpError("'")
-           << name << "' must return one " << scalar(result);
+  SmallVector<Type> expected;
+  for (Type t : results)
+    expected.push_back(scalar(t));
+  if (!ret || TypeRange(ret.getResults()) != TypeRange(expected)) {
+    auto diag = op->emitOpError("'") << name << "' must return ";
+    if (expected.size() == 1)
+      return diag << "one " << expected[0];
+    diag << "(";
+    llvm::interleaveComma(expected, diag);
+    return diag << ")";
+  }
   return success();
 }
 

@@ -517,7 +517,7 @@ func.func @case_branch_arguments(%x: tensor<f32>, %i: tensor<i32>) -> tensor<f32
 // -----
 
 func.func @return_outside(%x: tensor<f32>) -> tensor<f32> {
-  // expected-error @+1 {{expects parent op to be one of 'torus.while, torus.if, torus.case, torus.sort, torus.select_and_scatter'}}
+  // expected-error @+1 {{expects parent op to be one of 'torus.while, torus.if, torus.case, torus.sort, torus.select_and_scatter, torus.reduce_general, torus.reduce_window_general'}}
   torus.return %x : tensor<f32>
 }
 

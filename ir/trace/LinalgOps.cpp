@@ -1,4 +1,4 @@
-//===- LinalgOps.cpp - Traced dot products and convolutions ---------------===//
+//===- LinalgOps.cpp - Traced dot products, convolutions, solves, FFTs ----===//
 
 #include "ir/trace/TraceOps.h"
 
@@ -145,6 +145,61 @@ Tensor conv2d(const Tensor &input, const Tensor &kernel,
                                              kernel.dim(i), strides[i],
                                              dilation[i]));
   return convolution(input, kernel, options, loc);
+}
+
+Tensor triangularSolve(const Tensor &a, const Tensor &b,
+                       const TriangularSolveOptions &options, Loc loc) {
+  TraceContext *ctx = traceOf({&a, &b});
+  if (!checkOperands(ctx, loc, "triangular_solve", {&a, &b}))
+    return Tensor();
+  std::string error;
+  if (mlir::failed(t::checkTriangularSolveShapes(a.shape(), b.shape(),
+                                                 options.leftSide, error)))
+    return ctx->fail(loc, "triangular_solve", error);
+  DType dtype = promoteTypes(a.dtype(), b.dtype());
+  if (!isFloat(dtype) && !isComplex(dtype))
+    dtype = DType::F32;
+  Tensor lhs = convertTo(ctx, loc, a, dtype);
+  Tensor rhs = convertTo(ctx, loc, b, dtype);
+  auto transpose = options.transposeA == TransposeA::None
+                       ? t::TransposeKind::NO_TRANSPOSE
+                   : options.transposeA == TransposeA::Transpose
+                       ? t::TransposeKind::TRANSPOSE
+                       : t::TransposeKind::ADJOINT;
+  return emit<t::TriangularSolveOp>(
+      ctx, loc, ctx->value(rhs).getType(), ctx->value(lhs), ctx->value(rhs),
+      options.leftSide, options.lower, options.unitDiagonal, transpose);
+}
+
+Tensor fft(const Tensor &a, FftType type, const std::vector<int64_t> &lengths,
+           Loc loc) {
+  TraceContext *ctx = traceOf({&a});
+  if (!checkOperands(ctx, loc, "fft", {&a}))
+    return Tensor();
+  bool real = type == FftType::RFFT;
+  if (real && isComplex(a.dtype()))
+    return ctx->fail(loc, "fft",
+                     "RFFT needs a real operand, got " + specString(a));
+  // f64 and c128 stay double; everything else is single precision.
+  bool wide = a.dtype() == DType::F64 || a.dtype() == DType::C128;
+  DType operandType = real ? (wide ? DType::F64 : DType::F32)
+                           : (wide ? DType::C128 : DType::C64);
+  DType resultType = type == FftType::IRFFT ? (wide ? DType::F64 : DType::F32)
+                                            : (wide ? DType::C128 : DType::C64);
+  auto kind = type == FftType::RFFT    ? t::FftShapeKind::RealToComplex
+              : type == FftType::IRFFT ? t::FftShapeKind::ComplexToReal
+                                       : t::FftShapeKind::Complex;
+  std::string error;
+  auto shape = t::inferFftShape(a.shape(), lengths, kind, error);
+  if (mlir::failed(shape))
+    return ctx->fail(loc, "fft", error);
+  Tensor x = convertTo(ctx, loc, a, operandType);
+  auto fftType = type == FftType::FFT    ? t::FftType::FFT
+                 : type == FftType::IFFT ? t::FftType::IFFT
+                 : type == FftType::RFFT ? t::FftType::RFFT
+                                         : t::FftType::IRFFT;
+  return emit<t::FftOp>(ctx, loc, typeOf(ctx, resultType, toShape(*shape)),
+                        ctx->value(x), fftType, I64s(lengths));
 }
 
 } // namespace torus

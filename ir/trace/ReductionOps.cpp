@@ -1,6 +1,9 @@
 //===- ReductionOps.cpp - Traced reductions, softmax and pooling ----------===//
 
+#include "ir/ops/OpUtils.h"
 #include "ir/trace/TraceOps.h"
+
+#include "mlir/IR/Verifier.h"
 
 #include <limits>
 
@@ -194,6 +197,133 @@ Tensor reduceWindow(const Tensor &a, ReduceOp op,
   return emit<t::ReduceWindowOp>(ctx, loc, toReduceKind(op), ctx->value(x),
                                  I64s(window), I64s(strides), I64s(),
                                  I64s(), padding);
+}
+
+namespace {
+/// The front of reduce() and reduceWindow() with a reducer: checks the
+/// operands and init values, creates the op (`build` gives it the result
+/// shape) and traces `body` into its region. The results, or empty after
+/// an error.
+template <typename Op>
+TensorList reduceWith(
+    const TensorList &operands, const TensorList &initValues,
+    const Reducer &body, const Loc &loc, const char *opName,
+    llvm::function_ref<std::optional<Op>(TraceContext *, const Shape &)>
+        build) {
+  TraceContext *ctx =
+      operands.empty() ? TraceContext::current() : traceOf({&operands[0]});
+  if (!ctx)
+    return {};
+  if (operands.empty()) {
+    ctx->fail(loc, opName, "needs at least one operand");
+    return {};
+  }
+  if (!checkOperands(ctx, loc, opName, operands) ||
+      !checkOperands(ctx, loc, opName, initValues))
+    return {};
+  for (const Tensor &t : operands)
+    if (t.shape() != operands[0].shape()) {
+      ctx->fail(loc, opName,
+                "needs operands of one shape, got " + specsString(operands));
+      return {};
+    }
+  bool initsFit = initValues.size() == operands.size();
+  for (size_t i = 0; initsFit && i < operands.size(); ++i)
+    initsFit = initValues[i].rank() == 0 &&
+               initValues[i].dtype() == operands[i].dtype();
+  if (!initsFit) {
+    ctx->fail(loc, opName,
+              "needs one 0-d init value per operand, of its dtype: got (" +
+                  specsString(initValues) + ") for operands (" +
+                  specsString(operands) + ")");
+    return {};
+  }
+  std::optional<Op> op = build(ctx, operands[0].shape());
+  if (!op)
+    return {};
+  llvm::SmallVector<mlir::Type> argTypes = typesOf(ctx, initValues);
+  argTypes.append(llvm::SmallVector<mlir::Type>(argTypes));
+  size_t n = operands.size();
+  auto traced = traceRegion(
+      ctx, loc, opName, op->getBody(), argTypes,
+      [&](const TensorList &args) -> std::optional<TensorList> {
+        TensorList accs(args.begin(), args.begin() + n);
+        TensorList next =
+            body(accs, TensorList(args.begin() + n, args.end()));
+        if (ctx->error() ||
+            !sameSpecs(ctx, loc, opName, next, accs,
+                       "the reducer's results and its accumulators"))
+          return std::nullopt;
+        return next;
+      });
+  if (!traced)
+    return {};
+  if (mlir::failed(mlir::verify(*op))) {
+    ctx->fail(loc, opName,
+              "the reducer may use only elementwise functions and constants");
+    return {};
+  }
+  return wrapResults(ctx, *op);
+}
+} // namespace
+
+TensorList reduce(const TensorList &operands, const TensorList &initValues,
+                  const Reducer &body, const std::vector<int64_t> &axes,
+                  Loc loc) {
+  return reduceWith<t::ReduceGeneralOp>(
+      operands, initValues, body, loc, "reduce",
+      [&](TraceContext *ctx,
+          const Shape &shape) -> std::optional<t::ReduceGeneralOp> {
+        auto dims = normalizeAxes(ctx, loc, "reduce", operands[0], axes);
+        if (!dims)
+          return std::nullopt;
+        Shape kept;
+        for (int64_t d = 0; d < static_cast<int64_t>(shape.size()); ++d)
+          if (!llvm::is_contained(*dims, d))
+            kept.push_back(shape[d]);
+        llvm::SmallVector<mlir::Type> types;
+        for (const Tensor &t : operands)
+          types.push_back(typeOf(ctx, t.dtype(), kept));
+        return create<t::ReduceGeneralOp>(ctx, loc, types,
+                                          valuesOf(ctx, operands),
+                                          valuesOf(ctx, initValues),
+                                          I64s(*dims));
+      });
+}
+
+TensorList
+reduceWindow(const TensorList &operands, const TensorList &initValues,
+             const Reducer &body, const std::vector<int64_t> &window,
+             const std::vector<int64_t> &strides,
+             const std::vector<std::pair<int64_t, int64_t>> &padding,
+             Loc loc) {
+  return reduceWith<t::ReduceWindowGeneralOp>(
+      operands, initValues, body, loc, "reduce_window",
+      [&](TraceContext *ctx,
+          const Shape &shape) -> std::optional<t::ReduceWindowGeneralOp> {
+        std::string error;
+        auto out = t::inferReduceWindowShape(shape, window, strides, {}, {},
+                                             padding, error);
+        if (mlir::failed(out)) {
+          ctx->fail(loc, "reduce_window",
+                    error + " (operands " + specsString(operands) + ")");
+          return std::nullopt;
+        }
+        llvm::SmallVector<mlir::Type> types;
+        for (const Tensor &t : operands)
+          types.push_back(typeOf(ctx, t.dtype(), Shape(out->begin(), out->end())));
+        mlir::OpBuilder &b = ctx->builder();
+        auto optional = [&](llvm::ArrayRef<int64_t> v) {
+          return v.empty() ? mlir::DenseI64ArrayAttr()
+                           : b.getDenseI64ArrayAttr(v);
+        };
+        return create<t::ReduceWindowGeneralOp>(
+            ctx, loc, types, valuesOf(ctx, operands),
+            valuesOf(ctx, initValues), b.getDenseI64ArrayAttr(window),
+            optional(strides), mlir::DenseI64ArrayAttr(),
+            mlir::DenseI64ArrayAttr(),
+            t::paddingAttr(b.getContext(), padding));
+      });
 }
 
 namespace {

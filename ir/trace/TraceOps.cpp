@@ -2,6 +2,8 @@
 
 #include "ir/trace/TraceOps.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
 #include <algorithm>
 #include <numeric>
 
@@ -447,6 +449,67 @@ std::pair<int64_t, int64_t> spatialPadding(const Padding &padding,
   }
   }
   return {0, 0};
+}
+
+bool sameSpecs(TraceContext *ctx, const Loc &loc, const char *opName,
+               const TensorList &got, const TensorList &want,
+               const std::string &what) {
+  bool same = got.size() == want.size();
+  for (size_t i = 0; same && i < got.size(); ++i)
+    same = got[i].spec() == want[i].spec();
+  if (!same)
+    ctx->fail(loc, opName,
+              fmt::format("{} must match: got ({}) but expected ({})", what,
+                          specsString(got), specsString(want)));
+  return same;
+}
+
+llvm::SmallVector<mlir::Type> typesOf(TraceContext *ctx, const TensorList &ts) {
+  llvm::SmallVector<mlir::Type> types;
+  for (const Tensor &t : ts)
+    types.push_back(ctx->value(t).getType());
+  return types;
+}
+
+llvm::SmallVector<mlir::Value> valuesOf(TraceContext *ctx,
+                                        const TensorList &ts) {
+  llvm::SmallVector<mlir::Value> values;
+  for (const Tensor &t : ts)
+    values.push_back(ctx->value(t));
+  return values;
+}
+
+TensorList wrapResults(TraceContext *ctx, mlir::Operation *op) {
+  TensorList results;
+  for (mlir::Value r : op->getResults())
+    results.push_back(ctx->wrap(r));
+  return results;
+}
+
+std::optional<TensorList> traceRegion(TraceContext *ctx, const Loc &loc,
+                                      const char *opName, mlir::Region &region,
+                                      mlir::TypeRange argTypes,
+                                      const RegionFn &fn, bool funcReturn) {
+  mlir::OpBuilder &b = ctx->builder();
+  mlir::OpBuilder::InsertionGuard guard(b);
+  llvm::SmallVector<mlir::Location> locs(argTypes.size(), ctx->location(loc));
+  mlir::Block *block = b.createBlock(&region, {}, argTypes, locs);
+  TensorList args;
+  for (mlir::Value arg : block->getArguments())
+    args.push_back(ctx->wrap(arg));
+  std::optional<TensorList> results = fn(args);
+  if (!results || ctx->error())
+    return std::nullopt;
+  if (!checkOperands(ctx, loc, opName, *results))
+    return std::nullopt;
+  llvm::SmallVector<mlir::Value> values;
+  for (const Tensor &t : *results)
+    values.push_back(ctx->value(t));
+  if (funcReturn)
+    create<mlir::func::ReturnOp>(ctx, loc, values);
+  else
+    create<t::ReturnOp>(ctx, loc, values);
+  return results;
 }
 
 } // namespace impl

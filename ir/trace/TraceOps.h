@@ -114,6 +114,30 @@ mlir::FailureOr<mlir::DenseIntElementsAttr>
 groupsAttr(TraceContext *ctx, const Loc &loc, const char *opName,
            const ReplicaGroups &groups);
 
+/// Checks that `got` matches `want` tensor for tensor (dtype and shape);
+/// `what` names the values in the message.
+bool sameSpecs(TraceContext *ctx, const Loc &loc, const char *opName,
+               const TensorList &got, const TensorList &want,
+               const std::string &what);
+/// The MLIR types and values of `ts`.
+llvm::SmallVector<mlir::Type> typesOf(TraceContext *ctx, const TensorList &ts);
+llvm::SmallVector<mlir::Value> valuesOf(TraceContext *ctx,
+                                        const TensorList &ts);
+/// The results of `op` as tensors.
+TensorList wrapResults(TraceContext *ctx, mlir::Operation *op);
+
+using RegionFn = std::function<std::optional<TensorList>(const TensorList &)>;
+
+/// Traces `fn` into a new block of `region` taking `argTypes` and ends it
+/// with torus.return (or func.return when `funcReturn`): the user's lambda
+/// runs once with the insertion point inside the region. Returns what fn
+/// returned, or nullopt after an error.
+std::optional<TensorList> traceRegion(TraceContext *ctx, const Loc &loc,
+                                      const char *opName, mlir::Region &region,
+                                      mlir::TypeRange argTypes,
+                                      const RegionFn &fn,
+                                      bool funcReturn = false);
+
 /// The (low, high) padding of one spatial dimension for `padding`.
 std::pair<int64_t, int64_t> spatialPadding(const Padding &padding,
                                            size_t spatialIndex, int64_t input,

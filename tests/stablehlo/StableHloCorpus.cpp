@@ -3,7 +3,13 @@
 //   torus-stablehlo-corpus --corpus=../shared/corpora/stablehlo
 //       --expected-failures=tests/stablehlo/expected-failures.txt
 //       [--shard=I/N] [--filter=SUBSTRING] [--verbose]
-//       [--update-expected-failures]
+//       [--update-expected-failures] [--mode=hlo|mlir]
+//
+// --mode=mlir runs the StableHLO originals instead (mlir/NAME.mlir, read by
+// ir/stablehlo): @main's `check.expect_*(%result, %expected)` custom calls
+// are replaced by returning each (result, expected) pair, judged as below
+// with the check the call names. Their expected failures are a file of
+// their own (expected-failures-mlir.txt).
 //
 // Runs the corpus's programs (hlo/NAME.hlo on hlo/NAME.inK.npy, one replica)
 // in this process, through the library calls torus-run makes: import,
@@ -23,6 +29,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/Compiler.h"
+#include "ir/DiagnosticCollector.h"
+#include "ir/stablehlo/ConvertToTorus.h"
+#include "ir/stablehlo/StablehloImport.h"
+#include "ir/stablehlo/StablehloOps.h"
 #include "ir/trace/TracedFunctionImpl.h"
 #include "runtime/RuntimeAbi.h"
 #include "runtime/executor/Executor.h"
@@ -32,7 +42,11 @@
 #include "tests/stablehlo/CorpusJudge.h"
 #include "tools/common/SourceProgram.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
@@ -79,6 +93,10 @@ cl::opt<std::string> filter("filter",
 cl::opt<bool> update("update-expected-failures",
                      cl::desc("Rewrite the expected-failures file from the "
                               "results of the programs run"));
+cl::opt<std::string> mode("mode",
+                          cl::desc("hlo: the hlo/ programs; mlir: the "
+                                   "StableHLO originals in mlir/"),
+                          cl::value_desc("hlo|mlir"), cl::init("hlo"));
 cl::opt<bool> verbose("verbose",
                       cl::desc("Print every failing program, expected or "
                                "not"));
@@ -152,23 +170,105 @@ readChecks(const std::string &path) try {
   return absl::InvalidArgumentError(fmt::format("{}: {}", path, e.what()));
 }
 
+/// Replaces @main's `check.expect_*(%result, %expected)` custom calls by
+/// returning the pairs, in order; returns the checks they name.
+absl::StatusOr<std::vector<torus::stablehlo::Check>>
+checksToResults(mlir::ModuleOp module) {
+  mlir::func::FuncOp main;
+  for (auto fn : module.getOps<mlir::func::FuncOp>())
+    if (fn.getName() == "main")
+      main = fn;
+  if (!main || main.isExternal())
+    return absl::InvalidArgumentError("the program has no @main");
+  std::vector<torus::stablehlo::Check> checks;
+  llvm::SmallVector<mlir::Value> results;
+  llvm::SmallVector<mlir::Operation *> calls;
+  main.walk([&](mlir::stablehlo::CustomCallOp call) {
+    llvm::StringRef target = call.getCallTargetName();
+    if (!target.consume_front("check.") || call.getInputs().size() != 2)
+      return;
+    torus::stablehlo::Check check;
+    check.kind = target.str();
+    mlir::Type et = mlir::getElementTypeOrSelf(call.getInputs()[0].getType());
+    if (auto complex = mlir::dyn_cast<mlir::ComplexType>(et))
+      et = complex.getElementType();
+    check.narrow = et.isF16() || et.isBF16();
+    checks.push_back(check);
+    results.append(call.getInputs().begin(), call.getInputs().end());
+    calls.push_back(call);
+  });
+  if (checks.empty())
+    return absl::InvalidArgumentError("@main checks nothing");
+  for (mlir::Operation *call : calls)
+    call->erase();
+  mlir::Operation *ret = main.getBody().front().getTerminator();
+  ret->setOperands(results);
+  main.setType(mlir::FunctionType::get(module.getContext(),
+                                       main.getArgumentTypes(),
+                                       mlir::ValueRange(results).getTypes()));
+  main.removeResAttrsAttr();
+  return checks;
+}
+
+/// Imports mlir/NAME.mlir with its checks as results.
+absl::StatusOr<torus::TracedFunction>
+importStablehloProgram(const std::string &path,
+                       std::vector<torus::stablehlo::Check> &checks) {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!buffer)
+    return absl::NotFoundError(fmt::format("cannot read {}", path));
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
+  auto context = torus::createTorusContext();
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  {
+    mlir::torus::DiagnosticCollector diags(context.get());
+    module = mlir::torus::stablehlo::parseStablehloText(sourceMgr,
+                                                        context.get());
+    if (!module)
+      return absl::InvalidArgumentError(diags.take());
+    auto found = checksToResults(*module);
+    if (!found.ok())
+      return found.status();
+    checks = std::move(*found);
+    if (mlir::failed(mlir::torus::stablehlo::convertStablehloToTorus(*module)) ||
+        mlir::failed(mlir::verify(*module)))
+      return absl::InvalidArgumentError(diags.take());
+  }
+  return torus::makeTracedFunction(std::move(context), std::move(module));
+}
+
 /// Runs and judges one program: OK when it passes, else the reason.
 absl::Status runProgram(Runner &runner, const fs::path &hloDir,
                         const std::string &name) {
-  std::string hloPath = (hloDir / (name + ".hlo")).string();
-  auto checks = readChecks((hloDir / (name + ".json")).string());
-  if (!checks.ok())
-    return failed("corpus", checks.status(), hloPath);
-
-  // Import and compile, as torus-run does for one replica.
-  auto source = torus::tools::readSourceProgram(hloPath);
-  if (!source.ok())
-    return failed("import", source.status(), hloPath);
+  bool fromMlir = mode == "mlir";
+  std::string hloPath =
+      fromMlir ? (hloDir.parent_path() / "mlir" / (name + ".mlir")).string()
+               : (hloDir / (name + ".hlo")).string();
+  absl::StatusOr<std::vector<torus::stablehlo::Check>> checks;
+  std::optional<torus::TracedFunction> function;
+  if (fromMlir) {
+    std::vector<torus::stablehlo::Check> found;
+    auto fn = importStablehloProgram(hloPath, found);
+    if (!fn.ok())
+      return failed("import", fn.status(), hloPath);
+    function = std::move(*fn);
+    checks = std::move(found);
+  } else {
+    checks = readChecks((hloDir / (name + ".json")).string());
+    if (!checks.ok())
+      return failed("corpus", checks.status(), hloPath);
+    // Import and compile, as torus-run does for one replica.
+    auto source = torus::tools::readSourceProgram(hloPath);
+    if (!source.ok())
+      return failed("import", source.status(), hloPath);
+    function = std::move(source->function);
+  }
   mlir::torus::CompilerOptions options;
   options.numReplicas = 1;
   options.vectorBits = runner.target.vectorBits();
   auto compiled =
-      mlir::torus::compileToLLVMIR(*source->function.impl().module, options);
+      mlir::torus::compileToLLVMIR(*function->impl().module, options);
   if (!compiled.ok())
     return failed("compile", compiled.status(), hloPath);
   rt::JitOptions jit;
@@ -188,8 +288,10 @@ absl::Status runProgram(Runner &runner, const fs::path &hloDir,
 
   // NAME.in0.npy, NAME.in1.npy, ... by argument index.
   std::vector<HostTensor> inputs;
-  while (auto file = existing(
-             hloDir / fmt::format("{}.in{}.npy", name, inputs.size()))) {
+  while (auto file = fromMlir ? std::nullopt
+                              : existing(hloDir / fmt::format("{}.in{}.npy",
+                                                              name,
+                                                              inputs.size()))) {
     auto array = torus::readNpy(*file);
     if (!array.ok())
       return failed("inputs", array.status(), hloPath);
@@ -226,8 +328,11 @@ absl::Status runProgram(Runner &runner, const fs::path &hloDir,
     if (!got.ok())
       return failed(fmt::format("result {}", r), got.status(), hloPath);
     absl::StatusOr<NpyArray> want;
-    if (auto file = existing(hloDir / fmt::format("{}.expected{}.npy", name,
-                                                  r ? std::to_string(r) : "")))
+    if (auto file = fromMlir ? std::nullopt
+                             : existing(hloDir / fmt::format(
+                                                     "{}.expected{}.npy", name,
+                                                     r ? std::to_string(r)
+                                                       : "")))
       want = torus::readNpyArray(*file);
     else
       want = asArray(results[2 * r + 1]);
@@ -307,15 +412,22 @@ int run() {
                                 shardSpec.getValue());
     return 2;
   }
+  if (mode != "hlo" && mode != "mlir") {
+    llvm::errs() << fmt::format("--mode={}: expected hlo or mlir\n",
+                                mode.getValue());
+    return 2;
+  }
   fs::path hloDir = fs::path(corpusDir.getValue()) / "hlo";
+  std::string extension = mode == "mlir" ? ".mlir" : ".hlo";
+  fs::path programDir = fs::path(corpusDir.getValue()) / mode.getValue();
   std::vector<std::string> all;
   std::error_code ec;
-  for (const auto &entry : fs::directory_iterator(hloDir, ec))
-    if (entry.path().extension() == ".hlo")
+  for (const auto &entry : fs::directory_iterator(programDir, ec))
+    if (entry.path().extension() == extension)
       all.push_back(entry.path().stem().string());
   if (ec || all.empty()) {
-    llvm::errs() << fmt::format("{}: no .hlo programs{}\n", hloDir.string(),
-                                ec ? " (" + ec.message() + ")" : "");
+    llvm::errs() << fmt::format("{}: no {} programs{}\n", programDir.string(),
+                                extension, ec ? " (" + ec.message() + ")" : "");
     return 2;
   }
   std::sort(all.begin(), all.end());

@@ -4,6 +4,7 @@
 
 #include "ir/DiagnosticCollector.h"
 #include "ir/hlo/HloImport.h"
+#include "ir/stablehlo/StablehloImport.h"
 #include "ir/trace/TracedFunctionImpl.h"
 
 #include "mlir/AsmParser/AsmParser.h"
@@ -124,6 +125,27 @@ absl::StatusOr<SourceProgram> readHlo(const std::string &text,
   return SourceProgram{std::move(fn), std::move(names)};
 }
 
+/// StableHLO text (ir/stablehlo): a `.mlir` file whose ops are stablehlo's.
+absl::StatusOr<SourceProgram> readStablehlo(const std::string &text,
+                                            const std::string &name,
+                                            const SourceOptions &) {
+  auto context = createTorusContext();
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  {
+    mlir::torus::DiagnosticCollector diags(context.get());
+    module = mlir::torus::stablehlo::importStablehloText(text, name,
+                                                         context.get());
+    if (!module)
+      return absl::InvalidArgumentError(diags.take());
+  }
+  TORUS_ASSIGN_OR_RETURN(TracedFunction fn, makeTracedFunction(
+                                                std::move(context),
+                                                std::move(module)));
+  std::vector<std::string> names =
+      argumentNames(text, name, fn.name(), fn.inputs().size());
+  return SourceProgram{std::move(fn), std::move(names)};
+}
+
 struct Format {
   std::string_view extension;
   Reader read;
@@ -160,6 +182,9 @@ parseSourceProgram(const std::string &path, const std::string &text,
     if (!format.read)
       return absl::UnimplementedError(
           fmt::format("{}: {}", name, format.missing));
+    if (format.read == readMlir &&
+        mlir::torus::stablehlo::looksLikeStablehlo(text))
+      return readStablehlo(text, name, options);
     return format.read(text, name, options);
   }
   // XLA's dumps (`--xla_dump_to`) are `.txt` files: HLO text is known by
@@ -167,6 +192,8 @@ parseSourceProgram(const std::string &path, const std::string &text,
   size_t first = text.find_first_not_of(" \t\r\n");
   if (first != std::string::npos && text.compare(first, 10, "HloModule ") == 0)
     return readHlo(text, name, options);
+  if (mlir::torus::stablehlo::looksLikeStablehlo(text))
+    return readStablehlo(text, name, options);
   return readMlir(text, name, options);
 }
 

@@ -1,9 +1,10 @@
 //===- SourceProgram.h - Reading a program the tools compile ----*- C++ -*-===//
 //
 // torusc and torus-run read programs by file extension: `.mlir` (the torus
-// dialect) and `.hlo` (XLA's HLO text, ir/hlo). Standard input and unknown
-// extensions are read as HLO text if they start with `HloModule` (XLA's
-// `--xla_dump_to` files end in `.txt`), else as `.mlir`.
+// dialect, or StableHLO when the text names `stablehlo.` or `chlo.` ops,
+// ir/stablehlo) and `.hlo` (XLA's HLO text, ir/hlo). Standard input and
+// unknown extensions are read as HLO text if they start with `HloModule`
+// (XLA's `--xla_dump_to` files end in `.txt`), else as `.mlir`.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TORUS_TOOLS_COMMON_SOURCEPROGRAM_H

@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/Pipelines.h"
+#include "ir/stablehlo/ConvertToTorus.h"
+#include "ir/stablehlo/StablehloImport.h"
 #include "passes/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -17,8 +19,10 @@ int main(int argc, char **argv) {
   mlir::registerTransformsPasses(); // canonicalize, cse, ...
   mlir::torus::registerTorusPipelines();
   mlir::torus::registerTorusPasses(); // torus-value-and-grad, ...
+  mlir::torus::stablehlo::registerStablehloPasses(); // torus-convert-stablehlo
   mlir::DialectRegistry registry;
   mlir::torus::registerCodegenDialects(registry);
+  mlir::torus::stablehlo::registerStablehloDialects(registry);
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "Torus optimizer driver\n", registry));
 }

@@ -1,0 +1,79 @@
+//===- ConvertToTorus.h - stablehlo and chlo to torus -----------*- C++ -*-===//
+//
+// The conversion of the stablehlo and chlo dialects to the torus dialect
+// (Passes.td: torus-convert-stablehlo). The patterns live in one file per
+// op family; each file adds its own through its populate function.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TORUS_IR_STABLEHLO_CONVERTTOTORUS_H
+#define TORUS_IR_STABLEHLO_CONVERTTOTORUS_H
+
+#include "ir/TorusOps.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+#include <memory>
+#include <optional>
+
+namespace mlir::torus::stablehlo {
+
+#define GEN_PASS_DECL
+#include "ir/stablehlo/Passes.h.inc"
+#define GEN_PASS_REGISTRATION
+#include "ir/stablehlo/Passes.h.inc"
+
+/// Converts every stablehlo and chlo op of `module` (errors name the ops
+/// that have no torus equivalent).
+LogicalResult convertStablehloToTorus(ModuleOp module);
+
+// Pattern sets, one per op family.
+void populateElementwisePatterns(RewritePatternSet &patterns);
+void populateShapePatterns(RewritePatternSet &patterns);
+void populateReductionPatterns(RewritePatternSet &patterns);
+void populateContractionPatterns(RewritePatternSet &patterns);
+void populateIndexingPatterns(RewritePatternSet &patterns);
+void populateControlFlowPatterns(RewritePatternSet &patterns);
+void populateChloPatterns(RewritePatternSet &patterns);
+void populateShardingPatterns(RewritePatternSet &patterns);
+void populateCollectivePatterns(RewritePatternSet &patterns);
+
+/// True for the chlo ops ConvertChlo.cpp expands (their patterns name what
+/// they reject; the catch-all error for chlo ops leaves them alone).
+bool hasChloExpansion(Operation *op);
+
+/// `sdy.sharding` and `mhlo.sharding` on function arguments and results as
+/// `torus.sharding` (ConvertSharding.cpp); errors name the value.
+LogicalResult convertFunctionShardings(ModuleOp module);
+/// Erases the module's sdy.mesh ops (once nothing refers to them).
+void eraseMeshes(ModuleOp module);
+
+// Shared by the pattern files.
+
+/// The HLO opcode a stablehlo op corresponds to: its mnemonic with `-` for
+/// `_` (`log_plus_one` is `log-plus-one`).
+std::string hloOpcodeOf(Operation *op);
+
+/// The kind of a reducer region whose body is one binary op on its two
+/// arguments (either order) and returns it, as the HLO importer reads a
+/// `to_apply` computation (`add` is sum, ...); `replaceAllowed` also
+/// accepts a body that returns its second argument (scatter's overwrite:
+/// returned as nullopt with `isReplace` set).
+std::optional<ReduceKind> reducerKind(Region &region, bool *isReplace = nullptr,
+                                      unsigned n = 1, unsigned j = 0);
+
+/// True if `value` is a constant equal to `kind`'s identity.
+bool isIdentity(Value value, ReduceKind kind);
+
+/// `kind`'s combination of a and b (torus.add for sum, ...).
+Value combine(OpBuilder &b, Location loc, ReduceKind kind, Value a, Value b2);
+
+/// `operand` converted to `elementType` (itself if it has it).
+Value convertElementType(OpBuilder &b, Location loc, Value operand,
+                         Type elementType);
+
+} // namespace mlir::torus::stablehlo
+
+#endif // TORUS_IR_STABLEHLO_CONVERTTOTORUS_H

@@ -1,0 +1,50 @@
+// Tests that torus-convert-stablehlo names the ops it cannot convert.
+// RUN: torus-opt %s --torus-convert-stablehlo --split-input-file -verify-diagnostics
+
+func.func @zeta(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+2 {{'chlo.zeta' has no torus equivalent yet}}
+  // expected-error @+1 {{failed to legalize operation 'chlo.zeta'}}
+  %0 = chlo.zeta %x, %x : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @erfc64(%x: tensor<4xf64>) -> tensor<4xf64> {
+  // expected-error @+2 {{'chlo.erfc' of f64 is not supported: only f32 and narrower}}
+  // expected-error @+1 {{failed to legalize operation 'chlo.erfc'}}
+  %0 = chlo.erfc %x : tensor<4xf64> -> tensor<4xf64>
+  return %0 : tensor<4xf64>
+}
+
+// -----
+
+func.func @target(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+2 {{unsupported custom_call target '@Sharding'}}
+  // expected-error @+1 {{failed to legalize operation 'stablehlo.custom_call'}}
+  %0 = stablehlo.custom_call @Sharding(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @reducer(%x: tensor<4xf32>) -> tensor<f32> {
+  %c = stablehlo.constant dense<0.0> : tensor<f32>
+  // expected-error @+2 {{'stablehlo.reduce' with this reducer is not supported}}
+  // expected-error @+1 {{failed to legalize operation 'stablehlo.reduce'}}
+  %0 = stablehlo.reduce(%x init: %c) across dimensions = [0] : (tensor<4xf32>, tensor<f32>) -> tensor<f32>
+   reducer(%a: tensor<f32>, %b: tensor<f32>)  {
+    %s = stablehlo.subtract %a, %b : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }
+  return %0 : tensor<f32>
+}
+
+// -----
+
+func.func @noTorusOp(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  // expected-error @+2 {{'stablehlo.cholesky' has no torus equivalent yet}}
+  // expected-error @+1 {{failed to legalize operation 'stablehlo.cholesky'}}
+  %0 = "stablehlo.cholesky"(%x) <{lower = true}> : (tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %0 : tensor<4x4xf32>
+}

@@ -1,0 +1,35 @@
+// Tests that torusc and torus-run read StableHLO text (a .mlir file naming
+// stablehlo ops, as JAX writes it): x @ w, relu, a private call to a
+// reduce; expected [[1,2,3],[-1,-2,-3]] @ [[1,-1],[2,-2],[3,3]] = [[14,4],
+// [-14,-4]], relu and row sums [18, 0]. An op with no torus equivalent is an
+// error at its position.
+// RUN: torus-run %S/Inputs/stablehlo_mlp.mlir %torus_src/tests/data/stablehlo/x.npy --print-outputs | FileCheck %s --check-prefix=OUT
+// RUN: torusc %S/Inputs/stablehlo_mlp.mlir --emit=torus | FileCheck %s --check-prefix=IR
+// RUN: not torusc %S/Inputs/stablehlo_unsupported.mlir --emit=torus 2>&1 | FileCheck %s --check-prefix=ERR
+
+// OUT: @main: 1 replica on 1 emulated core
+// OUT: replica 0 result 0: f32[2]{18, 0}
+
+// IR: module @jit_f attributes {torus.num_partitions = 1 : i64, torus.num_replicas = 1 : i64}
+// IR: torus.dot_general
+// IR: torus.maximum
+// IR: torus.call @sum
+// IR: torus.reduce sum
+
+// ERR: stablehlo_unsupported.mlir:3:10: error: 'chlo.bessel_i1e' has no torus equivalent yet
+
+// A training step as JAX 0.10 lowers it (tests/data/stablehlo/make_mlp_step.py:
+// an MLP's loss, its gradients through take_along_axis, an SGD update)
+// gives JAX's values.
+// RUN: rm -rf %t && torus-run %S/Inputs/stablehlo_mlp_step.mlir %torus_src/tests/data/stablehlo/mlp_step/w1.npy %torus_src/tests/data/stablehlo/mlp_step/w2.npy %torus_src/tests/data/stablehlo/mlp_step/x.npy %torus_src/tests/data/stablehlo/mlp_step/y.npy --output-dir=%t > /dev/null
+// RUN: python3 %torus_src/tests/data/compare_npy.py %torus_src/tests/data/stablehlo/mlp_step/expected %t --rtol 1e-5 --atol 1e-6 | FileCheck %s --check-prefix=MATCH
+// MATCH: all {{[0-9]+}} values match (3 results)
+
+// A StableHLO all_reduce over replica groups {0,1} and {2,3} of the
+// replica ids: 0+1 and 2+3, on the 4 replicas mhlo.num_replicas names.
+// RUN: torus-run %S/Inputs/stablehlo_psum.mlir --print-outputs | FileCheck %s --check-prefix=PSUM
+// PSUM: @main: 4 replicas on 4 emulated cores
+// PSUM: replica 0 result 0: f32[2]{1, 1}
+// PSUM: replica 1 result 0: f32[2]{1, 1}
+// PSUM: replica 2 result 0: f32[2]{5, 5}
+// PSUM: replica 3 result 0: f32[2]{5, 5}
