@@ -282,6 +282,54 @@ ENTRY e {
       << text;
 }
 
+TEST_F(HloTest, ReadsXlaOptimizedForms) {
+  // The tuple all-to-all: operand j to member j, stacked into the array
+  // all-to-all along a new leading dimension; rhs_reversal: the kernel
+  // reversed along the named spatial dimension.
+  auto module = import(R"(HloModule m, num_partitions=2
+ENTRY e {
+  a = f32[1,2] parameter(0)
+  b = f32[1,2] parameter(1)
+  k = f32[3,1,1] parameter(2)
+  x = f32[1,8,1] parameter(3)
+  t = (f32[1,2], f32[1,2]) all-to-all(a, b), channel_id=1, replica_groups={{0,1}}
+  c = f32[1,6,1] convolution(x, k), window={size=3 rhs_reversal=1}, dim_labels=b0f_0io->b0f
+  t0 = f32[1,2] get-tuple-element(t), index=0
+  ROOT r = (f32[1,2], f32[1,6,1]) tuple(t0, c)
+}
+)");
+  ASSERT_TRUE(module) << errors_;
+  std::string text = print(*module);
+  EXPECT_NE(text.find("torus.concatenate"), std::string::npos) << text;
+  EXPECT_NE(text.find("split_dimension = 0, concat_dimension = 0, "
+                      "split_count = 2"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("torus.reverse %arg2, dims = [0]"),
+            std::string::npos)
+      << text;
+}
+
+TEST_F(HloTest, GatherBatchingDimensionsBecomeIndexDimensions) {
+  // take_along_axis: row i takes x[i, idx[i, j]].
+  auto module = import(R"(HloModule m
+ENTRY e {
+  x = f32[3,5] parameter(0)
+  i = s32[3,2,1] parameter(1)
+  ROOT g = f32[3,2] gather(x, i), offset_dims={}, collapsed_slice_dims={1}, start_index_map={1}, operand_batching_dims={0}, start_indices_batching_dims={0}, index_vector_dim=2, slice_sizes={1,1}
+}
+)");
+  ASSERT_TRUE(module) << errors_;
+  std::string text = print(*module);
+  EXPECT_NE(text.find("torus.iota dim = 0 : tensor<3x2x1xi32>"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("collapsed_slice_dims = [0, 1], start_index_map = [1, "
+                      "0], index_vector_dim = 2"),
+            std::string::npos)
+      << text;
+}
+
 TEST_F(HloTest, ExpandsIotaReplicaGroups) {
   auto module = import(R"(HloModule m, replica_count=4
 add {

@@ -151,7 +151,8 @@ LogicalResult Importer::collectiveOperands(
   if (n == 1) {
     resultShapes.push_back(&instr.shape);
   } else if (instr.shape.isTuple && instr.shape.elements.size() == n &&
-             op != "collective-permute" && op != "all-to-all") {
+             op != "collective-permute" &&
+             (op != "all-to-all" || !instr.attr("dimensions"))) {
     for (const Shape &s : instr.shape.elements)
       resultShapes.push_back(&s);
   } else {
@@ -273,6 +274,50 @@ LogicalResult Importer::emitCollective(const Instruction &instr,
   if (failed(groups))
     return failure();
   DenseIntElementsAttr groupAttr = groupsAttr(*groups);
+
+  // The tuple all-to-all (XLA:CPU's optimized HLO): operand j goes to the
+  // group's member j, result j comes from member j. Stacked along a new
+  // leading dimension, that is the array all-to-all along it.
+  if (op == "all-to-all" && n > 1) {
+    auto type = cast<RankedTensorType>(xs[0].getType());
+    for (size_t i = 0; i < n; ++i)
+      if (xs[i].getType() != type ||
+          tensorType(ctx_, *resultShapes[i]) != type) {
+        error(instr.opcodeLoc) << "the tuple 'all-to-all' needs operands and "
+                                  "results of one shape";
+        return failure();
+      }
+    if (!groups->empty() && (*groups)[0].size() != n) {
+      error(instr.opcodeLoc)
+          << "the tuple 'all-to-all' has " << n << " operands for groups of "
+          << (*groups)[0].size() << " devices";
+      return failure();
+    }
+    llvm::SmallVector<int64_t> one = {1}, stackedDims = {int64_t(n)};
+    one.append(type.getShape().begin(), type.getShape().end());
+    stackedDims.append(type.getShape().begin(), type.getShape().end());
+    auto oneType = RankedTensorType::get(one, type.getElementType());
+    auto stackedType =
+        RankedTensorType::get(stackedDims, type.getElementType());
+    llvm::SmallVector<Value> rows;
+    for (Value x : xs)
+      rows.push_back(b_.create<ReshapeOp>(loc, oneType, x));
+    Value stacked = b_.create<ConcatenateOp>(loc, rows, 0);
+    Value exchanged = b_.create<AllToAllOp>(
+        loc, stackedType, stacked, b_.getI64IntegerAttr(0),
+        b_.getI64IntegerAttr(0), b_.getI64IntegerAttr(n), groupAttr);
+    for (size_t j = 0; j < n; ++j) {
+      llvm::SmallVector<int64_t> start(stackedDims.size(), 0),
+          limit(stackedDims), stride(stackedDims.size(), 1);
+      start[0] = j;
+      limit[0] = j + 1;
+      Value row = b_.create<SliceOp>(
+          loc, oneType, exchanged, b_.getDenseI64ArrayAttr(start),
+          b_.getDenseI64ArrayAttr(limit), b_.getDenseI64ArrayAttr(stride));
+      result.leaves.push_back(b_.create<ReshapeOp>(loc, type, row));
+    }
+    return success();
+  }
 
   std::optional<ReduceKind> kind;
   if (op == "all-reduce" || op == "reduce-scatter") {

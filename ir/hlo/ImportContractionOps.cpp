@@ -107,12 +107,13 @@ LogicalResult Importer::emitConvolution(const Instruction &instr,
           << " differs from the kernel's " << kernel;
       return failure();
     }
-    if (d.reversal) {
-      error(instr.attr("window")->valueLoc)
-          << "convolution with rhs_reversal is not supported";
-      return failure();
-    }
   }
+  // rhs_reversal flips the kernel along a spatial dimension (XLA's
+  // optimized HLO writes it for a convolution's input gradient).
+  llvm::SmallVector<int64_t> reversed;
+  for (size_t i = 0; i < spatial; ++i)
+    if (window[i].reversal)
+      reversed.push_back(labels.kernelSpatial[i]);
   auto fgc = intAttr(instr, "feature_group_count", 1);
   auto bgc = intAttr(instr, "batch_group_count", 1);
   if (failed(fgc) || failed(bgc))
@@ -122,8 +123,12 @@ LogicalResult Importer::emitConvolution(const Instruction &instr,
       labels.kernelInput, labels.kernelOutput, labels.kernelSpatial,
       labels.outputBatch, labels.outputFeature, labels.outputSpatial);
   WindowAttrs win = windowAttrs(b_, window);
+  Value kernel = *w;
+  if (!reversed.empty())
+    kernel = b_.create<ReverseOp>(opLoc(instr), rhsType, kernel,
+                                  b_.getDenseI64ArrayAttr(reversed));
   result.leaves.push_back(b_.create<ConvolutionOp>(
-      opLoc(instr), *type, *x, *w, dims, win.strides, win.padding,
+      opLoc(instr), *type, *x, kernel, dims, win.strides, win.padding,
       win.lhsDilation, win.rhsDilation, b_.getI64IntegerAttr(*fgc),
       b_.getI64IntegerAttr(*bgc)));
   return success();
