@@ -404,16 +404,29 @@ private:
   bool upcast_, noF64_;
 };
 
+/// chlo.square: x * x, for every element type (XLA's expansion).
+struct SquarePattern : OpConversionPattern<chlo::SquareOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(chlo::SquareOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<MultiplyOp>(
+        op, op.getType(), adaptor.getOperand(), adaptor.getOperand());
+    return success();
+  }
+};
+
 } // namespace
 
 bool hasChloExpansion(Operation *op) {
-  return isa<chlo::CoshOp, chlo::SinhOp, chlo::AsinhOp, chlo::AcoshOp,
-             chlo::AtanhOp, chlo::AtanOp, chlo::AsinOp, chlo::LgammaOp,
-             chlo::DigammaOp, chlo::ErfInvOp, chlo::ErfcOp>(op);
+  return isa<chlo::SquareOp, chlo::CoshOp, chlo::SinhOp, chlo::AsinhOp,
+             chlo::AcoshOp, chlo::AtanhOp, chlo::AtanOp, chlo::AsinOp,
+             chlo::LgammaOp, chlo::DigammaOp, chlo::ErfInvOp, chlo::ErfcOp>(op);
 }
 
 void populateChloPatterns(RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
+  patterns.add<SquarePattern>(ctx);
   patterns.add<ExpandPattern<chlo::CoshOp>>(ctx, cosh, /*upcast=*/true);
   patterns.add<ExpandPattern<chlo::SinhOp>>(ctx, sinh, /*upcast=*/true);
   patterns.add<ExpandPattern<chlo::AsinhOp>>(ctx, asinh, /*upcast=*/false);

@@ -140,6 +140,12 @@ struct ReducePattern : OpConversionPattern<shlo::ReduceOp> {
   /// argmax/argmin: a reduce of (values, iota) with JAX's reducer.
   LogicalResult argReduce(shlo::ReduceOp op, OpAdaptor adaptor,
                           ConversionPatternRewriter &rewriter) const {
+    // torus.argmax/argmin take real numbers (JAX's argmax of booleans or
+    // complex numbers keeps its body).
+    Type et = cast<RankedTensorType>(op.getInputs()[0].getType())
+                  .getElementType();
+    if (et.isInteger(1) || isa<ComplexType>(et))
+      return general(op, adaptor, rewriter);
     bool isMax = isArgReducer(op.getBody(), true);
     if (!isMax && !isArgReducer(op.getBody(), false))
       return general(op, adaptor, rewriter);

@@ -167,3 +167,32 @@ func.func @reduce_general(%x: tensor<4xf32>) -> tensor<f32> {
   }
   return %0 : tensor<f32>
 }
+
+// -----
+
+// chlo.square is x * x; JAX's argmax of booleans keeps its reducer body
+// (torus.argmax takes numbers).
+// CHECK-LABEL: func.func @square_and_bool_argmax
+func.func @square_and_bool_argmax(%x: tensor<4xcomplex<f32>>, %p: tensor<4xi1>) -> (tensor<4xcomplex<f32>>, tensor<i1>, tensor<i32>) {
+  // CHECK: torus.multiply %arg0, %arg0 : tensor<4xcomplex<f32>>
+  %0 = chlo.square %x : tensor<4xcomplex<f32>> -> tensor<4xcomplex<f32>>
+  %i = stablehlo.iota dim = 0 : tensor<4xi32>
+  %f = stablehlo.constant dense<false> : tensor<i1>
+  %z = stablehlo.constant dense<0> : tensor<i32>
+  // CHECK: torus.reduce_general
+  // CHECK-NOT: torus.argmax
+  %1:2 = stablehlo.reduce(%p init: %f), (%i init: %z) across dimensions = [0] : (tensor<4xi1>, tensor<4xi32>, tensor<i1>, tensor<i32>) -> (tensor<i1>, tensor<i32>)
+   reducer(%a: tensor<i1>, %b: tensor<i1>) (%ai: tensor<i32>, %bi: tensor<i32>)  {
+    %gt = stablehlo.compare  GT, %a, %b,  UNSIGNED : (tensor<i1>, tensor<i1>) -> tensor<i1>
+    %ne = stablehlo.compare  NE, %a, %a,  UNSIGNED : (tensor<i1>, tensor<i1>) -> tensor<i1>
+    %o = stablehlo.or %gt, %ne : tensor<i1>
+    %eq = stablehlo.compare  EQ, %a, %b,  UNSIGNED : (tensor<i1>, tensor<i1>) -> tensor<i1>
+    %lt = stablehlo.compare  LT, %ai, %bi,  SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %and = stablehlo.and %eq, %lt : tensor<i1>
+    %o2 = stablehlo.or %o, %and : tensor<i1>
+    %v = stablehlo.select %o, %a, %b : tensor<i1>, tensor<i1>
+    %j = stablehlo.select %o2, %ai, %bi : tensor<i1>, tensor<i32>
+    stablehlo.return %v, %j : tensor<i1>, tensor<i32>
+  }
+  return %0, %1#0, %1#1 : tensor<4xcomplex<f32>>, tensor<i1>, tensor<i32>
+}
