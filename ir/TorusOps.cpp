@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ir/TorusOps.h"
+#include "ir/ConvLayoutSyntax.h"
 #include "ir/GradBuilder.h"
 #include "ir/ShapeRules.h"
 #include "ir/ops/OpUtils.h"
@@ -29,106 +30,8 @@ using namespace mlir::torus;
 #include "ir/TorusEnums.cpp.inc"
 
 //===----------------------------------------------------------------------===//
-// #torus.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>
+// #torus.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]> (ir/ConvLayoutSyntax.h)
 //===----------------------------------------------------------------------===//
-
-namespace {
-/// Prints one layout: `[b, 0, 1, f]`, one entry per tensor dimension.
-void printLayout(llvm::raw_ostream &os, int64_t batch, int64_t feature,
-                 ArrayRef<int64_t> spatial, char batchChar, char featureChar) {
-  int64_t rank = 2 + spatial.size();
-  os << '[';
-  for (int64_t d = 0; d < rank; ++d) {
-    if (d)
-      os << ", ";
-    if (d == batch)
-      os << batchChar;
-    else if (d == feature)
-      os << featureChar;
-    else if (const int64_t *it = llvm::find(spatial, d); it != spatial.end())
-      os << (it - spatial.begin());
-    else
-      os << '?';
-  }
-  os << ']';
-}
-
-/// Parses one layout; `batchKw`/`featureKw` are its two letters.
-ParseResult parseLayout(AsmParser &parser, StringRef batchKw,
-                        StringRef featureKw, int64_t &batch, int64_t &feature,
-                        SmallVectorImpl<int64_t> &spatial) {
-  batch = feature = -1;
-  SmallVector<std::pair<int64_t, int64_t>> spatialAt; // (index, position)
-  int64_t position = 0;
-  llvm::SMLoc loc = parser.getCurrentLocation();
-  auto parseEntry = [&]() -> ParseResult {
-    int64_t index;
-    OptionalParseResult number = parser.parseOptionalInteger(index);
-    if (number.has_value()) {
-      if (failed(*number))
-        return failure();
-      spatialAt.push_back({index, position++});
-      return success();
-    }
-    StringRef keyword;
-    llvm::SMLoc kwLoc = parser.getCurrentLocation();
-    if (parser.parseKeyword(&keyword))
-      return failure();
-    int64_t *slot = keyword == batchKw     ? &batch
-                    : keyword == featureKw ? &feature
-                                           : nullptr;
-    if (!slot)
-      return parser.emitError(kwLoc)
-             << "expected '" << batchKw << "', '" << featureKw
-             << "' or a spatial dimension number, got '" << keyword << "'";
-    if (*slot != -1)
-      return parser.emitError(kwLoc) << "'" << keyword << "' appears twice";
-    *slot = position++;
-    return success();
-  };
-  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, parseEntry))
-    return failure();
-  if (batch < 0 || feature < 0)
-    return parser.emitError(loc) << "layout needs both '" << batchKw
-                                 << "' and '" << featureKw << "'";
-  spatial.assign(spatialAt.size(), -1);
-  for (auto [index, pos] : spatialAt) {
-    if (index < 0 || index >= static_cast<int64_t>(spatialAt.size()) ||
-        spatial[index] != -1)
-      return parser.emitError(loc)
-             << "spatial dimensions must be numbered 0 to "
-             << spatialAt.size() - 1 << ", each once";
-    spatial[index] = pos;
-  }
-  return success();
-}
-
-ParseResult parseConvDims(AsmParser &parser, ConvDimensionNumbersAttr &attr) {
-  int64_t ib, ifeat, ki, ko, ob, of;
-  SmallVector<int64_t> is, ks, os;
-  if (parseLayout(parser, "b", "f", ib, ifeat, is) || parser.parseKeyword("x") ||
-      parseLayout(parser, "i", "o", ki, ko, ks) || parser.parseArrow() ||
-      parseLayout(parser, "b", "f", ob, of, os))
-    return failure();
-  attr = ConvDimensionNumbersAttr::get(parser.getContext(), ib, ifeat, is, ki,
-                                       ko, ks, ob, of, os);
-  return success();
-}
-
-void printConvDims(llvm::raw_ostream &os, ConvDimensionNumbersAttr attr) {
-  printLayout(os, attr.getInputBatchDimension(),
-              attr.getInputFeatureDimension(),
-              attr.getInputSpatialDimensions(), 'b', 'f');
-  os << 'x';
-  printLayout(os, attr.getKernelInputFeatureDimension(),
-              attr.getKernelOutputFeatureDimension(),
-              attr.getKernelSpatialDimensions(), 'i', 'o');
-  os << "->";
-  printLayout(os, attr.getOutputBatchDimension(),
-              attr.getOutputFeatureDimension(),
-              attr.getOutputSpatialDimensions(), 'b', 'f');
-}
-} // namespace
 
 Attribute ConvDimensionNumbersAttr::parse(AsmParser &parser, Type) {
   ConvDimensionNumbersAttr attr;

@@ -10,23 +10,12 @@
 #include "ir/hlo/HloAttrParser.h"
 #include "ir/hlo/HloParser.h"
 #include "ir/hlo/Importer.h"
+#include "ir/ops/HloForms.h"
 
 #include "llvm/ADT/Sequence.h"
 #include "llvm/ADT/StringSwitch.h"
 
 namespace mlir::torus::hlo {
-namespace {
-
-/// XLA's CollectiveOpGroupMode: what the ids in replica_groups name.
-enum class GroupMode {
-  CrossReplica,             // replica ids, within each partition
-  CrossPartition,           // partition ids, within each replica
-  CrossReplicaAndPartition, // replica ids, with all their partitions
-  FlattenedId,              // global device ids r * P + p
-};
-
-} // namespace
-
 DenseIntElementsAttr Importer::groupsAttr(const Groups &groups) {
   if (groups.empty())
     return {};
@@ -66,71 +55,23 @@ FailureOr<Groups> Importer::collectiveGroups(const Instruction &instr,
         << "use_global_device_ids needs a channel_id";
     return failure();
   }
-  GroupMode mode = !channel        ? GroupMode::CrossReplica
-                   : !hasGlobalIds ? GroupMode::CrossPartition
-                   : *global       ? GroupMode::FlattenedId
-                                   : GroupMode::CrossReplicaAndPartition;
-  int64_t r = replicaCount_, p = numPartitions_;
-  // Torus collectives name logical devices d = replica * P + partition;
-  // with one partition every mode but cross-partition names replicas.
-  if (mode == GroupMode::FlattenedId ||
-      (p == 1 && mode != GroupMode::CrossPartition))
-    return groups;
-  auto checkIds = [&](int64_t limit, llvm::StringRef what) -> LogicalResult {
-    for (const auto &g : groups)
-      for (int64_t id : g)
-        if (id < 0 || id >= limit) {
-          error(at) << "'" << instr.opcode << "': replica_groups name "
-                    << what << " " << id << ", but the program has " << limit
-                    << " " << what << (limit == 1 ? "" : "s") << " (from "
-                    << (what == "replica" ? replicasFrom_ : partitionsFrom_)
-                    << "); ids must be below " << limit;
-          return failure();
-        }
-    return success();
-  };
-  Groups out;
-  switch (mode) {
-  case GroupMode::CrossReplica:
-    if (groups.empty())
-      groups.push_back(llvm::to_vector(llvm::seq<int64_t>(0, r)));
-    if (failed(checkIds(r, "replica")))
-      return failure();
-    for (int64_t part = 0; part < p; ++part)
-      for (const auto &g : groups) {
-        out.emplace_back();
-        for (int64_t id : g)
-          out.back().push_back(id * p + part);
-      }
-    break;
-  case GroupMode::CrossPartition:
-    if (groups.empty())
-      groups.push_back(llvm::to_vector(llvm::seq<int64_t>(0, p)));
-    if (failed(checkIds(p, "partition")))
-      return failure();
-    for (int64_t rep = 0; rep < r; ++rep)
-      for (const auto &g : groups) {
-        out.emplace_back();
-        for (int64_t id : g)
-          out.back().push_back(rep * p + id);
-      }
-    break;
-  case GroupMode::CrossReplicaAndPartition:
-    if (groups.empty())
-      return groups;
-    if (failed(checkIds(r, "replica")))
-      return failure();
-    for (const auto &g : groups) {
-      out.emplace_back();
-      for (int64_t id : g)
-        for (int64_t part = 0; part < p; ++part)
-          out.back().push_back(id * p + part);
-    }
-    break;
-  case GroupMode::FlattenedId:
-    break;
-  }
-  return out;
+  using Mode = CollectiveGroupMode;
+  Mode mode = !channel        ? Mode::CrossReplica
+              : !hasGlobalIds ? Mode::CrossPartition
+              : *global       ? Mode::FlattenedId
+                              : Mode::CrossReplicaAndPartition;
+  auto devices = deviceGroupsOf(
+      DeviceGroups(groups.begin(), groups.end()), mode, replicaCount_,
+      numPartitions_, [&](int64_t id, llvm::StringRef what, int64_t limit) {
+        error(at) << "'" << instr.opcode << "': replica_groups name " << what
+                  << " " << id << ", but the program has " << limit << " "
+                  << what << (limit == 1 ? "" : "s") << " (from "
+                  << (what == "replica" ? replicasFrom_ : partitionsFrom_)
+                  << "); ids must be below " << limit;
+      });
+  if (failed(devices))
+    return failure();
+  return Groups(devices->begin(), devices->end());
 }
 
 LogicalResult Importer::collectiveOperands(

@@ -122,4 +122,58 @@ Value appendBatchIotas(OpBuilder &b, Location loc, Value indices,
   return b.create<ConcatenateOp>(loc, parts, indexVectorDim);
 }
 
+FailureOr<DeviceGroups> deviceGroupsOf(
+    DeviceGroups groups, CollectiveGroupMode mode, int64_t r, int64_t p,
+    function_ref<void(int64_t id, StringRef what, int64_t limit)> badId) {
+  // With one partition every mode but cross-partition names replicas.
+  if (mode == CollectiveGroupMode::FlattenedId ||
+      (p == 1 && mode != CollectiveGroupMode::CrossPartition))
+    return groups;
+  auto checkIds = [&](int64_t limit, StringRef what) -> LogicalResult {
+    for (const auto &g : groups)
+      for (int64_t id : g)
+        if (id < 0 || id >= limit) {
+          badId(id, what, limit);
+          return failure();
+        }
+    return success();
+  };
+  DeviceGroups out;
+  switch (mode) {
+  case CollectiveGroupMode::CrossReplica:
+    if (groups.empty())
+      groups.push_back(llvm::to_vector(llvm::seq<int64_t>(0, r)));
+    if (failed(checkIds(r, "replica")))
+      return failure();
+    for (int64_t part = 0; part < p; ++part)
+      for (const auto &g : groups)
+        out.push_back(llvm::map_to_vector(
+            g, [&](int64_t id) { return id * p + part; }));
+    break;
+  case CollectiveGroupMode::CrossPartition:
+    if (groups.empty())
+      groups.push_back(llvm::to_vector(llvm::seq<int64_t>(0, p)));
+    if (failed(checkIds(p, "partition")))
+      return failure();
+    for (int64_t rep = 0; rep < r; ++rep)
+      for (const auto &g : groups)
+        out.push_back(llvm::map_to_vector(
+            g, [&](int64_t id) { return rep * p + id; }));
+    break;
+  case CollectiveGroupMode::CrossReplicaAndPartition:
+    if (failed(checkIds(r, "replica")))
+      return failure();
+    for (const auto &g : groups) {
+      out.emplace_back();
+      for (int64_t id : g)
+        for (int64_t part = 0; part < p; ++part)
+          out.back().push_back(id * p + part);
+    }
+    break;
+  case CollectiveGroupMode::FlattenedId:
+    break;
+  }
+  return out;
+}
+
 } // namespace mlir::torus

@@ -41,6 +41,26 @@ Value appendBatchIotas(OpBuilder &b, Location loc, Value indices,
                        int64_t &indexVectorDim,
                        ArrayRef<int64_t> batchingDims);
 
+/// XLA's CollectiveOpGroupMode: what the ids in replica_groups name.
+enum class CollectiveGroupMode {
+  CrossReplica,             // replica ids, within each partition
+  CrossPartition,           // partition ids, within each replica
+  CrossReplicaAndPartition, // replica ids, with all their partitions
+  FlattenedId,              // global device ids r * P + p
+};
+
+using DeviceGroups = SmallVector<SmallVector<int64_t>>;
+
+/// `groups`, read in `mode`, as the torus collectives' logical device
+/// groups (device d = replica * P + partition) of a program on `replicas`
+/// x `partitions` devices; empty groups mean all replicas (all
+/// partitions). For an id out of range, `badId(id, "replica" or
+/// "partition", limit)` reports it and the result is failure.
+FailureOr<DeviceGroups> deviceGroupsOf(
+    DeviceGroups groups, CollectiveGroupMode mode, int64_t replicas,
+    int64_t partitions,
+    function_ref<void(int64_t id, StringRef what, int64_t limit)> badId);
+
 } // namespace mlir::torus
 
 #endif // TORUS_IR_OPS_HLOFORMS_H

@@ -19,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ir/Sharding.h"
+#include "ir/ops/HloForms.h"
 #include "ir/stablehlo/ConvertToTorus.h"
 #include "ir/stablehlo/StablehloOps.h"
 
@@ -28,9 +29,9 @@ namespace shlo = ::mlir::stablehlo;
 
 namespace {
 
-using Groups = SmallVector<SmallVector<int64_t>>;
+using Groups = DeviceGroups;
 
-enum class Mode { CrossReplica, CrossPartition, ReplicaAndPartition, Flattened };
+using Mode = CollectiveGroupMode;
 
 /// The module's device counts (1 when absent).
 std::pair<int64_t, int64_t> deviceCounts(Operation *op) {
@@ -69,51 +70,15 @@ FailureOr<Groups> readGroups(Operation *op, DenseIntElementsAttr attr) {
 FailureOr<DenseIntElementsAttr> deviceGroups(Operation *op, Groups groups,
                                              Mode mode) {
   auto [r, p] = deviceCounts(op);
-  auto checkIds = [&](int64_t limit, StringRef what) -> LogicalResult {
-    for (const auto &g : groups)
-      for (int64_t id : g)
-        if (id < 0 || id >= limit)
-          return op->emitError()
-                 << "replica_groups name " << what << " " << id
-                 << ", but the module has " << limit << " " << what
-                 << (limit == 1 ? "" : "s");
-    return success();
-  };
-  Groups out;
-  if (mode == Mode::Flattened || (p == 1 && mode != Mode::CrossPartition)) {
-    out = groups;
-  } else if (mode == Mode::CrossReplica) {
-    if (groups.empty())
-      groups.push_back(llvm::to_vector(llvm::seq<int64_t>(0, r)));
-    if (failed(checkIds(r, "replica")))
-      return failure();
-    for (int64_t part = 0; part < p; ++part)
-      for (const auto &g : groups) {
-        out.emplace_back();
-        for (int64_t id : g)
-          out.back().push_back(id * p + part);
-      }
-  } else if (mode == Mode::CrossPartition) {
-    if (groups.empty())
-      groups.push_back(llvm::to_vector(llvm::seq<int64_t>(0, p)));
-    if (failed(checkIds(p, "partition")))
-      return failure();
-    for (int64_t rep = 0; rep < r; ++rep)
-      for (const auto &g : groups) {
-        out.emplace_back();
-        for (int64_t id : g)
-          out.back().push_back(rep * p + id);
-      }
-  } else {
-    if (failed(checkIds(r, "replica")))
-      return failure();
-    for (const auto &g : groups) {
-      out.emplace_back();
-      for (int64_t id : g)
-        for (int64_t part = 0; part < p; ++part)
-          out.back().push_back(id * p + part);
-    }
-  }
+  auto devices = deviceGroupsOf(
+      groups, mode, r, p, [&](int64_t id, StringRef what, int64_t limit) {
+        op->emitError() << "replica_groups name " << what << " " << id
+                        << ", but the module has " << limit << " " << what
+                        << (limit == 1 ? "" : "s");
+      });
+  if (failed(devices))
+    return failure();
+  const DeviceGroups &out = *devices;
   if (out.empty())
     return DenseIntElementsAttr();
   SmallVector<int64_t> flat;
@@ -136,8 +101,8 @@ FailureOr<DenseIntElementsAttr> globalCapableGroups(OpTy op) {
   if (op.getUseGlobalDeviceIds() && !channel)
     return op.emitError("use_global_device_ids needs a channel_handle");
   Mode mode = !channel ? Mode::CrossReplica
-              : op.getUseGlobalDeviceIds() ? Mode::Flattened
-                                           : Mode::ReplicaAndPartition;
+              : op.getUseGlobalDeviceIds() ? Mode::FlattenedId
+                                           : Mode::CrossReplicaAndPartition;
   return deviceGroups(op, *groups, mode);
 }
 

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ir/stablehlo/StablehloOps.h"
+#include "ir/ConvLayoutSyntax.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -181,108 +182,11 @@ void DotDimensionNumbersAttr::print(AsmPrinter &printer) const {
                         {"rhs_contracting_dimensions", &rc}});
 }
 
-// #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>
-namespace {
-
-void printLayout(llvm::raw_ostream &os, int64_t batch, int64_t feature,
-                 ArrayRef<int64_t> spatial, char batchChar, char featureChar) {
-  int64_t rank = 2 + spatial.size();
-  os << '[';
-  for (int64_t d = 0; d < rank; ++d) {
-    if (d)
-      os << ", ";
-    if (d == batch)
-      os << batchChar;
-    else if (d == feature)
-      os << featureChar;
-    else if (const int64_t *it = llvm::find(spatial, d); it != spatial.end())
-      os << (it - spatial.begin());
-    else
-      os << '?';
-  }
-  os << ']';
-}
-
-ParseResult parseLayout(AsmParser &parser, StringRef batchKw,
-                        StringRef featureKw, int64_t &batch, int64_t &feature,
-                        SmallVectorImpl<int64_t> &spatial) {
-  batch = feature = -1;
-  SmallVector<std::pair<int64_t, int64_t>> spatialAt; // (index, position)
-  int64_t position = 0;
-  llvm::SMLoc loc = parser.getCurrentLocation();
-  auto parseEntry = [&]() -> ParseResult {
-    int64_t index;
-    OptionalParseResult number = parser.parseOptionalInteger(index);
-    if (number.has_value()) {
-      if (failed(*number))
-        return failure();
-      spatialAt.push_back({index, position++});
-      return success();
-    }
-    StringRef keyword;
-    llvm::SMLoc kwLoc = parser.getCurrentLocation();
-    if (parser.parseKeyword(&keyword))
-      return failure();
-    int64_t *slot = keyword == batchKw     ? &batch
-                    : keyword == featureKw ? &feature
-                                           : nullptr;
-    if (!slot)
-      return parser.emitError(kwLoc)
-             << "expected '" << batchKw << "', '" << featureKw
-             << "' or a spatial dimension number, got '" << keyword << "'";
-    if (*slot != -1)
-      return parser.emitError(kwLoc) << "'" << keyword << "' appears twice";
-    *slot = position++;
-    return success();
-  };
-  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, parseEntry))
-    return failure();
-  if (batch < 0 || feature < 0)
-    return parser.emitError(loc) << "layout needs both '" << batchKw
-                                 << "' and '" << featureKw << "'";
-  spatial.assign(spatialAt.size(), -1);
-  for (auto [index, pos] : spatialAt) {
-    if (index < 0 || index >= static_cast<int64_t>(spatialAt.size()) ||
-        spatial[index] != -1)
-      return parser.emitError(loc)
-             << "spatial dimensions must be numbered 0 to "
-             << spatialAt.size() - 1 << ", each once";
-    spatial[index] = pos;
-  }
-  return success();
-}
-
-ParseResult parseConvDims(AsmParser &parser, ConvDimensionNumbersAttr &attr) {
-  int64_t ib, ifeat, ki, ko, ob, of;
-  SmallVector<int64_t> is, ks, os;
-  if (parseLayout(parser, "b", "f", ib, ifeat, is) || parser.parseKeyword("x") ||
-      parseLayout(parser, "i", "o", ki, ko, ks) || parser.parseArrow() ||
-      parseLayout(parser, "b", "f", ob, of, os))
-    return failure();
-  attr = ConvDimensionNumbersAttr::get(parser.getContext(), ib, ifeat, is, ki,
-                                       ko, ks, ob, of, os);
-  return success();
-}
-
-void printConvDims(llvm::raw_ostream &os, ConvDimensionNumbersAttr attr) {
-  printLayout(os, attr.getInputBatchDimension(),
-              attr.getInputFeatureDimension(),
-              attr.getInputSpatialDimensions(), 'b', 'f');
-  os << 'x';
-  printLayout(os, attr.getKernelInputFeatureDimension(),
-              attr.getKernelOutputFeatureDimension(),
-              attr.getKernelSpatialDimensions(), 'i', 'o');
-  os << "->";
-  printLayout(os, attr.getOutputBatchDimension(),
-              attr.getOutputFeatureDimension(),
-              attr.getOutputSpatialDimensions(), 'b', 'f');
-}
-
-} // namespace
+// #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]> (ir/ConvLayoutSyntax.h)
 
 Attribute ConvDimensionNumbersAttr::parse(AsmParser &parser, Type) {
   ConvDimensionNumbersAttr attr;
-  if (parser.parseLess() || parseConvDims(parser, attr) ||
+  if (parser.parseLess() || torus::parseConvDims(parser, attr) ||
       parser.parseGreater())
     return {};
   return attr;
@@ -290,7 +194,7 @@ Attribute ConvDimensionNumbersAttr::parse(AsmParser &parser, Type) {
 
 void ConvDimensionNumbersAttr::print(AsmPrinter &printer) const {
   printer << '<';
-  printConvDims(printer.getStream(), *this);
+  torus::printConvDims(printer.getStream(), *this);
   printer << '>';
 }
 
@@ -585,12 +489,12 @@ static void printPrecisionConfig(OpAsmPrinter &p, Operation *, ArrayAttr attr) {
 
 static ParseResult parseConvolutionDimensions(OpAsmParser &parser,
                                               ConvDimensionNumbersAttr &attr) {
-  return parseConvDims(parser, attr);
+  return torus::parseConvDims(parser, attr);
 }
 
 static void printConvolutionDimensions(OpAsmPrinter &p, Operation *,
                                        ConvDimensionNumbersAttr attr) {
-  printConvDims(p.getStream(), attr);
+  torus::printConvDims(p.getStream(), attr);
 }
 
 /// convolution: `{stride = [..], pad = [[lo, hi], ..], lhs_dilate = [..],
