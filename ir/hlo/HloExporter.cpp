@@ -378,6 +378,13 @@ private:
   template <typename OpTy>
   LogicalResult exportArgReduce(OpTy o, Operands operands);
   LogicalResult exportReduceWindow(ReduceWindowOp o, Operands operands);
+  /// An op whose instruction carries `region` as its `to_apply`
+  /// computation (named after `base`): `opcode(operands)<attrs>,
+  /// to_apply=%...`, a tuple for several results.
+  LogicalResult exportWithComputation(Operation *op, llvm::StringRef opcode,
+                                      llvm::StringRef base, Region &region,
+                                      Operands operands,
+                                      const std::string &attrs);
   LogicalResult exportReduceGeneral(ReduceGeneralOp o, Operands operands);
   LogicalResult exportReduceWindowGeneral(ReduceWindowGeneralOp o,
                                           Operands operands);
@@ -1262,39 +1269,37 @@ LogicalResult Exporter::exportReduceWindow(ReduceWindowOp o,
   return success();
 }
 
-LogicalResult Exporter::exportReduceGeneral(ReduceGeneralOp o,
-                                            Operands operands) {
-  Operation *op = o;
-  auto body = scalarComputation("reducer", o.getBody(), op);
-  if (failed(body))
+LogicalResult Exporter::exportWithComputation(Operation *op,
+                                              llvm::StringRef opcode,
+                                              llvm::StringRef base,
+                                              Region &region,
+                                              Operands operands,
+                                              const std::string &attrs) {
+  auto computation = scalarComputation(base, region, op);
+  if (failed(computation))
     return failure();
   bool tuple = op->getNumResults() != 1;
   std::string shape = tuple ? tupleShapeOf(op->getResultTypes())
                             : shapeOf(op->getResult(0).getType());
-  std::string name = add("reduce", shape, operands,
-                         dimsAttr("dimensions", o.getDimensions()) +
-                             ", to_apply=%" + *body,
-                         op);
+  std::string name =
+      add(opcode, shape, operands, attrs + ", to_apply=%" + *computation, op);
   bindResults(op, name, shape, tuple);
   return success();
 }
 
+LogicalResult Exporter::exportReduceGeneral(ReduceGeneralOp o,
+                                            Operands operands) {
+  return exportWithComputation(o, "reduce", "reducer", o.getBody(), operands,
+                               dimsAttr("dimensions", o.getDimensions()));
+}
+
 LogicalResult Exporter::exportReduceWindowGeneral(ReduceWindowGeneralOp o,
                                                   Operands operands) {
-  Operation *op = o;
-  auto body = scalarComputation("reducer", o.getBody(), op);
-  if (failed(body))
-    return failure();
-  bool tuple = op->getNumResults() != 1;
-  std::string shape = tuple ? tupleShapeOf(op->getResultTypes())
-                            : shapeOf(op->getResult(0).getType());
   std::string window =
       windowText(o.getWindowDimensions(), o.getStrides(), o.getPaddingPairs(),
                  o.getBaseDilationsOr1(), o.getWindowDilationsOr1());
-  std::string name = add("reduce-window", shape, operands,
-                         ", window=" + window + ", to_apply=%" + *body, op);
-  bindResults(op, name, shape, tuple);
-  return success();
+  return exportWithComputation(o, "reduce-window", "reducer", o.getBody(),
+                               operands, ", window=" + window);
 }
 
 LogicalResult Exporter::exportDot(DotGeneralOp o, Operands operands) {
@@ -1584,21 +1589,10 @@ FailureOr<std::string> Exporter::scalarComputation(llvm::StringRef base,
 }
 
 LogicalResult Exporter::exportSort(SortOp o, Operands operands) {
-  Operation *op = o;
-  auto comparator = scalarComputation("compare", o.getComparator(), op);
-  if (failed(comparator))
-    return failure();
-  bool tuple = op->getNumResults() != 1;
-  std::string shape = tuple ? tupleShapeOf(op->getResultTypes())
-                            : shapeOf(op->getResult(0).getType());
-  std::string name =
-      add("sort", shape, operands,
-          ", dimensions={" + std::to_string(o.getDimension()) + "}" +
-              (o.getIsStable() ? ", is_stable=true" : "") + ", to_apply=%" +
-              *comparator,
-          op);
-  bindResults(op, name, shape, tuple);
-  return success();
+  return exportWithComputation(
+      o, "sort", "compare", o.getComparator(), operands,
+      ", dimensions={" + std::to_string(o.getDimension()) + "}" +
+          (o.getIsStable() ? ", is_stable=true" : ""));
 }
 
 LogicalResult Exporter::exportTopK(TopKOp o, Operands operands) {
