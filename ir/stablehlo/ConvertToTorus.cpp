@@ -20,7 +20,9 @@
 #include "ir/stablehlo/StablehloOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -162,6 +164,54 @@ void convertDeviceCounts(ModuleOp module) {
   }
 }
 
+/// Calls inside the computations of reduce, reduce_window, sort, scatter
+/// and select_and_scatter become their callees' bodies, as the HLO importer
+/// inlines them: those regions are scalar code without calls (JAX's
+/// cumulative logsumexp calls its logaddexp from its reducer).
+LogicalResult inlineCallsInComputations(ModuleOp module) {
+  SymbolTable symbols(module);
+  auto inComputation = [](Operation *op) {
+    for (Operation *p = op->getParentOp(); p && !isa<func::FuncOp>(p);
+         p = p->getParentOp())
+      if (isa<shlo::ReduceOp, shlo::ReduceWindowOp, shlo::SortOp,
+              shlo::SelectAndScatterOp, shlo::ScatterOp>(p))
+        return true;
+    return false;
+  };
+  // Each round inlines one level of calls; a callee may call further.
+  for (int round = 0;; ++round) {
+    SmallVector<func::CallOp> calls;
+    module.walk([&](func::CallOp call) {
+      if (inComputation(call))
+        calls.push_back(call);
+    });
+    if (calls.empty())
+      return success();
+    if (round == 64)
+      return calls.front().emitError()
+             << "calls inside a reducer or comparator nest more than 64 "
+                "deep (recursion?)";
+    for (func::CallOp call : calls) {
+      auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
+      if (!callee || callee.isExternal() || !callee.getBody().hasOneBlock())
+        return call.emitError() << "cannot inline '" << call.getCallee()
+                                << "' into a reducer or comparator: it needs "
+                                   "a body of one block";
+      Block &body = callee.getBody().front();
+      IRMapping map;
+      map.map(body.getArguments(), call.getOperands());
+      OpBuilder b(call);
+      for (Operation &op : body.without_terminator())
+        b.clone(op, map);
+      SmallVector<Value> results;
+      for (Value v : body.getTerminator()->getOperands())
+        results.push_back(map.lookupOrDefault(v));
+      call.replaceAllUsesWith(results);
+      call.erase();
+    }
+  }
+}
+
 } // namespace
 
 LogicalResult convertStablehloToTorus(ModuleOp module) {
@@ -169,7 +219,8 @@ LogicalResult convertStablehloToTorus(ModuleOp module) {
   ctx->getOrLoadDialect<TorusDialect>();
   ctx->getOrLoadDialect<func::FuncDialect>();
   convertDeviceCounts(module);
-  if (failed(convertFunctionShardings(module)))
+  if (failed(inlineCallsInComputations(module)) ||
+      failed(convertFunctionShardings(module)))
     return failure();
   RewritePatternSet patterns(ctx);
   populateElementwisePatterns(patterns);

@@ -196,3 +196,26 @@ func.func @square_and_bool_argmax(%x: tensor<4xcomplex<f32>>, %p: tensor<4xi1>) 
   }
   return %0, %1#0, %1#1 : tensor<4xcomplex<f32>>, tensor<i1>, tensor<i32>
 }
+
+// -----
+
+// A call inside a reducer is inlined (JAX's cumulative logsumexp calls its
+// logaddexp); the callee stays for any other caller.
+// CHECK-LABEL: func.func @reducer_with_call
+func.func @reducer_with_call(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %c = stablehlo.constant dense<0.0> : tensor<f32>
+  // CHECK: torus.reduce_window_general
+  // CHECK-NOT: call
+  // CHECK: torus.subtract
+  // CHECK: torus.return
+  %0 = "stablehlo.reduce_window"(%x, %c) <{padding = dense<[[7, 0]]> : tensor<1x2xi64>, window_dimensions = array<i64: 8>}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %d = func.call @sub(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    stablehlo.return %d : tensor<f32>
+  }) : (tensor<8xf32>, tensor<f32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+func.func private @sub(%a: tensor<f32>, %b: tensor<f32>) -> tensor<f32> {
+  %s = stablehlo.subtract %a, %b : tensor<f32>
+  return %s : tensor<f32>
+}
