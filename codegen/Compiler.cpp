@@ -115,11 +115,11 @@ readReplicaGroups(Attribute attr, int64_t numReplicas,
   for (size_t i = 0; i < flat.size(); i += width) {
     groups.emplace_back(flat.begin() + i, flat.begin() + i + width);
     for (int64_t id : groups.back()) {
-      if (id >= numReplicas)
+      if (id < 0 || id >= numReplicas)
         return absl::InvalidArgumentError(fmt::format(
             "{}: {}: replica_groups name replica {}, but the program "
-            "runs on {} replicas",
-            where, kind, id, numReplicas));
+            "runs on {} replicas (ids 0 to {})",
+            where, kind, id, numReplicas, numReplicas - 1));
       seen[id] = true;
     }
   }
@@ -219,11 +219,11 @@ absl::StatusOr<rt::CollectiveSpec> readCollective(DictionaryAttr entry,
                   pairs.getValues<int64_t>().end());
     for (size_t i = 0; i + 1 < flat.size(); i += 2) {
       for (int64_t id : {flat[i], flat[i + 1]})
-        if (id >= numReplicas)
+        if (id < 0 || id >= numReplicas)
           return absl::InvalidArgumentError(fmt::format(
               "{}: collective_permute: source_target_pairs name replica {}, "
-              "but the program runs on {} replicas",
-              where, id, numReplicas));
+              "but the program runs on {} replicas (ids 0 to {})",
+              where, id, numReplicas, numReplicas - 1));
       spec.sourceTargetPairs.push_back({flat[i], flat[i + 1]});
     }
     break;

@@ -33,7 +33,7 @@
 // NAME: torus-run: --input nope={{.*}}: @step has no argument 'nope' (arguments: x, w)
 // SYNTAX: torus-run: --input x: expected NAME=FILE.npy
 // NOFILE: torus-run: {{.*}}none.npy: cannot open
-// GROUPS: allreduce8.mlir:13:11: error: all_reduce: replica_groups name replica 4, but the program runs on 4 replicas
+// GROUPS: allreduce8.mlir:13:11: error: all_reduce: replica_groups name replica 4, but the program runs on 4 replicas (ids 0 to 3)
 // MESH: torus-run: --replicas=9 x 1 core per replica = 9 cores, but v3-8 has 8
 // STEPS: torus-run: --steps must be at least 1, got 0
 // BADNPY: torus-run: argument 0 (x): {{.*}}bad.npy: not a .npy file
