@@ -121,20 +121,12 @@ LogicalResult Importer::emitDeviceId(const Instruction &instr,
   if (!perDevice_ || numPartitions_ == 1 || !generic)
     return generic ? emitGeneric(*generic, instr, operands, result)
                    : failure();
-  // Device d = replica * P + partition runs as replica d.
   auto in = arrays(instr, operands, 0);
   if (failed(in))
     return failure();
-  Location loc = opLoc(instr);
-  Value device = b_.create<ReplicaIdOp>(loc, in->type);
-  Value p = b_.create<ConstantOp>(
-      loc, DenseElementsAttr::get(
-               in->type, APInt(in->type.getElementTypeBitWidth(),
-                               static_cast<uint64_t>(numPartitions_))));
-  if (instr.opcode == "partition-id")
-    result.leaves.push_back(b_.create<RemainderOp>(loc, in->type, device, p));
-  else
-    result.leaves.push_back(b_.create<DivideOp>(loc, in->type, device, p));
+  result.leaves.push_back(perDeviceId(b_, opLoc(instr), in->type,
+                                      instr.opcode == "partition-id",
+                                      numPartitions_));
   return success();
 }
 

@@ -176,4 +176,16 @@ FailureOr<DeviceGroups> deviceGroupsOf(
   return out;
 }
 
+Value perDeviceId(OpBuilder &b, Location loc, RankedTensorType type,
+                  bool partition, int64_t partitions) {
+  Value device = b.create<ReplicaIdOp>(loc, type);
+  Value p = b.create<ConstantOp>(
+      loc, DenseElementsAttr::get(
+               type, APInt(type.getElementTypeBitWidth(),
+                           static_cast<uint64_t>(partitions))));
+  if (partition)
+    return b.create<RemainderOp>(loc, type, device, p);
+  return b.create<DivideOp>(loc, type, device, p);
+}
+
 } // namespace mlir::torus

@@ -61,6 +61,12 @@ FailureOr<DeviceGroups> deviceGroupsOf(
     int64_t partitions,
     function_ref<void(int64_t id, StringRef what, int64_t limit)> badId);
 
+/// In a program already per device, which runs device d = replica * P +
+/// partition as replica d of one partition: the device's partition id
+/// (`partition` true, d % P) or replica id (d / P), of type `type`.
+Value perDeviceId(OpBuilder &b, Location loc, RankedTensorType type,
+                  bool partition, int64_t partitions);
+
 } // namespace mlir::torus
 
 #endif // TORUS_IR_OPS_HLOFORMS_H

@@ -7,8 +7,8 @@
 // mesh axes transposed into the order they shard the dimensions, the axes
 // that shard nothing last and replicated (last_tile_dim_replicate), as
 // XLA's Shardy export writes HloSharding. GSPMD's `mhlo.sharding` strings
-// are HLO text already. sdy.mesh ops go; sdy.manual_computation (shard_map,
-// pmap) is an error naming it: torus has no manual region yet.
+// are HLO text already. sdy.mesh ops go. (sdy.manual_computation:
+// ConvertManualComputation.cpp.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,22 +23,29 @@ namespace mlir::torus::stablehlo {
 
 namespace sdy = ::mlir::sdy;
 
+FailureOr<sdy::MeshAttr> meshOf(Operation *scope,
+                                sdy::TensorShardingAttr sharding,
+                                std::string &error) {
+  auto ref = dyn_cast<FlatSymbolRefAttr>(sharding.getMeshOrRef());
+  if (!ref)
+    return cast<sdy::MeshAttr>(sharding.getMeshOrRef());
+  auto meshOp = dyn_cast_or_null<sdy::MeshOp>(
+      SymbolTable::lookupNearestSymbolFrom(scope, ref.getAttr()));
+  if (!meshOp) {
+    error = "no sdy.mesh named @" + ref.getValue().str();
+    return failure();
+  }
+  return meshOp.getMesh();
+}
+
 FailureOr<ShardingAttr> toTorusSharding(Operation *scope,
                                         sdy::TensorShardingAttr sharding,
                                         std::string &error) {
   MLIRContext *ctx = sharding.getContext();
-  sdy::MeshAttr mesh;
-  if (auto ref = dyn_cast<FlatSymbolRefAttr>(sharding.getMeshOrRef())) {
-    auto meshOp = dyn_cast_or_null<sdy::MeshOp>(
-        SymbolTable::lookupNearestSymbolFrom(scope, ref.getAttr()));
-    if (!meshOp) {
-      error = "no sdy.mesh named @" + ref.getValue().str();
-      return failure();
-    }
-    mesh = meshOp.getMesh();
-  } else {
-    mesh = cast<sdy::MeshAttr>(sharding.getMeshOrRef());
-  }
+  FailureOr<sdy::MeshAttr> found = meshOf(scope, sharding, error);
+  if (failed(found))
+    return failure();
+  sdy::MeshAttr mesh = *found;
   ArrayRef<StringAttr> names = mesh.getAxisNames();
   ArrayRef<int64_t> sizes = mesh.getAxisSizes();
   auto axisIndex = [&](sdy::AxisRefAttr axis) -> int64_t {
@@ -164,17 +171,6 @@ struct ConstraintPattern : OpConversionPattern<OpTy> {
   }
 };
 
-struct ManualComputationPattern
-    : OpConversionPattern<sdy::ManualComputationOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(sdy::ManualComputationOp op, OpAdaptor,
-                  ConversionPatternRewriter &) const override {
-    return op.emitError("'sdy.manual_computation' (shard_map, pmap) is not "
-                        "supported yet: torus has no manual region");
-  }
-};
-
 } // namespace
 
 LogicalResult convertFunctionShardings(ModuleOp module) {
@@ -210,7 +206,7 @@ void eraseMeshes(ModuleOp module) {
 
 void populateShardingPatterns(RewritePatternSet &patterns) {
   patterns.add<ConstraintPattern<sdy::ShardingConstraintOp>,
-               ConstraintPattern<sdy::ReshardOp>, ManualComputationPattern>(
+               ConstraintPattern<sdy::ReshardOp>>(
       patterns.getContext(), /*benefit=*/1);
 }
 

@@ -219,7 +219,8 @@ LogicalResult convertStablehloToTorus(ModuleOp module) {
   ctx->getOrLoadDialect<TorusDialect>();
   ctx->getOrLoadDialect<func::FuncDialect>();
   convertDeviceCounts(module);
-  if (failed(inlineCallsInComputations(module)) ||
+  FailureOr<bool> perDevice = inlineManualComputations(module);
+  if (failed(perDevice) || failed(inlineCallsInComputations(module)) ||
       failed(convertFunctionShardings(module)))
     return failure();
   RewritePatternSet patterns(ctx);
@@ -246,6 +247,8 @@ LogicalResult convertStablehloToTorus(ModuleOp module) {
   if (failed(applyPartialConversion(module, target, std::move(patterns))))
     return failure();
   eraseMeshes(module);
+  if (*perDevice)
+    runPerDevice(module);
   return success();
 }
 

@@ -18,6 +18,11 @@
 #include <memory>
 #include <optional>
 
+namespace mlir::sdy {
+class MeshAttr;
+class TensorShardingAttr;
+} // namespace mlir::sdy
+
 namespace mlir::torus::stablehlo {
 
 #define GEN_PASS_DECL
@@ -47,6 +52,20 @@ bool hasChloExpansion(Operation *op);
 /// `sdy.sharding` and `mhlo.sharding` on function arguments and results as
 /// `torus.sharding` (ConvertSharding.cpp); errors name the value.
 LogicalResult convertFunctionShardings(ModuleOp module);
+/// The mesh `sharding` is over: its own, or the sdy.mesh it names, looked
+/// up from `scope`; failure with `error` set when there is none.
+FailureOr<sdy::MeshAttr> meshOf(Operation *scope,
+                                sdy::TensorShardingAttr sharding,
+                                std::string &error);
+/// Makes a module whose entry is a manual computation (shard_map, pmap)
+/// over every mesh axis a program of each device, before conversion
+/// (ConvertManualComputation.cpp): its arguments become the shards the
+/// body takes, the body replaces the computation. True when it did.
+FailureOr<bool> inlineManualComputations(ModuleOp module);
+/// After conversion of a program made per device: it runs as R x P
+/// replicas of one partition, device d = replica * P + partition as replica
+/// d; partition_id and replica_id are computed from that.
+void runPerDevice(ModuleOp module);
 /// Erases the module's sdy.mesh ops (once nothing refers to them).
 void eraseMeshes(ModuleOp module);
 
