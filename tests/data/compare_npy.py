@@ -5,6 +5,8 @@
 
 For every EXPECTED_DIR/result<i>.npy of shape [R, ...], checks that
 OUTPUT_DIR/result<i>.replica<r>.npy equals slice r for every replica r,
+and for every EXPECTED_DIR/result<i>.device<d>.npy (a partitioned
+program's tile on device d) that OUTPUT_DIR's file of that name equals it,
 within |got - want| <= atol + rtol * |want|. Standard library only (no
 NumPy), so tests need nothing installed. Exits 1 with the first mismatches.
 """
@@ -46,30 +48,40 @@ def main():
     parser.add_argument("--rtol", type=float, default=1e-5)
     parser.add_argument("--atol", type=float, default=1e-5)
     args = parser.parse_args()
-    names = sorted(n for n in os.listdir(args.expected)
-                   if re.fullmatch(r"result\d+\.npy", n))
+    files = os.listdir(args.expected)
+    names = sorted(n for n in files if re.fullmatch(r"result\d+\.npy", n))
+    tiles = sorted(n for n in files
+                   if re.fullmatch(r"result\d+\.device\d+\.npy", n))
     if not names:
         sys.exit(f"no result<i>.npy in {args.expected}")
     failures, checked = [], 0
+
+    def compare(path, want_shape, want):
+        nonlocal checked
+        got_shape, got = read_npy(path)
+        if got_shape != want_shape:
+            failures.append(f"{path}: shape {got_shape}, want {want_shape}")
+            return
+        for k, (g, w) in enumerate(zip(got, want)):
+            checked += 1
+            if abs(g - w) > args.atol + args.rtol * abs(w):
+                failures.append(f"{path}[{k}]: got {g}, want {w}")
+
     for name in names:
         shape, want = read_npy(os.path.join(args.expected, name))
         replicas, per = shape[0], math.prod(shape[1:])
         for r in range(replicas):
             path = os.path.join(args.output,
                                 name.replace(".npy", f".replica{r}.npy"))
-            got_shape, got = read_npy(path)
-            if got_shape != shape[1:]:
-                failures.append(f"{path}: shape {got_shape}, want {shape[1:]}")
-                continue
-            for k in range(per):
-                w, g = want[r * per + k], got[k]
-                checked += 1
-                if abs(g - w) > args.atol + args.rtol * abs(w):
-                    failures.append(f"{path}[{k}]: got {g}, want {w}")
+            compare(path, shape[1:], want[r * per:(r + 1) * per])
+    for name in tiles:
+        shape, want = read_npy(os.path.join(args.expected, name))
+        compare(os.path.join(args.output, name), shape, want)
     if failures:
         print("\n".join(failures[:20]))
         sys.exit(f"{len(failures)} mismatches")
-    print(f"all {checked} values match ({len(names)} results)")
+    print(f"all {checked} values match ({len(names)} results"
+          + (f", {len(tiles)} device tiles)" if tiles else ")"))
 
 
 if __name__ == "__main__":

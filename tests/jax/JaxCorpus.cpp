@@ -49,6 +49,7 @@
 #include "runtime/jit/JitModule.h"
 #include "support/Npy.h"
 #include "tests/stablehlo/CorpusJudge.h"
+#include "tools/common/GlobalArrays.h"
 #include "tools/common/SourceProgram.h"
 #include "torus/Sharding.h"
 
@@ -392,26 +393,21 @@ absl::Status runProgram(Runner &runner, const fs::path &dir, const Form &form,
     return absl::AbortedError(fmt::format(
         "inputs: the program takes {} arguments, the corpus has {} inputs",
         program.spec.inputs.size(), global.size()));
-  std::vector<std::vector<HostTensor>> perDevice(numDevices);
-  for (size_t k = 0; k < global.size(); ++k) {
-    for (int64_t d = 0; d < numDevices; ++d) {
-      HostTensor tile = global[k];
-      if (splitCount > 1) {
-        std::string sharding = k < inputShardings.size() &&
-                                       !inputShardings[k].empty()
-                                   ? inputShardings[k]
-                                   : "{replicated}";
-        auto split = torus::shardForPartition(global[k], sharding,
-                                              d % splitCount, splitCount);
-        if (!split.ok())
-          return failed(fmt::format("input {} sharding {}", k, sharding),
-                        split.status(), *file);
-        tile = std::move(*split);
-      }
-      perDevice[d].push_back(
-          asIntegerArgument(std::move(tile), program.spec.inputs[k].dtype));
-    }
-  }
+  for (size_t k = 0; k < global.size(); ++k)
+    global[k] =
+        asIntegerArgument(std::move(global[k]), program.spec.inputs[k].dtype);
+  // Every replica is given the same global inputs, split over the devices
+  // of a replica (splitCount of them).
+  torus::tools::GlobalLayout layout;
+  layout.numReplicas = numDevices / splitCount;
+  layout.numPartitions = splitCount;
+  layout.inputShardings = inputShardings;
+  layout.outputShardings = outputShardings;
+  auto split = torus::tools::splitGlobalInputs(
+      layout, std::vector<std::vector<HostTensor>>(layout.numReplicas, global));
+  if (!split.ok())
+    return failed("inputs", split.status(), *file);
+  std::vector<std::vector<HostTensor>> perDevice = std::move(*split);
 
   auto &executor = runner.executors[numDevices];
   if (!executor) {

@@ -2,7 +2,7 @@
 // the sharding and SPMD stages (local shapes, the collectives resharding
 // needs), the dumps show both stages and their graphs, the reports count
 // replicas x partitions, the AOT metadata places every logical device, and
-// torus-run says it cannot feed a partitioned program's tiles.
+// torus-run says it cannot split inputs for an AOT partitioned program.
 // RUN: torusc %S/Inputs/model_parallel.mlir --num-partitions=4 --emit=spmd | FileCheck %s --check-prefix=SPMD
 // RUN: rm -rf %t && torusc %S/Inputs/model_parallel.mlir --topology=v3-8 --computation-shape=1x2x1x2 --dump-dir=%t --dump-dot --emit=obj -o %t/mlp.o
 // RUN: ls %t | LC_ALL=C sort | FileCheck %s --check-prefix=FILES
@@ -43,5 +43,5 @@
 // DOT: torus.partition_id
 // DOT: torus.all_gather
 
-// RUNERR: torus-run: torus-run runs programs with one partition per replica
+// RUNERR: torus-run: torus-run runs an AOT program with one partition per replica
 // MISMATCH: sharding

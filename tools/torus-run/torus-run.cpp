@@ -23,6 +23,7 @@
 #include "runtime/jit/JitModule.h"
 #include "support/DTypeDispatch.h"
 #include "support/Npy.h"
+#include "tools/common/GlobalArrays.h"
 #include "tools/common/MeshPlan.h"
 #include "tools/common/SourceProgram.h"
 
@@ -44,6 +45,7 @@
 #include <map>
 #include <random>
 #include <type_traits>
+#include <utility>
 #include <variant>
 
 namespace cl = llvm::cl;
@@ -73,7 +75,9 @@ cl::list<std::string> inputs(
     cl::desc("NAME=FILE.npy: the input for argument NAME (its name in the "
              "source, argN, or its index). An array of the argument's shape "
              "goes to every replica; one with an extra leading dimension of "
-             "size --replicas is split, slice r to replica r"),
+             "size --replicas is split, slice r to replica r. A partitioned "
+             "program's inputs are global arrays, split over the partitions "
+             "by the argument's sharding"),
     cl::value_desc("NAME=FILE"), cl::cat(ioCategory));
 cl::opt<uint64_t> seed(
     "seed",
@@ -85,6 +89,11 @@ cl::opt<std::string> outputDir(
     "output-dir",
     cl::desc("Write result i of replica r as DIR/result<i>.replica<r>.npy"),
     cl::value_desc("dir"), cl::cat(ioCategory));
+cl::opt<bool> deviceOutputs(
+    "device-outputs",
+    cl::desc("With --output-dir and a partitioned program: also write the "
+             "tile of result i on device d as DIR/result<i>.device<d>.npy"),
+    cl::cat(ioCategory));
 cl::opt<bool> printOutputs("print-outputs",
                            cl::desc("Print every replica's results"),
                            cl::cat(ioCategory));
@@ -105,8 +114,9 @@ cl::opt<std::string> computationShape(
     cl::value_desc("XxYxZxC"), cl::cat(targetCategory));
 cl::opt<int64_t> numPartitions(
     "num-partitions",
-    cl::desc("Partitions per replica (torus-run runs 1; partitioned "
-             "programs run through the C++ API)"),
+    cl::desc("Partitions per replica (default: the program's, else 1): "
+             "the program is partitioned by its shardings and runs on "
+             "replicas x partitions devices"),
     cl::cat(targetCategory));
 
 cl::opt<int64_t> steps("steps", cl::desc("Run the program N times"),
@@ -168,6 +178,10 @@ struct LoadedProgram {
   std::optional<rt::ProgramCounts> counts;
   /// The CPU the code was compiled for, for the report.
   std::string target;
+  /// A partitioned program: its global arrays and their shardings (the
+  /// program's spec is one device's).
+  torus::tools::GlobalLayout layout;
+  std::vector<TensorSpec> globalInputs;
 };
 
 torus::tools::MeshRequest meshRequest() {
@@ -182,12 +196,11 @@ torus::tools::MeshRequest meshRequest() {
   return request;
 }
 
-/// Partitioned programs take per-partition tiles of every input; torus-run
-/// has no way to split .npy arrays by sharding yet.
-constexpr const char *kNoPartitions =
-    "torus-run runs programs with one partition per replica; a partitioned "
-    "program's inputs are per-partition tiles (run it through the C++ API, "
-    "EmulatedMesh, which splits and joins them)";
+/// AOT artifacts do not record the shardings that split global arrays.
+constexpr const char *kNoAotPartitions =
+    "torus-run runs an AOT program with one partition per replica: its "
+    "artifact does not record the shardings that split global inputs; run "
+    "the partitioned program's source instead";
 
 absl::StatusOr<LoadedProgram> loadAot(const std::string &path) {
   LoadedProgram loaded;
@@ -214,7 +227,7 @@ absl::StatusOr<LoadedProgram> loadAot(const std::string &path) {
       request.numPartitions = artifact.numPartitions;
   }
   if (artifact.numPartitions > 1)
-    return absl::FailedPreconditionError(kNoPartitions);
+    return absl::FailedPreconditionError(kNoAotPartitions);
   auto plan = torus::tools::planMesh(request);
   if (!plan.ok())
     return absl::FailedPreconditionError(std::string(plan.status().message()));
@@ -269,9 +282,10 @@ absl::StatusOr<LoadedProgram> compileSource(const std::string &path) {
   if (!plan.ok())
     return absl::FailedPreconditionError(std::string(plan.status().message()));
   loaded.plan = std::move(*plan);
-  if (loaded.plan.numPartitions > 1)
-    return absl::FailedPreconditionError(kNoPartitions);
   loaded.argumentNames = source.argumentNames;
+  // The global arrays, before partitioning makes the entry one device's.
+  loaded.globalInputs = source.function.inputs();
+  loaded.layout.globalOutputs = source.function.outputs();
   if (auto counts = mlir::torus::countCompute(*source.function.impl().module);
       counts.ok()) {
     loaded.counts.emplace();
@@ -284,6 +298,7 @@ absl::StatusOr<LoadedProgram> compileSource(const std::string &path) {
   loaded.target = target.cpu;
   mlir::torus::CompilerOptions options;
   options.numReplicas = loaded.plan.numReplicas;
+  options.numPartitions = loaded.plan.numPartitions;
   options.vectorBits = target.vectorBits();
   TORUS_ASSIGN_OR_RETURN(
       auto compiled,
@@ -299,6 +314,10 @@ absl::StatusOr<LoadedProgram> compileSource(const std::string &path) {
   TORUS_ASSIGN_OR_RETURN(void *entry, loaded.code->lookup(compiled.entrySymbol));
   loaded.program.spec = std::move(compiled.spec);
   loaded.program.entry = reinterpret_cast<rt::EntryFn>(entry);
+  loaded.layout.numReplicas = loaded.plan.numReplicas;
+  loaded.layout.numPartitions = compiled.numPartitions;
+  loaded.layout.inputShardings = std::move(compiled.inputShardings);
+  loaded.layout.outputShardings = std::move(compiled.outputShardings);
   return loaded;
 }
 
@@ -390,12 +409,17 @@ HostTensor slice(const HostTensor &stacked, int64_t index) {
   return t;
 }
 
-/// inputs[replica][argument] from the files and the seed.
+/// inputs[device][argument] from the files and the seed: each replica's
+/// (global) inputs, split over its partitions when partitioned.
 std::variant<std::vector<std::vector<HostTensor>>, Failure>
 prepareInputs(const LoadedProgram &loaded) {
   const rt::ProgramSpec &spec = loaded.program.spec;
-  int64_t numArgs = static_cast<int64_t>(spec.inputs.size());
-  int64_t numReplicas = spec.numReplicas;
+  bool partitioned = loaded.layout.numPartitions > 1;
+  const std::vector<TensorSpec> &wanted =
+      partitioned ? loaded.globalInputs : spec.inputs;
+  int64_t numArgs = static_cast<int64_t>(wanted.size());
+  int64_t numReplicas =
+      partitioned ? loaded.layout.numReplicas : spec.numReplicas;
   auto nameOf = [&](int64_t i) {
     std::string name = i < static_cast<int64_t>(loaded.argumentNames.size())
                            ? loaded.argumentNames[i]
@@ -444,7 +468,7 @@ prepareInputs(const LoadedProgram &loaded) {
 
   std::vector<std::vector<HostTensor>> perReplica(numReplicas);
   for (int64_t i = 0; i < numArgs; ++i) {
-    const TensorSpec &want = spec.inputs[i];
+    const TensorSpec &want = wanted[i];
     auto file = files.find(i);
     if (file == files.end()) {
       llvm::errs() << fmt::format("torus-run: {} {}: random values, seed {}\n",
@@ -486,7 +510,13 @@ prepareInputs(const LoadedProgram &loaded) {
                                  file->second, array->spec().toString())};
     }
   }
-  return perReplica;
+  if (!partitioned)
+    return perReplica;
+  auto devices = torus::tools::splitGlobalInputs(loaded.layout, perReplica);
+  if (!devices.ok())
+    return Failure{kExitInvalid,
+                   "torus-run: " + std::string(devices.status().message())};
+  return std::move(*devices);
 }
 
 std::variant<int, Failure> run() {
@@ -510,8 +540,9 @@ std::variant<int, Failure> run() {
   auto prepared = prepareInputs(*loaded);
   if (auto *failure = std::get_if<Failure>(&prepared))
     return *failure;
-  auto &perReplica =
+  auto &perDevice =
       std::get<std::vector<std::vector<HostTensor>>>(prepared);
+  int64_t partitions = loaded->layout.numPartitions;
 
   rt::ExecutorOptions executorOptions;
   executorOptions.numCores = plan.numCores;
@@ -525,16 +556,21 @@ std::variant<int, Failure> run() {
   if (!executor.ok())
     return fromStatus(executor.status(), kExitUsage);
   rt::RunOptions runOptions;
+  runOptions.numPartitions = partitions;
   if (plan.topology)
-    runOptions.replicaToCore = plan.replicaToCore();
+    for (const std::vector<int64_t> &cores : plan.coresOf)
+      runOptions.replicaToCore.insert(runOptions.replicaToCore.end(),
+                                      cores.begin(),
+                                      cores.begin() + partitions);
   if (absl::Status valid =
-          (*executor)->validate(loaded->program, perReplica, runOptions);
+          (*executor)->validate(loaded->program, perDevice, runOptions);
       !valid.ok())
     return fromStatus(valid, kExitInvalid);
 
   llvm::outs() << fmt::format(
-      "@{}: {} replica{} on {} emulated core{}{}, code for CPU {}\n",
+      "@{}: {} replica{}{} on {} emulated core{}{}, code for CPU {}\n",
       spec.name, spec.numReplicas, spec.numReplicas == 1 ? "" : "s",
+      partitions > 1 ? fmt::format(" x {} partitions", partitions) : "",
       plan.numCores, plan.numCores == 1 ? "" : "s",
       plan.topology ? " of " + plan.topologyName : "", loaded->target);
   std::vector<std::vector<HostTensor>> outputs;
@@ -550,7 +586,7 @@ std::variant<int, Failure> run() {
   for (int64_t step = 0; step < steps; ++step) {
     rt::RunStats stats;
     runOptions.stats = &stats;
-    auto result = (*executor)->run(loaded->program, perReplica, runOptions);
+    auto result = (*executor)->run(loaded->program, perDevice, runOptions);
     if (!result.ok())
       return Failure{kExitRunFailed,
                      fmt::format("torus-run: step {} failed: {}", step,
@@ -592,6 +628,21 @@ std::variant<int, Failure> run() {
                                 noSimulation);
   }
 
+  // A partitioned program's results, each replica's tiles joined.
+  std::vector<std::vector<HostTensor>> tiles;
+  if (partitions > 1) {
+    auto joined = torus::tools::joinGlobalOutputs(loaded->layout, outputs);
+    if (!joined.ok())
+      return Failure{kExitInvalid, "torus-run: " +
+                                       std::string(joined.status().message())};
+    tiles = std::exchange(outputs, std::move(*joined));
+  }
+  if (deviceOutputs && tiles.empty())
+    return usage("--device-outputs: the program is not partitioned (its "
+                 "results are the replicas' own)");
+  if (deviceOutputs && outputDir.empty())
+    return usage("--device-outputs needs --output-dir");
+
   if (printOutputs)
     for (size_t r = 0; r < outputs.size(); ++r)
       for (size_t i = 0; i < outputs[r].size(); ++i)
@@ -614,6 +665,20 @@ std::variant<int, Failure> run() {
     llvm::outs() << fmt::format("wrote {} results x {} replicas to {}\n",
                                 spec.outputs.size(), outputs.size(),
                                 outputDir.getValue());
+    if (deviceOutputs) {
+      for (size_t d = 0; d < tiles.size(); ++d)
+        for (size_t i = 0; i < tiles[d].size(); ++i) {
+          std::string path = (std::filesystem::path(outputDir.getValue()) /
+                              fmt::format("result{}.device{}.npy", i, d))
+                                 .string();
+          if (absl::Status s = torus::writeNpy(path, tiles[d][i]); !s.ok())
+            return fromStatus(s, kExitUsage);
+        }
+      llvm::outs() << fmt::format("wrote {} results x {} devices' tiles to "
+                                  "{}\n",
+                                  spec.outputs.size(), tiles.size(),
+                                  outputDir.getValue());
+    }
   }
   return 0;
 }
