@@ -45,6 +45,12 @@ inline constexpr llvm::StringLiteral kNumPartitionsAttrName =
     TorusDialect::NumPartitionsAttrHelper::getNameStr();
 inline constexpr llvm::StringLiteral kNumReplicasAttrName =
     TorusDialect::NumReplicasAttrHelper::getNameStr();
+/// On the entry arguments and results of a program made per device: the
+/// global array's type and #torus.sharding over all devices (TorusDialect.td).
+inline constexpr llvm::StringLiteral kGlobalTypeAttrName =
+    TorusDialect::GlobalTypeAttrHelper::getNameStr();
+inline constexpr llvm::StringLiteral kGlobalShardingAttrName =
+    TorusDialect::GlobalShardingAttrHelper::getNameStr();
 
 /// An HLO sharding as plain values: what a ShardingAttr holds.
 struct ShardingSpec {

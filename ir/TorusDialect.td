@@ -74,7 +74,14 @@ def Torus_Dialect : Dialect {
     // a #torus.sharding, an array of them (one per result) or HLO text;
     // `sharding_origin` a string, or an array of them, one per result.
     "::mlir::Attribute":$sharding,
-    "::mlir::Attribute":$sharding_origin
+    "::mlir::Attribute":$sharding_origin,
+    // A program made per device from a global one (a shard_map over every
+    // mesh axis; set by the HLO and StableHLO importers, read by
+    // torus-run): on each entry argument and result that is a device's
+    // shard, the global array's type and its #torus.sharding over all
+    // devices (replicas x partitions of the global program).
+    "::mlir::TypeAttr":$global_type,
+    "::mlir::Attribute":$global_sharding
   );
 }
 

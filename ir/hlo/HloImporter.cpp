@@ -670,7 +670,11 @@ FailureOr<func::FuncOp> Importer::emitFunction(const Computation &comp,
       b_.getFunctionType(argTypes, ValueRange(root->leaves).getTypes()));
 
   // Shardings of parameters and of the root become argument and result
-  // attributes.
+  // attributes; in a program made per device from a manual computation,
+  // the global arrays' types and shardings.
+  if (isEntry && perDevice_ && hasManualComputation() &&
+      failed(setGlobalArrays(fn, params, shards, rootInstr)))
+    return failure();
   size_t arg = 0;
   for (const Instruction *p : params) {
     size_t count = p->shape.numLeaves();
@@ -694,6 +698,44 @@ FailureOr<func::FuncOp> Importer::emitFunction(const Computation &comp,
   inProgress_.erase(&comp);
   functions_[&comp] = fn;
   return fn;
+}
+
+LogicalResult Importer::setGlobalArrays(
+    func::FuncOp fn, llvm::ArrayRef<const Instruction *> params,
+    const llvm::DenseMap<int64_t, llvm::SmallVector<const Shape *>> &shards,
+    const Instruction &root) {
+  // Each leaf whose global shape and sharding the program states.
+  auto set = [&](const Instruction &instr,
+                 auto setAttr) -> LogicalResult {
+    const Attr *attr = instr.attr("sharding");
+    if (!attr)
+      return success();
+    llvm::SmallVector<const Shape *> leaves;
+    instr.shape.leaves(leaves);
+    auto shardings = leafShardings(*attr, leaves.size());
+    if (failed(shardings))
+      return failure();
+    for (auto [k, leaf] : llvm::enumerate(leaves)) {
+      setAttr(k, kGlobalTypeAttrName, TypeAttr::get(tensorType(ctx_, *leaf)));
+      setAttr(k, kGlobalShardingAttrName, (*shardings)[k]);
+    }
+    return success();
+  };
+  size_t arg = 0;
+  for (auto [n, p] : llvm::enumerate(params)) {
+    size_t count = p->shape.numLeaves();
+    if (shards.count(n) &&
+        failed(set(*p, [&](size_t k, llvm::StringRef name, Attribute value) {
+          fn.setArgAttr(arg + k, name, value);
+        })))
+      return failure();
+    arg += count;
+  }
+  if (root.shape.numLeaves() != fn.getNumResults())
+    return success();
+  return set(root, [&](size_t k, llvm::StringRef name, Attribute value) {
+    fn.setResultAttr(k, name, value);
+  });
 }
 
 FailureOr<HloValue> Importer::emitComputation(const Computation &comp,

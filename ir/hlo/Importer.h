@@ -153,6 +153,14 @@ private:
   /// True if the program is already partitioned: one program per device
   /// (HloDeviceCounts.cpp).
   bool isPerDeviceProgram();
+  /// In a program made per device from a manual computation: the global
+  /// types and shardings of the entry's parameters that became shards
+  /// (`shards`) and of its results (the ROOT's), as kGlobalTypeAttrName
+  /// and kGlobalShardingAttrName attributes of `fn`.
+  LogicalResult setGlobalArrays(
+      func::FuncOp fn, llvm::ArrayRef<const Instruction *> params,
+      const llvm::DenseMap<int64_t, llvm::SmallVector<const Shape *>> &shards,
+      const Instruction &root);
   /// replica-id and partition-id: in a per-device program run as one
   /// replica per device, the device's replica and its index within it.
   LogicalResult emitDeviceId(const Instruction &instr, Operands operands,

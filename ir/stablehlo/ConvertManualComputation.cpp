@@ -18,9 +18,10 @@
 //     return %r : tensor<8x4xf32>
 //   }
 //
-// becomes, before the ops are converted,
+// becomes, before the ops are converted (G: torus.global_type =
+// tensor<8x4xf32>, torus.global_sharding = {devices=[8,1]<=[8]}),
 //
-//   func.func @main(%local: tensor<1x4xf32>) -> tensor<1x4xf32> {
+//   func.func @main(%local: tensor<1x4xf32> {G}) -> (tensor<1x4xf32> {G}) {
 //     %y = stablehlo.negate %local : tensor<1x4xf32>
 //     return %y : tensor<1x4xf32>
 //   }
@@ -157,13 +158,49 @@ FailureOr<bool> inlineManualComputations(ModuleOp module) {
                 "runs a program with one as the program of each device, so "
                 "its entry may hold nothing else";
 
+  MLIRContext *ctx = module.getContext();
+  auto ret = cast<func::ReturnOp>(body.getTerminator());
+  SmallVector<std::pair<unsigned, NamedAttrList>> resultAttrs;
+  // What the global program's argument or result was: its type and
+  // sharding over all devices.
+  auto globalAttrs = [&](sdy::ManualComputationOp op, Type type,
+                         sdy::TensorShardingAttr sharding,
+                         NamedAttrList &attrs) -> LogicalResult {
+    std::string error;
+    FailureOr<ShardingAttr> global = toTorusSharding(op, sharding, error);
+    if (failed(global))
+      return op.emitError() << "'sdy.manual_computation': " << error;
+    attrs.set(kGlobalTypeAttrName, TypeAttr::get(type));
+    attrs.set(kGlobalShardingAttrName, *global);
+    return success();
+  };
   for (sdy::ManualComputationOp op : manual) {
     Block &local = op.getBody().front();
-    for (auto [operand, localArg] :
-         llvm::zip(op.getTensors(), local.getArguments())) {
+    ArrayRef<sdy::TensorShardingAttr> in = op.getInShardings().getShardings();
+    ArrayRef<sdy::TensorShardingAttr> out =
+        op.getOutShardings().getShardings();
+    for (auto [i, operand, localArg] :
+         llvm::enumerate(op.getTensors(), local.getArguments())) {
       auto arg = cast<BlockArgument>(operand);
+      if (i < in.size()) {
+        NamedAttrList attrs(entry.getArgAttrDict(arg.getArgNumber()));
+        if (failed(globalAttrs(op, arg.getType(), in[i], attrs)))
+          return failure();
+        entry.setArgAttrs(arg.getArgNumber(), attrs.getDictionary(ctx));
+      }
       arg.setType(localArg.getType());
       localArg.replaceAllUsesWith(arg);
+    }
+    for (OpOperand &use : ret->getOpOperands()) {
+      auto result = dyn_cast<OpResult>(use.get());
+      if (!result || result.getOwner() != op ||
+          result.getResultNumber() >= out.size())
+        continue;
+      NamedAttrList attrs;
+      if (failed(globalAttrs(op, result.getType(),
+                             out[result.getResultNumber()], attrs)))
+        return failure();
+      resultAttrs.emplace_back(use.getOperandNumber(), std::move(attrs));
     }
     Operation *terminator = local.getTerminator();
     op.replaceAllUsesWith(terminator->getOperands());
@@ -177,7 +214,6 @@ FailureOr<bool> inlineManualComputations(ModuleOp module) {
     entry.removeArgAttr(i, "sdy.sharding");
     entry.removeArgAttr(i, "mhlo.sharding");
   }
-  auto ret = cast<func::ReturnOp>(body.getTerminator());
   entry.setFunctionType(FunctionType::get(module.getContext(),
                                           body.getArgumentTypes(),
                                           ret.getOperandTypes()));
@@ -187,6 +223,9 @@ FailureOr<bool> inlineManualComputations(ModuleOp module) {
     entry.removeResultAttr(i, StringAttr::get(module.getContext(),
                                               "mhlo.sharding"));
   }
+  for (auto &[i, attrs] : resultAttrs)
+    for (NamedAttribute attr : attrs)
+      entry.setResultAttr(i, attr.getName(), attr.getValue());
   return true;
 }
 

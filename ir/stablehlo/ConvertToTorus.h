@@ -57,10 +57,17 @@ LogicalResult convertFunctionShardings(ModuleOp module);
 FailureOr<sdy::MeshAttr> meshOf(Operation *scope,
                                 sdy::TensorShardingAttr sharding,
                                 std::string &error);
+/// `sharding` as a #torus.sharding over the devices of its mesh (XLA's
+/// HloSharding for the same axes); failure with `error` set.
+FailureOr<ShardingAttr> toTorusSharding(Operation *scope,
+                                        sdy::TensorShardingAttr sharding,
+                                        std::string &error);
 /// Makes a module whose entry is a manual computation (shard_map, pmap)
 /// over every mesh axis a program of each device, before conversion
 /// (ConvertManualComputation.cpp): its arguments become the shards the
-/// body takes, the body replaces the computation. True when it did.
+/// body takes, the body replaces the computation; the global arrays' types
+/// and shardings stay on the entry's arguments and results
+/// (kGlobalTypeAttrName, kGlobalShardingAttrName). True when it did.
 FailureOr<bool> inlineManualComputations(ModuleOp module);
 /// After conversion of a program made per device: it runs as R x P
 /// replicas of one partition, device d = replica * P + partition as replica

@@ -6,7 +6,8 @@
 For every EXPECTED_DIR/result<i>.npy of shape [R, ...], checks that
 OUTPUT_DIR/result<i>.replica<r>.npy equals slice r for every replica r,
 and for every EXPECTED_DIR/result<i>.device<d>.npy (a partitioned
-program's tile on device d) that OUTPUT_DIR's file of that name equals it,
+program's tile on device d) and result<i>.global.npy (the devices' results
+joined) that OUTPUT_DIR's file of that name equals it,
 within |got - want| <= atol + rtol * |want|. Standard library only (no
 NumPy), so tests need nothing installed. Exits 1 with the first mismatches.
 """
@@ -51,7 +52,7 @@ def main():
     files = os.listdir(args.expected)
     names = sorted(n for n in files if re.fullmatch(r"result\d+\.npy", n))
     tiles = sorted(n for n in files
-                   if re.fullmatch(r"result\d+\.device\d+\.npy", n))
+                   if re.fullmatch(r"result\d+\.(device\d+|global)\.npy", n))
     if not names:
         sys.exit(f"no result<i>.npy in {args.expected}")
     failures, checked = [], 0
@@ -81,7 +82,8 @@ def main():
         print("\n".join(failures[:20]))
         sys.exit(f"{len(failures)} mismatches")
     print(f"all {checked} values match ({len(names)} results"
-          + (f", {len(tiles)} device tiles)" if tiles else ")"))
+          + (f", {len(tiles)} device tiles or global results)" if tiles
+             else ")"))
 
 
 if __name__ == "__main__":

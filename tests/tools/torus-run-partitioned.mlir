@@ -17,7 +17,7 @@
 // HEADER: @main.1: 1 replica x 8 partitions on 8 emulated cores
 // HEADER: wrote 1 results x 1 replicas to
 // HEADER: wrote 1 results x 8 devices' tiles to
-// MATCH: all 128 values match (1 results, 8 device tiles)
+// MATCH: all 128 values match (1 results, 8 device tiles or global results)
 
 // On a TPU slice, the partitions of a replica are placed on its cores by
 // --computation-shape.
@@ -34,3 +34,14 @@
 // NODIR: torus-run: --device-outputs needs --output-dir
 // RUN: not torus-run %S/Inputs/allreduce8.mlir --replicas=8 --device-outputs 2>&1 | FileCheck %s --check-prefix=UNPARTITIONED
 // UNPARTITIONED: torus-run: --device-outputs: the program is not partitioned
+
+// A shard_map over a 4x2 mesh from StableHLO runs as the program of each
+// device, which states the global arrays: given the global x (split by
+// P("x", "y")), it writes each device's psum over "x" and their join by
+// P(None, "y"), JAX's values (tests/jax/programs/smap4x2_psum).
+// RUN: rm -rf %t && torus-run %torus_src/tests/jax/programs/smap4x2_psum/program.stablehlo.mlir %torus_src/tests/jax/programs/smap4x2_psum/in0.npy --output-dir=%t 2>&1 | FileCheck %s --check-prefix=SMAP
+// RUN: python3 %torus_src/tests/data/compare_npy.py %torus_src/tests/data/partitioned/smap4x2_psum %t | FileCheck %s --check-prefix=SMAP-MATCH
+// SMAP: @main: 8 replicas on 8 emulated cores
+// SMAP: wrote 1 results x 8 replicas to
+// SMAP: wrote 1 global results (the devices' joined) to
+// SMAP-MATCH: all 40 values match (1 results, 1 device tiles or global results)

@@ -24,6 +24,23 @@ absl::Status annotate(const absl::Status &status, std::string_view what,
 
 } // namespace
 
+absl::StatusOr<std::vector<HostTensor>>
+splitGlobalArray(const HostTensor &global, const std::string &sharding,
+                 int64_t numPartitions) {
+  if (numPartitions == 1)
+    return std::vector<HostTensor>{global};
+  std::vector<HostTensor> tiles;
+  for (int64_t partition = 0; partition < numPartitions; ++partition) {
+    auto tile = shardForPartition(
+        global, sharding.empty() ? "{replicated}" : sharding, partition,
+        numPartitions);
+    if (!tile.ok())
+      return tile.status();
+    tiles.push_back(std::move(*tile));
+  }
+  return tiles;
+}
+
 absl::StatusOr<std::vector<std::vector<HostTensor>>>
 splitGlobalInputs(const GlobalLayout &layout,
                   const std::vector<std::vector<HostTensor>> &inputs) {
@@ -35,14 +52,12 @@ splitGlobalInputs(const GlobalLayout &layout,
   for (int64_t replica = 0; replica < r; ++replica)
     for (size_t k = 0; k < inputs[replica].size(); ++k) {
       std::string sharding = shardingOf(layout.inputShardings, k);
-      for (int64_t partition = 0; partition < p; ++partition) {
-        auto tile = p == 1 ? absl::StatusOr<HostTensor>(inputs[replica][k])
-                           : shardForPartition(inputs[replica][k], sharding,
-                                               partition, p);
-        if (!tile.ok())
-          return annotate(tile.status(), "input", k, sharding);
-        devices[replica * p + partition].push_back(std::move(*tile));
-      }
+      auto tiles = splitGlobalArray(inputs[replica][k], sharding, p);
+      if (!tiles.ok())
+        return annotate(tiles.status(), "input", k, sharding);
+      for (int64_t partition = 0; partition < p; ++partition)
+        devices[replica * p + partition].push_back(
+            std::move((*tiles)[partition]));
     }
   return devices;
 }

@@ -33,6 +33,12 @@ struct GlobalLayout {
   std::vector<TensorSpec> globalOutputs;
 };
 
+/// The tiles of `global` on each of `numPartitions` devices under
+/// `sharding` (HLO text; "" is replicated).
+absl::StatusOr<std::vector<HostTensor>>
+splitGlobalArray(const HostTensor &global, const std::string &sharding,
+                 int64_t numPartitions);
+
 /// inputs[replica][argument], global, as devices[d][argument] tiles.
 /// Errors name the argument and its sharding.
 absl::StatusOr<std::vector<std::vector<HostTensor>>>

@@ -15,6 +15,7 @@
 #include "codegen/Compiler.h"
 #include "codegen/ComputeCounts.h"
 #include "ir/Sharding.h"
+#include "ir/TensorTypes.h"
 #include "ir/trace/TracedFunctionImpl.h"
 #include "runtime/ProgramSpecIO.h"
 #include "runtime/RuntimeAbi.h"
@@ -27,6 +28,7 @@
 #include "tools/common/MeshPlan.h"
 #include "tools/common/SourceProgram.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
@@ -178,11 +180,73 @@ struct LoadedProgram {
   std::optional<rt::ProgramCounts> counts;
   /// The CPU the code was compiled for, for the report.
   std::string target;
-  /// A partitioned program: its global arrays and their shardings (the
-  /// program's spec is one device's).
+  /// A partitioned program, or one made per device that states its global
+  /// arrays: those arrays and their shardings over the devices (the
+  /// program's spec is one device's). Unset (numPartitions 1) otherwise.
   torus::tools::GlobalLayout layout;
   std::vector<TensorSpec> globalInputs;
+  /// layout describes a program made per device (its devices run as
+  /// replicas): an input may be given global or per device.
+  bool perDeviceGlobals = false;
 };
+
+/// A program made per device from a global one (a shard_map over every
+/// mesh axis) states on its entry's arguments and results the global
+/// arrays' types and shardings (kGlobalTypeAttrName); their layout, with the
+/// devices as partitions of one replica, or nothing when it states none.
+void readPerDeviceGlobals(mlir::ModuleOp module, const std::string &entry,
+                          int64_t devices, LoadedProgram &loaded) {
+  auto fn = module.lookupSymbol<mlir::func::FuncOp>(entry);
+  if (!fn || devices <= 1)
+    return;
+  auto globalOf = [](mlir::DictionaryAttr attrs, TensorSpec local,
+                     TensorSpec &spec, std::string &sharding) {
+    auto type = attrs ? attrs.getAs<mlir::TypeAttr>(
+                            mlir::torus::kGlobalTypeAttrName)
+                      : nullptr;
+    auto global = attrs ? mlir::torus::toShardingAttr(
+                              attrs.get(mlir::torus::kGlobalShardingAttrName),
+                              attrs.getContext())
+                        : nullptr;
+    std::optional<TensorSpec> parsed =
+        type ? torus::fromMlirType(type.getValue()) : std::nullopt;
+    spec = parsed && global ? *parsed : local;
+    sharding = parsed && global ? mlir::torus::formatShardingSpec(
+                                      mlir::torus::toShardingSpec(global))
+                                : "";
+    return parsed && global;
+  };
+  torus::tools::GlobalLayout layout;
+  layout.numPartitions = devices;
+  std::vector<TensorSpec> inputs;
+  bool any = false;
+  for (unsigned i = 0; i < fn.getNumArguments(); ++i) {
+    auto local = torus::fromMlirType(fn.getArgumentTypes()[i]);
+    if (!local)
+      return;
+    inputs.emplace_back();
+    layout.inputShardings.emplace_back();
+    any |= globalOf(fn.getArgAttrDict(i), *local, inputs.back(),
+                    layout.inputShardings.back());
+  }
+  for (unsigned i = 0; i < fn.getNumResults(); ++i) {
+    auto local = torus::fromMlirType(fn.getResultTypes()[i]);
+    if (!local)
+      return;
+    layout.globalOutputs.emplace_back();
+    layout.outputShardings.emplace_back();
+    // A result without a global array: each device's, not joined.
+    if (!globalOf(fn.getResultAttrDict(i), *local,
+                  layout.globalOutputs.back(),
+                  layout.outputShardings.back()))
+      return;
+  }
+  if (!any)
+    return;
+  loaded.layout = std::move(layout);
+  loaded.globalInputs = std::move(inputs);
+  loaded.perDeviceGlobals = true;
+}
 
 torus::tools::MeshRequest meshRequest() {
   torus::tools::MeshRequest request;
@@ -286,6 +350,9 @@ absl::StatusOr<LoadedProgram> compileSource(const std::string &path) {
   // The global arrays, before partitioning makes the entry one device's.
   loaded.globalInputs = source.function.inputs();
   loaded.layout.globalOutputs = source.function.outputs();
+  if (loaded.plan.numPartitions == 1)
+    readPerDeviceGlobals(sourceModule, source.function.impl().name,
+                         loaded.plan.numReplicas, loaded);
   if (auto counts = mlir::torus::countCompute(*source.function.impl().module);
       counts.ok()) {
     loaded.counts.emplace();
@@ -314,10 +381,12 @@ absl::StatusOr<LoadedProgram> compileSource(const std::string &path) {
   TORUS_ASSIGN_OR_RETURN(void *entry, loaded.code->lookup(compiled.entrySymbol));
   loaded.program.spec = std::move(compiled.spec);
   loaded.program.entry = reinterpret_cast<rt::EntryFn>(entry);
-  loaded.layout.numReplicas = loaded.plan.numReplicas;
-  loaded.layout.numPartitions = compiled.numPartitions;
-  loaded.layout.inputShardings = std::move(compiled.inputShardings);
-  loaded.layout.outputShardings = std::move(compiled.outputShardings);
+  if (compiled.numPartitions > 1) {
+    loaded.layout.numReplicas = loaded.plan.numReplicas;
+    loaded.layout.numPartitions = compiled.numPartitions;
+    loaded.layout.inputShardings = std::move(compiled.inputShardings);
+    loaded.layout.outputShardings = std::move(compiled.outputShardings);
+  }
   return loaded;
 }
 
@@ -414,7 +483,8 @@ HostTensor slice(const HostTensor &stacked, int64_t index) {
 std::variant<std::vector<std::vector<HostTensor>>, Failure>
 prepareInputs(const LoadedProgram &loaded) {
   const rt::ProgramSpec &spec = loaded.program.spec;
-  bool partitioned = loaded.layout.numPartitions > 1;
+  bool partitioned =
+      loaded.layout.numPartitions > 1 && !loaded.perDeviceGlobals;
   const std::vector<TensorSpec> &wanted =
       partitioned ? loaded.globalInputs : spec.inputs;
   int64_t numArgs = static_cast<int64_t>(wanted.size());
@@ -470,6 +540,32 @@ prepareInputs(const LoadedProgram &loaded) {
   for (int64_t i = 0; i < numArgs; ++i) {
     const TensorSpec &want = wanted[i];
     auto file = files.find(i);
+    // A program made per device also takes the global array it states,
+    // split over the devices by its sharding.
+    std::string globalSharding =
+        loaded.perDeviceGlobals ? loaded.layout.inputShardings[i] : "";
+    auto giveGlobal = [&](const HostTensor &global)
+        -> std::optional<Failure> {
+      auto tiles = torus::tools::splitGlobalArray(global, globalSharding,
+                                                  numReplicas);
+      if (!tiles.ok())
+        return Failure{kExitInvalid,
+                       fmt::format("torus-run: {} (global sharding {}): {}",
+                                   nameOf(i), globalSharding,
+                                   std::string(tiles.status().message()))};
+      for (int64_t d = 0; d < numReplicas; ++d)
+        perReplica[d].push_back(std::move((*tiles)[d]));
+      return std::nullopt;
+    };
+    if (file == files.end() && !globalSharding.empty()) {
+      const TensorSpec &global = loaded.globalInputs[i];
+      llvm::errs() << fmt::format(
+          "torus-run: {} {}: random values, seed {}, split over {} devices\n",
+          nameOf(i), global.toString(), seed.getValue(), numReplicas);
+      if (auto failure = giveGlobal(randomTensor(global, seed, 0, i)))
+        return *failure;
+      continue;
+    }
     if (file == files.end()) {
       llvm::errs() << fmt::format("torus-run: {} {}: random values, seed {}\n",
                                   nameOf(i), want.toString(), seed.getValue());
@@ -495,19 +591,29 @@ prepareInputs(const LoadedProgram &loaded) {
                       array->dtype() == DType::F64 && want.dtype == DType::F32
                           ? " (save it with .astype(np.float32))"
                           : "")};
-    if (array->spec() == want) {
+    if (!globalSharding.empty() &&
+        array->spec() == loaded.globalInputs[i] && !(array->spec() == want)) {
+      if (auto failure = giveGlobal(*array))
+        return *failure;
+    } else if (array->spec() == want) {
       for (int64_t r = 0; r < numReplicas; ++r)
         perReplica[r].push_back(*array);
     } else if (array->spec() == stacked) {
       for (int64_t r = 0; r < numReplicas; ++r)
         perReplica[r].push_back(slice(*array, r));
     } else {
-      return Failure{kExitInvalid,
-                     fmt::format("torus-run: {}: expects {} (the same for "
-                                 "every replica) or {} (one slice per "
-                                 "replica), but {} holds {}",
-                                 nameOf(i), want.toString(), stacked.toString(),
-                                 file->second, array->spec().toString())};
+      return Failure{
+          kExitInvalid,
+          fmt::format("torus-run: {}: expects {} (the same for every "
+                      "replica) or {} (one slice per replica){}, but {} "
+                      "holds {}",
+                      nameOf(i), want.toString(), stacked.toString(),
+                      globalSharding.empty()
+                          ? ""
+                          : fmt::format(" or the global {} (split by {})",
+                                        loaded.globalInputs[i].toString(),
+                                        globalSharding),
+                      file->second, array->spec().toString())};
     }
   }
   if (!partitioned)
@@ -542,7 +648,7 @@ std::variant<int, Failure> run() {
     return *failure;
   auto &perDevice =
       std::get<std::vector<std::vector<HostTensor>>>(prepared);
-  int64_t partitions = loaded->layout.numPartitions;
+  int64_t partitions = plan.numPartitions;
 
   rt::ExecutorOptions executorOptions;
   executorOptions.numCores = plan.numCores;
@@ -628,14 +734,19 @@ std::variant<int, Failure> run() {
                                 noSimulation);
   }
 
-  // A partitioned program's results, each replica's tiles joined.
-  std::vector<std::vector<HostTensor>> tiles;
-  if (partitions > 1) {
+  // A partitioned program's results, each replica's tiles joined; those
+  // of a program made per device (whose devices are its replicas) joined
+  // beside them.
+  std::vector<std::vector<HostTensor>> tiles, global;
+  if (loaded->layout.numPartitions > 1) {
     auto joined = torus::tools::joinGlobalOutputs(loaded->layout, outputs);
     if (!joined.ok())
       return Failure{kExitInvalid, "torus-run: " +
                                        std::string(joined.status().message())};
-    tiles = std::exchange(outputs, std::move(*joined));
+    if (loaded->perDeviceGlobals)
+      global = std::move(*joined);
+    else
+      tiles = std::exchange(outputs, std::move(*joined));
   }
   if (deviceOutputs && tiles.empty())
     return usage("--device-outputs: the program is not partitioned (its "
@@ -648,6 +759,10 @@ std::variant<int, Failure> run() {
       for (size_t i = 0; i < outputs[r].size(); ++i)
         llvm::outs() << fmt::format("replica {} result {}: {}\n", r, i,
                                     outputs[r][i].toString());
+  if (printOutputs && !global.empty())
+    for (size_t i = 0; i < global[0].size(); ++i)
+      llvm::outs() << fmt::format("global result {}: {}\n", i,
+                                  global[0][i].toString());
   if (!outputDir.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(outputDir.getValue(), ec);
@@ -665,6 +780,18 @@ std::variant<int, Failure> run() {
     llvm::outs() << fmt::format("wrote {} results x {} replicas to {}\n",
                                 spec.outputs.size(), outputs.size(),
                                 outputDir.getValue());
+    if (!global.empty()) {
+      for (size_t i = 0; i < global[0].size(); ++i) {
+        std::string path = (std::filesystem::path(outputDir.getValue()) /
+                            fmt::format("result{}.global.npy", i))
+                               .string();
+        if (absl::Status s = torus::writeNpy(path, global[0][i]); !s.ok())
+          return fromStatus(s, kExitUsage);
+      }
+      llvm::outs() << fmt::format("wrote {} global results (the devices' "
+                                  "joined) to {}\n",
+                                  global[0].size(), outputDir.getValue());
+    }
     if (deviceOutputs) {
       for (size_t d = 0; d < tiles.size(); ++d)
         for (size_t i = 0; i < tiles[d].size(); ++i) {

@@ -37,7 +37,8 @@ module @jit_f attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replicas = 1 :
 // PRINT: sdy.return %{{.*}} : tensor<2x2xf32>
 // PRINT-NEXT: } : (tensor<8x4xf32>) -> tensor<8x4xf32>
 // CHECK-LABEL: module @jit_smap attributes {torus.num_partitions = 1 : i64, torus.num_replicas = 8 : i64}
-// CHECK: func.func public @main(%[[X:.*]]: tensor<2x2xf32>) -> (tensor<2x2xf32> {jax.result_info = "result"})
+// The global arrays' types and shardings stay on the arguments and results.
+// CHECK: func.func public @main(%[[X:[^:]*]]: tensor<2x2xf32> {torus.global_sharding = #torus.sharding<"{devices=[4,2]<=[8]}">, torus.global_type = tensor<8x4xf32>}) -> (tensor<2x2xf32> {jax.result_info = "result", torus.global_sharding = #torus.sharding<"{devices=[4,2]<=[8]}">, torus.global_type = tensor<8x4xf32>})
 // CHECK-NEXT: %[[SUM:.*]] = torus.all_reduce sum %[[X]] {replica_groups = dense<{{\[\[}}0, 2, 4, 6], [1, 3, 5, 7]]> : tensor<2x4xi64>} : tensor<2x2xf32>
 // CHECK-NEXT: %[[D:.*]] = torus.replica_id : tensor<ui32>
 // CHECK-NEXT: %[[P:.*]] = torus.constant dense<8> : tensor<ui32>
