@@ -33,6 +33,8 @@ function(torus_add_installed_library target outputName exportName)
   target_link_libraries(${target} INTERFACE absl::status absl::statusor)
   target_include_directories(${target} INTERFACE
     $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+  # The public headers use C++20 (std::span, designated initializers).
+  target_compile_features(${target} INTERFACE cxx_std_20)
   set_target_properties(${target} PROPERTIES
     OUTPUT_NAME ${outputName}
     EXPORT_NAME ${exportName}
@@ -71,10 +73,26 @@ install(FILES ${PROJECT_BINARY_DIR}/TorusConfig.cmake
               ${PROJECT_BINARY_DIR}/TorusConfigVersion.cmake
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/Torus)
 
+# torus.pc finds its prefix from its own folder (pkg-config's ${pcfiledir}),
+# so that `cmake --install --prefix` anywhere, or a moved prefix, works.
+file(RELATIVE_PATH TORUS_PC_PREFIX_FROM_PCFILEDIR
+     "/prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/prefix")
+string(REGEX REPLACE "/$" "" TORUS_PC_PREFIX_FROM_PCFILEDIR
+       "${TORUS_PC_PREFIX_FROM_PCFILEDIR}")
 configure_file(${PROJECT_SOURCE_DIR}/cmake/torus.pc.in
                ${PROJECT_BINARY_DIR}/torus.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/torus.pc
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
+# The command-line tools, finding Debian's LLVM/MLIR by RPATH as the
+# libraries do.
+foreach(tool torusc torus-run torus-opt)
+  set_target_properties(${tool} PROPERTIES INSTALL_RPATH "${TORUS_LLVM_RPATH}")
+  install(TARGETS ${tool} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+endforeach()
+# torus-launch starts a multi-worker job's processes (a Python script).
+install(PROGRAMS ${PROJECT_SOURCE_DIR}/tools/torus-launch
+        DESTINATION ${CMAKE_INSTALL_BINDIR})
 
 # The public headers compile with nothing but std and abseil.
 add_library(TorusPublicHeadersCheck OBJECT
@@ -91,4 +109,4 @@ add_test(NAME embedding.install-and-build
           ${PROJECT_BINARY_DIR}/embedding-test ${CMAKE_CXX_COMPILER}
           "${CMAKE_CXX_FLAGS}" "${CMAKE_EXE_LINKER_FLAGS}")
 set_tests_properties(embedding.install-and-build PROPERTIES
-  PASS_REGULAR_EXPRESSION "embedding: installed, built out of tree")
+  PASS_REGULAR_EXPRESSION "embedding: pkg-config build from a moved prefix and the installed tools: OK")

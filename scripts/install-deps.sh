@@ -10,6 +10,8 @@ packages=(
   # JSON for the AOT metadata (runtime/ProgramSpecIO.cpp; header only)
   nlohmann-json3-dev
   python3
+  # pkg-config: the install test builds a consumer through torus.pc
+  pkgconf
   # oneDNN: the reference GEMMs of benchmarks/codegen_bench (an MLP step)
   libdnnl-dev
   # OpenBLAS: the second reference GEMM of benchmarks/matmul_bench
