@@ -3,14 +3,19 @@
 #include "api/CompileKeepingShardings.h"
 #include "api/ExecutableImpl.h"
 #include "codegen/Compiler.h"
+#include "codegen/IRDumper.h"
 #include "ir/trace/TracedFunctionImpl.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OperationSupport.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <atomic>
+#include <cstdlib>
 
 namespace torus {
 
@@ -26,6 +31,30 @@ isolatedCopy(mlir::ModuleOp module) {
   auto context = createTorusContext();
   auto copy = mlir::parseSourceString<mlir::ModuleOp>(text, context.get());
   return {std::move(context), std::move(copy)};
+}
+
+/// The dumper `options` ask for (dumpDir, else TORUS_DUMP_TO), or null.
+absl::StatusOr<std::unique_ptr<mlir::torus::IRDumper>>
+dumperFor(const CompileOptions &options, const std::string &name) {
+  std::string directory = options.dumpDir;
+  if (directory.empty())
+    if (const char *env = std::getenv("TORUS_DUMP_TO"))
+      directory = env;
+  if (directory.empty())
+    return nullptr;
+  // Modules compiled by this process, numbered as XLA numbers its dumps.
+  static std::atomic<int> nextModule{0};
+  mlir::torus::IRDumperOptions dumpOptions;
+  dumpOptions.printingFlags.enableDebugInfo();
+  return mlir::torus::IRDumper::create(directory, name, nextModule++,
+                                       dumpOptions);
+}
+
+std::string printLLVM(const llvm::Module &module) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module.print(os, nullptr);
+  return text;
 }
 } // namespace
 
@@ -45,8 +74,22 @@ compileKeepingShardings(const TracedFunction &fn, const CompileOptions &options,
   compilerOptions.numPartitions = options.numPartitions;
   compilerOptions.fuse = options.fuse;
   compilerOptions.planBuffers = options.planBuffers;
+  TORUS_ASSIGN_OR_RETURN(auto dumper, dumperFor(options, fn.impl().name));
+  if (dumper) {
+    compilerOptions.afterStage = [&](mlir::torus::Stage stage,
+                                     mlir::ModuleOp m) {
+      if (stage == mlir::torus::Stage::Torus)
+        dumper->recordError(dumper->writeNumberedModule("input", m));
+    };
+    compilerOptions.configurePassManager = [&](mlir::PassManager &pm) {
+      pm.addInstrumentation(dumper->createInstrumentation());
+    };
+  }
   TORUS_ASSIGN_OR_RETURN(auto compiled,
                          mlir::torus::compileToLLVMIR(*module, compilerOptions));
+  if (dumper)
+    dumper->recordError(
+        dumper->writeNumbered("llvm", "ll", printLLVM(*compiled.llvmModule)));
   inputShardings = compiled.inputShardings;
   outputShardings = compiled.outputShardings;
 
@@ -55,6 +98,11 @@ compileKeepingShardings(const TracedFunction &fn, const CompileOptions &options,
   llvm::Module &llvmModule = *compiled.llvmModule;
   TORUS_RETURN_IF_ERROR(
       rt::JitModule::optimizeFor(llvmModule, target, options.optLevel));
+  if (dumper) {
+    dumper->recordError(
+        dumper->writeNumbered("llvm-opt", "ll", printLLVM(llvmModule)));
+    TORUS_RETURN_IF_ERROR(dumper->status());
+  }
   TORUS_ASSIGN_OR_RETURN(
       std::string object,
       rt::JitModule::compileFor(llvmModule, target, rt::CodeFileType::Object,

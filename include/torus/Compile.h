@@ -53,6 +53,16 @@ struct CompileOptions {
   /// code, so the host must be able to run it (FailedPrecondition naming
   /// the missing features otherwise); Executable::save() records it.
   std::string target;
+  /// Write every step of the compilation into this directory, as `torusc
+  /// --dump-dir` does (docs/torusc.md, "Dumps"): the traced module with its
+  /// C++ source locations and argument names, the module after every pass,
+  /// the LLVM IR before and after optimization, numbered in order as
+  /// `module_<NNNN>.<name>.<NNNN>.<step>.<ext>` (modules numbered per
+  /// process). Empty: the directory in the environment variable
+  /// TORUS_DUMP_TO when it is set (XLA's `--xla_dump_to`), else no dumps. A
+  /// dump that cannot be written fails the compile. A CompileCache hit
+  /// compiles nothing and so dumps nothing.
+  std::string dumpDir;
 };
 
 /// A compiled program: host machine code for one SPMD step and what the
