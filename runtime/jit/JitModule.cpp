@@ -114,17 +114,34 @@ absl::Status JitModule::optimizeFor(llvm::Module &module,
   return optimize(module, **tm, optLevel);
 }
 
-JitModule::JitModule(std::unique_ptr<llvm::orc::LLJIT> jit)
-    : jit_(std::move(jit)) {}
+struct JitModule::SessionErrors {
+  std::mutex mutex;
+  std::string text;
+};
+
+JitModule::JitModule(std::unique_ptr<llvm::orc::LLJIT> jit,
+                     std::shared_ptr<SessionErrors> errors)
+    : jit_(std::move(jit)), errors_(std::move(errors)) {}
 JitModule::~JitModule() = default;
 
 absl::StatusOr<std::unique_ptr<llvm::orc::LLJIT>>
-JitModule::createJit(const JitOptions &options) {
+JitModule::createJit(const JitOptions &options,
+                     const std::shared_ptr<SessionErrors> &errors) {
   TORUS_ASSIGN_OR_RETURN(auto jtmb,
                          targetMachine(options.target, options.optLevel));
   auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(jtmb).create();
   if (!jit)
     return toStatus(jit.takeError(), "cannot create the JIT");
+  // ORC prints errors that reach no caller ("JIT session error: Symbols not
+  // found") on stderr; a library keeps them for the Status instead.
+  (*jit)->getExecutionSession().setErrorReporter(
+      [errors](llvm::Error error) {
+        std::string message = llvm::toString(std::move(error));
+        std::lock_guard<std::mutex> lock(errors->mutex);
+        if (!errors->text.empty())
+          errors->text += "; ";
+        errors->text += message;
+      });
   if (perfMapRequested() && !writePerfMapFor(**jit))
     return absl::FailedPreconditionError(
         "TORUS_PERF_MAP is set, but this JIT does not link with JITLink, "
@@ -162,17 +179,20 @@ JitModule::load(std::unique_ptr<llvm::LLVMContext> context,
     return toStatus(tm.takeError(), "cannot create a target machine");
   TORUS_RETURN_IF_ERROR(optimize(*module, **tm, options.optLevel));
 
-  TORUS_ASSIGN_OR_RETURN(auto jit, createJit(options));
+  auto errors = std::make_shared<SessionErrors>();
+  TORUS_ASSIGN_OR_RETURN(auto jit, createJit(options, errors));
   if (llvm::Error e = jit->addIRModule(
           llvm::orc::ThreadSafeModule(std::move(module), std::move(context))))
     return toStatus(std::move(e), "cannot add the module to the JIT");
-  return std::unique_ptr<JitModule>(new JitModule(std::move(jit)));
+  return std::unique_ptr<JitModule>(
+      new JitModule(std::move(jit), std::move(errors)));
 }
 
 absl::StatusOr<std::unique_ptr<JitModule>>
 JitModule::loadObject(std::string_view bytes, std::string_view name,
                       const JitOptions &options) {
-  TORUS_ASSIGN_OR_RETURN(auto jit, createJit(options));
+  auto errors = std::make_shared<SessionErrors>();
+  TORUS_ASSIGN_OR_RETURN(auto jit, createJit(options, errors));
   auto buffer = llvm::MemoryBuffer::getMemBufferCopy(
       llvm::StringRef(bytes.data(), bytes.size()),
       llvm::StringRef(name.data(), name.size()));
@@ -180,7 +200,8 @@ JitModule::loadObject(std::string_view bytes, std::string_view name,
     return toStatus(std::move(e), fmt::format("cannot load '{}'", name));
   // Linking happens at the first lookup(); an unresolved symbol is reported
   // there.
-  return std::unique_ptr<JitModule>(new JitModule(std::move(jit)));
+  return std::unique_ptr<JitModule>(
+      new JitModule(std::move(jit), std::move(errors)));
 }
 
 absl::StatusOr<std::unique_ptr<JitModule>>
@@ -223,9 +244,17 @@ absl::StatusOr<std::string> JitModule::compileFor(llvm::Module &module,
 
 absl::StatusOr<void *> JitModule::lookup(std::string_view symbol) {
   auto address = jit_->lookup(llvm::StringRef(symbol.data(), symbol.size()));
-  if (!address)
-    return toStatus(address.takeError(),
-                    fmt::format("cannot find '{}' in generated code", symbol));
+  if (!address) {
+    absl::Status status =
+        toStatus(address.takeError(),
+                 fmt::format("cannot find '{}' in generated code", symbol));
+    std::lock_guard<std::mutex> lock(errors_->mutex);
+    if (errors_->text.empty())
+      return status;
+    return absl::Status(status.code(),
+                        fmt::format("{} ({})", std::string(status.message()),
+                                    std::exchange(errors_->text, "")));
+  }
   return address->toPtr<void *>();
 }
 

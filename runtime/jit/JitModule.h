@@ -83,12 +83,20 @@ public:
 
   ~JitModule();
 
+  /// What ORC reported while linking (it would print it on stderr): kept,
+  /// and added to the Status of the lookup that failed.
+  struct SessionErrors;
+
 private:
-  explicit JitModule(std::unique_ptr<llvm::orc::LLJIT> jit);
-  /// A JIT with `options.symbols` and the support routines.
+  JitModule(std::unique_ptr<llvm::orc::LLJIT> jit,
+            std::shared_ptr<SessionErrors> errors);
+  /// A JIT with `options.symbols` and the support routines, reporting its
+  /// session's errors into `errors`.
   static absl::StatusOr<std::unique_ptr<llvm::orc::LLJIT>>
-  createJit(const JitOptions &options);
+  createJit(const JitOptions &options,
+            const std::shared_ptr<SessionErrors> &errors);
   std::unique_ptr<llvm::orc::LLJIT> jit_;
+  std::shared_ptr<SessionErrors> errors_;
 };
 
 } // namespace torus::rt

@@ -63,6 +63,35 @@ TEST(JitModuleTest, LoadsAModuleAndCallsItsEntry) {
   EXPECT_FALSE(jit->lookup("helper").ok()) << "internal symbols stay hidden";
 }
 
+// Code calling a function nothing provides: the lookup's Status names the
+// missing symbol, and nothing is printed on stderr (ORC would print "JIT
+// session error: ..." there by default).
+TEST(JitModuleTest, UnresolvedSymbolIsInTheStatusNotOnStderr) {
+  auto context = std::make_unique<llvm::LLVMContext>();
+  auto module = std::make_unique<llvm::Module>("missing", *context);
+  llvm::IRBuilder<> b(*context);
+  auto *type = llvm::FunctionType::get(b.getInt32Ty(), {b.getInt32Ty()}, false);
+  auto *missing = llvm::Function::Create(
+      type, llvm::GlobalValue::ExternalLinkage, "__torus_no_such_routine",
+      *module);
+  auto *entry = llvm::Function::Create(
+      type, llvm::GlobalValue::ExternalLinkage, "entry", *module);
+  b.SetInsertPoint(llvm::BasicBlock::Create(*context, "body", entry));
+  b.CreateRet(b.CreateCall(missing, {entry->getArg(0)}));
+  JitOptions options;
+  options.optLevel = 0;
+  auto jit = JitModule::load(std::move(context), std::move(module), options);
+  ASSERT_TRUE(jit.ok()) << jit.status();
+  ::testing::internal::CaptureStderr();
+  auto address = (*jit)->lookup("entry");
+  std::string printed = ::testing::internal::GetCapturedStderr();
+  ASSERT_FALSE(address.ok());
+  EXPECT_NE(address.status().message().find("__torus_no_such_routine"),
+            std::string::npos)
+      << address.status();
+  EXPECT_EQ(printed, "");
+}
+
 TEST(JitModuleTest, PerfMapListsTheFunctionsOnlyWhenAsked) {
   const std::string path = perfMapPath();
   std::remove(path.c_str());
