@@ -59,18 +59,17 @@ bool isNaN(DType dtype, uint8_t b) {
                                   : (b & 0x7c) == 0x7c && (b & 3) != 0;
 }
 
-/// Expects the bytes of `got` to equal `want`; with `nanAsOne`, any NaN
-/// matches any NaN (arithmetic: the sign of a NaN result is the host's).
+/// Expects the bytes of `got` to equal `want`, except that any NaN matches
+/// any NaN: which NaN a conversion or an operation makes is unspecified
+/// (XLA and ml_dtypes differ in sign and payload).
 void expectBits(DType dtype, const HostTensor &got,
                 const std::vector<uint8_t> &want, const std::string &what,
-                const std::vector<std::string> &inputs = {},
-                bool nanAsOne = false) {
+                const std::vector<std::string> &inputs = {}) {
   std::vector<uint8_t> g = elements<uint8_t>(got);
   ASSERT_EQ(g.size(), want.size()) << what;
   int failures = 0;
   for (size_t i = 0; i < g.size() && failures < 10; ++i) {
-    bool ok = g[i] == want[i] ||
-              (nanAsOne && isNaN(dtype, g[i]) && isNaN(dtype, want[i]));
+    bool ok = g[i] == want[i] || (isNaN(dtype, g[i]) && isNaN(dtype, want[i]));
     if (!ok) {
       ++failures;
       ADD_FAILURE() << what << " element " << i
@@ -101,8 +100,11 @@ TEST(Float8OpsTest, EveryPatternToF32) {
     std::vector<uint32_t> want =
         elements<uint32_t>(load(name + "_to_f32.npy"));
     std::vector<uint32_t> got = elements<uint32_t>(out[0]);
+    // Bit for bit, except that any NaN matches any NaN: which NaN a
+    // conversion makes is unspecified (XLA and ml_dtypes differ).
+    auto nan = [](uint32_t b) { return (b & 0x7fffffff) > 0x7f800000; };
     for (int i = 0; i < 256; ++i)
-      EXPECT_EQ(got[i], want[i])
+      EXPECT_TRUE(got[i] == want[i] || (nan(got[i]) && nan(want[i])))
           << name << " 0x" << std::hex << i << ": got 0x" << got[i]
           << ", want 0x" << want[i];
     // f64, f16 and bf16 hold every f8 value exactly.
@@ -114,7 +116,8 @@ TEST(Float8OpsTest, EveryPatternToF32) {
     expectClose(out[3], values, 0, 0, name + " to bf16");
     std::vector<double> d = toDoubles(out[1]);
     for (int i = 0; i < 256; ++i)
-      EXPECT_EQ(std::signbit(d[i]), (i & 0x80) != 0) << name << " " << i;
+      if (!std::isnan(d[i]))
+        EXPECT_EQ(std::signbit(d[i]), (i & 0x80) != 0) << name << " " << i;
   }
 }
 
@@ -171,6 +174,8 @@ TEST(Float8OpsTest, F32ToF8) {
 }
 
 TEST(Float8OpsTest, F64ToF8RoundsOnce) {
+  // As XLA: one rounding (ml_dtypes rounds through f32, twice; the
+  // reference is XLA's, checked to be the nearest where they differ).
   HostTensor in = load("f64_inputs.npy");
   std::vector<std::string> texts;
   for (double d : elements<double>(in))
@@ -265,15 +270,15 @@ TEST(Float8OpsTest, EveryPairAddsAndMultipliesInF32) {
           Tensor x = bitcastConvert(a, t), y = bitcastConvert(b, t);
           return std::make_tuple(bitcastConvert(x + y, DType::U8),
                                  bitcastConvert(x * y, DType::U8),
-                                 bitcastConvert(maximum(x, y), DType::U8),
+                                 astype(maximum(x, y), DType::F32),
                                  x < y);
         },
         {grid(true), grid(false)});
     ASSERT_EQ(out.size(), 4u) << name;
     expectBits(t, out[0], elements<uint8_t>(load(name + "_add.npy")),
-               name + " add (element 256 i + j)", {}, /*nanAsOne=*/true);
+               name + " add (element 256 i + j)");
     expectBits(t, out[1], elements<uint8_t>(load(name + "_mul.npy")),
-               name + " mul (element 256 i + j)", {}, /*nanAsOne=*/true);
+               name + " mul (element 256 i + j)");
     // max and < from the widened values: NaN propagates through max, and
     // -0 and +0 compare equal.
     std::vector<uint32_t> wide = elements<uint32_t>(load(name + "_to_f32.npy"));

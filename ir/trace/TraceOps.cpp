@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <vector>
 
 namespace torus {
 
@@ -44,14 +45,33 @@ unsigned upperBounds(Node n) {
   return set;
 }
 
-/// The least upper bound of `a` and `b`.
+/// The least upper bound of `a` and `b`. Where their common bounds have
+/// several minimal elements (f8e4m3fn and f8e5m2 are both below bf16 and
+/// f16), the join of those.
 Node join(Node a, Node b) {
   unsigned common = upperBounds(a) & upperBounds(b);
   for (int n = 0; n < kNumNodes; ++n)
     if ((common & (1u << n)) &&
         (upperBounds(static_cast<Node>(n)) & common) == common)
       return static_cast<Node>(n);
-  return C128;
+  std::vector<Node> minimal;
+  for (int n = 0; n < kNumNodes; ++n) {
+    if (!(common & (1u << n)))
+      continue;
+    bool isMinimal = true;
+    for (int m = 0; m < kNumNodes; ++m)
+      if (m != n && (common & (1u << m)) &&
+          (upperBounds(static_cast<Node>(m)) & (1u << n)))
+        isMinimal = false;
+    if (isMinimal)
+      minimal.push_back(static_cast<Node>(n));
+  }
+  if (minimal.size() < 2)
+    return C128;
+  Node r = minimal[0];
+  for (size_t i = 1; i < minimal.size(); ++i)
+    r = join(r, minimal[i]);
+  return r;
 }
 
 Node nodeOf(DType d) {

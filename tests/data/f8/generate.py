@@ -16,7 +16,10 @@ Files (every f8 value is stored as its bits, uint8):
   f32_to_<t>.npy        u8[N]: f32_inputs rounded to <t>
   f64_inputs.npy        f64[M]: values whose rounding through f32 would
                         differ (just off a tie), and the f32 inputs
-  f64_to_<t>.npy        u8[M]
+  f64_to_<t>.npy        u8[M], from XLA:CPU (through JAX): XLA rounds f64 to
+                        f8 once, ml_dtypes through f32 (twice), which
+                        differs just off a tie; the script checks that
+                        XLA's answer is the nearest wherever they differ
   f16_to_<t>.npy        u8[65536]: each f16 bit pattern rounded to <t>
   bf16_to_<t>.npy       u8[65536]: each bf16 bit pattern rounded to <t>
   <t>_to_<u>.npy        u8[256]: each pattern of <t> converted to the other
@@ -30,9 +33,14 @@ Files (every f8 value is stored as its bits, uint8):
                      saves f8 arrays ('<V1' for f8e4m3fn, '<f1' for f8e5m2)
 """
 import os
+from fractions import Fraction
 
+import jax
 import ml_dtypes
 import numpy as np
+
+jax.config.update("jax_enable_x64", True)
+jax.config.update("jax_platforms", "cpu")
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TYPES = {"f8e4m3fn": ml_dtypes.float8_e4m3fn, "f8e5m2": ml_dtypes.float8_e5m2}
@@ -101,6 +109,21 @@ def f64_inputs(f32):
     return np.array(values, np.float64)
 
 
+def f64_reference(f64, t):
+    """f64 -> t as XLA computes it (one rounding), checked against
+    ml_dtypes (two roundings, through f32) where they differ."""
+    xla = bits(np.asarray(jax.jit(lambda a: a.astype(t))(f64)))
+    double_rounded = bits(f64.astype(t))
+    wide = np.arange(256, dtype=np.uint8).view(t).astype(np.float64)
+    for i in np.nonzero(xla != double_rounded)[0]:
+        x = Fraction(float(f64[i]))
+        a, b = wide[xla[i]], wide[double_rounded[i]]
+        assert np.isfinite(a) and np.isfinite(b), (f64[i], a, b)
+        assert abs(x - Fraction(float(a))) < abs(x - Fraction(float(b))), (
+            "XLA's f64 -> f8 is not the nearest", f64[i], a, b)
+    return xla
+
+
 def main():
     f32 = f32_inputs()
     save("f32_inputs.npy", f32)
@@ -115,7 +138,7 @@ def main():
         for name, t in TYPES.items():
             save(f"{name}_to_f32.npy", patterns(t).astype(np.float32))
             save(f"f32_to_{name}.npy", bits(f32.astype(t)))
-            save(f"f64_to_{name}.npy", bits(f64.astype(t)))
+            save(f"f64_to_{name}.npy", f64_reference(f64, t))
             save(f"f16_to_{name}.npy", bits(f16_all.view(np.float16).astype(t)))
             save(f"bf16_to_{name}.npy",
                  bits(f16_all.view(ml_dtypes.bfloat16).astype(t)))
