@@ -373,6 +373,108 @@ TEST(Float8OpsTest, DotWithF32Result) {
   }
 }
 
+/// `v` rounded to the f8 type `t` by brute force over its finite values
+/// (nearest, ties to the even pattern; beyond the overflow threshold NaN
+/// for f8e4m3fn, inf for f8e5m2), as a double.
+double roundToF8(DType t, const std::vector<uint32_t> &wide, double v) {
+  if (std::isnan(v))
+    return NAN;
+  double best = NAN, bestDistance = INFINITY;
+  int bestPattern = 0;
+  double largest = 0;
+  for (int i = 0; i < 256; ++i) {
+    float f = std::bit_cast<float>(wide[i]);
+    if (!std::isfinite(f))
+      continue;
+    largest = std::max(largest, double(f));
+    double d = std::abs(double(f) - v);
+    if (d < bestDistance || (d == bestDistance && (i & 1) == 0 &&
+                             (bestPattern & 1) == 1)) {
+      best = f, bestDistance = d, bestPattern = i;
+    }
+  }
+  double halfUlp = t == DType::F8E4M3FN ? 16 : 4096; // above the largest
+  if (std::abs(v) > largest + halfUlp ||
+      (t == DType::F8E5M2 && std::abs(v) >= largest + halfUlp))
+    return t == DType::F8E4M3FN ? NAN : std::copysign(INFINITY, v);
+  return best;
+}
+
+TEST(Float8OpsTest, ReductionsSortAndDataMovementInF32) {
+  // The other ops on f8 operands: a row sum accumulates in f32 and rounds
+  // once at the end (as XLA's CPU backend); sort, pad, concatenate, where,
+  // transpose move the values unchanged; reducePrecision works on the
+  // widened value (f8e4m3fn to f8e5m2's format: its e5m2 rounding).
+  for (DType t : kF8Types) {
+    std::string name(dtypeName(t));
+    std::vector<uint32_t> wide = elements<uint32_t>(load(name + "_to_f32.npy"));
+    HostTensor x = randomFinite(t, {6, 40}, 3, 4);
+    auto out = run(
+        [t](Tensor bits) {
+          Tensor v = bitcastConvert(bits, t);
+          Tensor padded = pad(v, {{0, 0}, {0, 1}}, 0.5);
+          return std::make_tuple(
+              astype(sum(v, {1}), DType::F32),
+              astype(sort(v, 1), DType::F32),
+              astype(concatenate({transpose(v), transpose(v)}, 1), DType::F32),
+              astype(where(v > 0.0, v, slice(padded, {0, 1}, {6, 41})),
+                     DType::F32),
+              astype(reducePrecision(v, 5, 2), DType::F32));
+        },
+        {x});
+    ASSERT_EQ(out.size(), 5u) << name;
+    auto value = [&](int64_t i) {
+      return double(std::bit_cast<float>(
+          wide[static_cast<const uint8_t *>(x.rawData())[i]]));
+    };
+    std::vector<uint32_t> e5m2 = elements<uint32_t>(load("f8e5m2_to_f32.npy"));
+    std::vector<double> sums, sorted, concatenated(2 * 240), selected,
+        reduced;
+    for (int64_t r = 0; r < 6; ++r) {
+      double s = 0;
+      std::vector<double> row;
+      for (int64_t c = 0; c < 40; ++c) {
+        s += value(r * 40 + c);
+        row.push_back(value(r * 40 + c));
+      }
+      // In f32, exact: 40 values of at most 4, multiples of 2^-9 (e4m3fn)
+      // or 2^-16 (e5m2).
+      sums.push_back(roundToF8(t, wide, s));
+      std::sort(row.begin(), row.end());
+      sorted.insert(sorted.end(), row.begin(), row.end());
+    }
+    for (int64_t c = 0; c < 40; ++c)
+      for (int64_t r = 0; r < 6; ++r) {
+        concatenated[c * 12 + r] = value(r * 40 + c);
+        concatenated[c * 12 + 6 + r] = value(r * 40 + c);
+      }
+    for (int64_t i = 0; i < 240; ++i) {
+      double v = value(i);
+      selected.push_back(v > 0 ? v : (i % 40 == 39 ? 0.5 : value(i + 1)));
+      reduced.push_back(roundToF8(DType::F8E5M2, e5m2, v));
+    }
+    expectClose(out[0], sums, 0, 0, name + " sum");
+    expectClose(out[1], sorted, 0, 0, name + " sort");
+    expectClose(out[2], concatenated, 0, 0, name + " transpose, concatenate");
+    expectClose(out[3], selected, 0, 0, name + " where, pad, slice");
+    if (t == DType::F8E4M3FN)
+      expectClose(out[4], reduced, 0, 0, name + " reduce_precision (5, 2)");
+  }
+}
+
+TEST(Float8OpsTest, CrossReplicaReductionsAreRefused) {
+  for (DType t : kF8Types) {
+    auto traced = trace("f", {spec(t, {4})},
+                        [](Tensor x) { return allReduce(x); });
+    ASSERT_FALSE(traced.ok());
+    EXPECT_THAT(std::string(traced.status().message()),
+                ::testing::HasSubstr(fmt::format(
+                    "cannot reduce an {} tensor across replicas (convert it "
+                    "to bf16 or f32 first)",
+                    dtypeName(t))));
+  }
+}
+
 TEST(Float8OpsTest, TypesAndNames) {
   EXPECT_EQ(dtypeName(DType::F8E4M3FN), "f8e4m3fn");
   EXPECT_EQ(dtypeName(DType::F8E5M2), "f8e5m2");
