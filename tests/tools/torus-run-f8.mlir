@@ -10,6 +10,8 @@
 // RUN: cmp %t/result2.replica0.npy %torus_src/tests/data/f8/run/result2.npy
 // RUN: cmp %t/result3.replica0.npy %torus_src/tests/data/f8/run/result3.npy
 // RUN: cmp %t/result4.replica0.npy %torus_src/tests/data/f8/run/result4.npy
+// Without files, random finite f8 values in (-2, 2): no NaN or inf.
+// RUN: torus-run %S/Inputs/f8_convert.mlir --print-outputs | FileCheck %s --check-prefix=RANDOM
 // An f8e5m2 file where the program takes f8e4m3fn is refused by name.
 // RUN: not torus-run %S/Inputs/f8_convert.mlir %torus_src/tests/data/f8/run/x.npy %torus_src/tests/data/f8/run/z.npy %torus_src/tests/data/f8/run/z.npy 2>&1 | FileCheck %s --check-prefix=MISMATCH
 
@@ -24,3 +26,6 @@
 // CHECK: wrote 5 results x 1 replicas to
 
 // MISMATCH: torus-run: argument 1 (y): expects f8e4m3fn[8], but {{.*}}z.npy holds f8e5m2[8]
+
+// RANDOM: replica 0 result 2: f32[8]{{[{]}}{{(-?[0-9][0-9.e+-]*, ){7}-?[0-9][0-9.e+-]*}}}
+// RANDOM: replica 0 result 3: f32[8]{{[{]}}{{(-?[0-9][0-9.e+-]*, ){7}-?[0-9][0-9.e+-]*}}}
