@@ -483,10 +483,12 @@ TEST(Float8OpsTest, TypesAndNames) {
   EXPECT_EQ(byteWidth(DType::F8E4M3FN), 1u);
   EXPECT_TRUE(isFloat(DType::F8E5M2));
   EXPECT_FALSE(isInteger(DType::F8E5M2));
-  // Integers and weak floats meet an f8 at it; f8 meets wider floats at
-  // them; the two f8 types meet at f32 (bf16 v f16).
+  // Integers and weak floats meet an f8 at it; f8 meets the other narrow
+  // floats at f32.
   EXPECT_EQ(promoteTypes(DType::F8E4M3FN, DType::I32), DType::F8E4M3FN);
-  EXPECT_EQ(promoteTypes(DType::F8E5M2, DType::BF16), DType::BF16);
+  EXPECT_EQ(promoteTypes(DType::F8E5M2, DType::BF16), DType::F32);
+  EXPECT_EQ(promoteTypes(DType::F8E5M2, DType::F16), DType::F32);
+  EXPECT_EQ(promoteTypes(DType::F8E4M3FN, DType::F64), DType::F64);
   EXPECT_EQ(promoteTypes(DType::F8E5M2, DType::F32), DType::F32);
   EXPECT_EQ(promoteTypes(DType::F8E4M3FN, DType::F8E5M2), DType::F32);
 }

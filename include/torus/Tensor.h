@@ -141,10 +141,10 @@ private:
 /// The dtype two tensors of dtypes `a` and `b` combine to: the least upper
 /// bound in JAX's promotion lattice restricted to Torus's dtypes,
 ///
-///   i1 -> i32 -> i64 -> {f8e4m3fn, f8e5m2} -> {bf16, f16} -> f32 -> f64
+///   i1 -> i32 -> i64 -> {bf16, f16, f8e4m3fn, f8e5m2} -> f32 -> f64
 ///
-/// (bf16 v f16 = f32, so f8e4m3fn v f8e5m2 = f32 too; JAX refuses to
-/// promote the 8-bit floats at all),
+/// (any two of the four narrow floats meet at f32; JAX refuses to promote
+/// the 8-bit floats with other floats at all),
 /// so an integer meets a float at that float (i32 + f16 = f16). C++ numbers
 /// are weak: an int takes the other operand's dtype unless that is i1
 /// (then i32); a double takes it if it is a float, else f32.

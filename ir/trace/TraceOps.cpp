@@ -27,8 +27,8 @@ unsigned upperBounds(Node n) {
       /*B1*/ {IW},       /*IW*/ {U8, I8},    /*I8*/ {I16},
       /*I16*/ {I32},     /*I32*/ {I64},      /*I64*/ {FW},
       /*U8*/ {I16, U16}, /*U16*/ {I32, U32}, /*U32*/ {I64, U64},
-      /*U64*/ {FW},      /*FW*/ {F8E4M3FN, F8E5M2},
-      /*F8E4M3FN*/ {BF16, F16}, /*F8E5M2*/ {BF16, F16}, /*BF16*/ {F32},
+      /*U64*/ {FW},      /*FW*/ {F8E4M3FN, F8E5M2, BF16, F16},
+      /*F8E4M3FN*/ {F32}, /*F8E5M2*/ {F32}, /*BF16*/ {F32},
       /*F16*/ {F32},     /*F32*/ {F64, C64}, /*F64*/ {C128},
       /*C64*/ {C128},    /*C128*/ {}};
   unsigned set = 1u << n;
@@ -45,33 +45,14 @@ unsigned upperBounds(Node n) {
   return set;
 }
 
-/// The least upper bound of `a` and `b`. Where their common bounds have
-/// several minimal elements (f8e4m3fn and f8e5m2 are both below bf16 and
-/// f16), the join of those.
+/// The least upper bound of `a` and `b`.
 Node join(Node a, Node b) {
   unsigned common = upperBounds(a) & upperBounds(b);
   for (int n = 0; n < kNumNodes; ++n)
     if ((common & (1u << n)) &&
         (upperBounds(static_cast<Node>(n)) & common) == common)
       return static_cast<Node>(n);
-  std::vector<Node> minimal;
-  for (int n = 0; n < kNumNodes; ++n) {
-    if (!(common & (1u << n)))
-      continue;
-    bool isMinimal = true;
-    for (int m = 0; m < kNumNodes; ++m)
-      if (m != n && (common & (1u << m)) &&
-          (upperBounds(static_cast<Node>(m)) & (1u << n)))
-        isMinimal = false;
-    if (isMinimal)
-      minimal.push_back(static_cast<Node>(n));
-  }
-  if (minimal.size() < 2)
-    return C128;
-  Node r = minimal[0];
-  for (size_t i = 1; i < minimal.size(); ++i)
-    r = join(r, minimal[i]);
-  return r;
+  return C128;
 }
 
 Node nodeOf(DType d) {
