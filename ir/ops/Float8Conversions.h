@@ -3,7 +3,9 @@
 // XLA's 8-bit floats (`f8E4M3FN`, `f8E5M2`) are storage types: LLVM has no
 // arithmetic or conversions for them (they lower to i8), so Torus computes
 // them in f32 and converts with integer operations on the bits, inline and
-// vectorizable, with ml_dtypes' semantics (which XLA follows):
+// vectorizable, with XLA's semantics (ml_dtypes' from f32 and narrower; from
+// f64, ScalarMath's convertScalar rounds once, as XLA:CPU does, where
+// ml_dtypes rounds through f32):
 //
 //   f8E4M3FN  1 sign, 4 exponent (bias 7), 3 mantissa bits; subnormals; no
 //             infinities; NaN is S.1111.111; largest finite 448. Rounding

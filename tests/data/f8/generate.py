@@ -2,9 +2,10 @@
 """Reference data for the f8 tests (api/Float8OpsTest.cpp, tests/tools).
 
 Computed with ml_dtypes, the library JAX and XLA take their f8 semantics
-from, so that the tests compare Torus against an independent reference.
-Run with an interpreter that has numpy and ml_dtypes (the outputs are
-committed; the suite needs no Python):
+from, and for f64 inputs with XLA:CPU through JAX, so that the tests
+compare Torus against an independent reference. Run with an interpreter
+that has numpy, ml_dtypes and jax (the outputs are committed; the suite
+needs no Python):
 
     /work/venv-jax/bin/python tests/data/f8/generate.py
 
