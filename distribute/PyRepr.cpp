@@ -74,6 +74,10 @@ std::string tfDtypeName(DType dtype) {
     return "complex64";
   case DType::C128:
     return "complex128";
+  case DType::F8E4M3FN:
+    return "float8_e4m3fn";
+  case DType::F8E5M2:
+    return "float8_e5m2";
   }
   return "unknown";
 }

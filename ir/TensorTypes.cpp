@@ -33,6 +33,10 @@ mlir::Type toMlirElementType(mlir::MLIRContext *ctx, DType dtype) {
     return mlir::ComplexType::get(b.getF32Type());
   case DType::C128:
     return mlir::ComplexType::get(b.getF64Type());
+  case DType::F8E4M3FN:
+    return b.getFloat8E4M3FNType();
+  case DType::F8E5M2:
+    return b.getFloat8E5M2Type();
   }
   return {};
 }
@@ -57,6 +61,10 @@ std::optional<TensorSpec> fromMlirType(mlir::Type type) {
     dtype = DType::F16;
   else if (et.isBF16())
     dtype = DType::BF16;
+  else if (et.isFloat8E4M3FN())
+    dtype = DType::F8E4M3FN;
+  else if (et.isFloat8E5M2())
+    dtype = DType::F8E5M2;
   else if (auto ct = mlir::dyn_cast<mlir::ComplexType>(et)) {
     if (ct.getElementType().isF32())
       dtype = DType::C64;

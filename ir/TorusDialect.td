@@ -19,8 +19,9 @@ def Torus_Dialect : Dialect {
     their replica groups. Programs are SPMD: one program runs on every
     replica, and `replica_id` tells them apart.
 
-    Element types are `f16`, `bf16`, `f32`, `f64`, `i1` (HLO `pred`), `i32`
-    and `i64`. Integers are signed (HLO `s32`, `s64`); where HLO uses an
+    Element types are `f16`, `bf16`, `f32`, `f64`, `f8E4M3FN` and `f8E5M2`
+    (HLO `f8e4m3fn`, `f8e5m2`: storage types, computed in f32), `i1` (HLO
+    `pred`), `i32` and `i64`. Integers are signed (HLO `s32`, `s64`); where HLO uses an
     unsigned type (`replica-id`, random bits) Torus uses the signless type
     of the same width and says so in the op's description.
 

@@ -22,7 +22,8 @@ include "mlir/IR/SymbolInterfaces.td"
 
 // HLO's element types: signless integers are HLO's signed ones (s8..s64),
 // `ui8`..`ui64` its unsigned ones; i1 is `pred`.
-defvar Torus_Floats = [F16, BF16, F32, F64];
+// f8E4M3FN and f8E5M2 are XLA's 8-bit storage floats, computed in f32.
+defvar Torus_Floats = [F16, BF16, F32, F64, F8E4M3FN, F8E5M2];
 defvar Torus_Ints = [I8, I16, I32, I64, UI8, UI16, UI32, UI64];
 // HLO's c64 and c128.
 defvar Torus_Complexes = [Complex<F32>, Complex<F64>];
@@ -857,8 +858,12 @@ def Torus_BitcastConvertOp : Torus_Op<"bitcast_convert", [
 
 def Torus_ReducePrecisionOp : Torus_Op<"reduce_precision", [
     HloOpcode<"reduce-precision">, ScalarBody<[{
-      return reducePrecision(b, loc, x[0], getExponentBits(),
-                             getMantissaBits());
+      // On its own bits, except for the f8 types, which have no
+      // arithmetic: those in f32 (exact), rounded back.
+      Value v = isFloat8(x[0].getType()) ? widenHalf(b, loc, x[0]) : x[0];
+      return narrowTo(b, loc, reducePrecision(b, loc, v, getExponentBits(),
+                                              getMantissaBits()),
+                      x[0].getType());
     }], 0>,
     Pure, SameOperandsAndResultType, Elementwise,
     Torus_HasVJP,

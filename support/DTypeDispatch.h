@@ -19,8 +19,8 @@ namespace torus {
 /// Calls `fn(T{})` where T is the C++ element type of `dtype`: float,
 /// double, int8_t .. int64_t, uint8_t .. uint64_t, std::complex<float> and
 /// std::complex<double> for c64 and c128, or bool for i1 (stored as one
-/// byte, 0 or 1). Callers that order elements (max, min) check IsComplex. Returns false without calling `fn` for f16 and bf16,
-/// which have no C++ arithmetic type here.
+/// byte, 0 or 1). Callers that order elements (max, min) check IsComplex. Returns false without calling `fn` for f16, bf16,
+/// f8e4m3fn and f8e5m2, which have no C++ arithmetic type here.
 template <typename Fn> bool visitDType(DType dtype, Fn &&fn) {
   switch (dtype) {
   case DType::F32:
@@ -64,6 +64,8 @@ template <typename Fn> bool visitDType(DType dtype, Fn &&fn) {
     return true;
   case DType::F16:
   case DType::BF16:
+  case DType::F8E4M3FN:
+  case DType::F8E5M2:
     return false;
   }
   return false;

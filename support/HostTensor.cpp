@@ -34,7 +34,11 @@ std::string formatElement(DType dtype, const void *data, int64_t i) {
         else // 8-bit integers as numbers, not characters
           text = fmt::format("{}", +v);
       }))
-    text = fmt::format("0x{:04x}", static_cast<const uint16_t *>(data)[i]);
+    // f16, bf16 and the f8 types: their bits.
+    text = byteWidth(dtype) == 1
+               ? fmt::format("0x{:02x}", static_cast<const uint8_t *>(data)[i])
+               : fmt::format("0x{:04x}",
+                             static_cast<const uint16_t *>(data)[i]);
   return text;
 }
 } // namespace

@@ -55,6 +55,11 @@ constexpr Descr kDescrs[] = {
     // void, '<V2' (np.load returns it as '|V2'; .view(ml_dtypes.bfloat16)
     // gets the values back).
     {"<V2", DType::BF16}, {"|V2", DType::BF16}, {"V2", DType::BF16},
+    // The 8-bit floats as ml_dtypes saves them: float8_e4m3fn as a 1-byte
+    // void '<V1' (np.load returns '|V1'), float8_e5m2 as '<f1' (which
+    // np.load itself refuses; Torus reads and writes it as ml_dtypes does).
+    {"<V1", DType::F8E4M3FN}, {"|V1", DType::F8E4M3FN}, {"V1", DType::F8E4M3FN},
+    {"<f1", DType::F8E5M2}, {"|f1", DType::F8E5M2}, {"f1", DType::F8E5M2},
 };
 
 absl::Status error(std::string_view name, std::string_view message) {
@@ -217,7 +222,8 @@ std::string describeUnsupported(std::string_view descr) {
   std::string supported =
       "supported: <f4 (f32), <f8 (f64), <f2 (f16), |i1, <i2, <i4, <i8 "
       "(i8..i64), |u1, <u2, <u4, <u8 (u8..u64), |b1 (bool), <V2 (bf16, as "
-      "ml_dtypes saves it)";
+      "ml_dtypes saves it), <V1 (f8e4m3fn) and <f1 (f8e5m2), as ml_dtypes "
+      "saves them";
   if (!descr.empty() && descr[0] == '>')
     return fmt::format("big-endian data ('{}') is not supported; convert "
                        "with arr.astype(arr.dtype.newbyteorder('<')) ({})",
@@ -259,6 +265,10 @@ std::string_view npyDescr(DType dtype) {
     return "|b1";
   case DType::BF16:
     return "<V2";
+  case DType::F8E4M3FN:
+    return "<V1";
+  case DType::F8E5M2:
+    return "<f1";
   }
   return "";
 }

@@ -12,7 +12,10 @@
 // little-endian and in C (row-major) order. NumPy has no bf16: the ml_dtypes
 // package (what JAX uses) saves `ml_dtypes.bfloat16` arrays as the 2-byte
 // void `<V2`, so a 2-byte void is read as bf16 and bf16 is written as `<V2`
-// (in Python, `np.load(f).view(ml_dtypes.bfloat16)`). Anything else
+// (in Python, `np.load(f).view(ml_dtypes.bfloat16)`). The 8-bit floats
+// likewise: ml_dtypes saves `float8_e4m3fn` as `<V1` (read back with
+// `np.load(f).view(ml_dtypes.float8_e4m3fn)`) and `float8_e5m2` as `<f1`,
+// which Torus reads and writes as f8e4m3fn and f8e5m2. Anything else
 // (big-endian data, Fortran order, unsigned or complex types, object arrays,
 // a truncated file) is an InvalidArgument error naming the file and the
 // problem; parseNpyArray reads any fixed-width type undecoded.

@@ -257,6 +257,39 @@ TEST(NpyTest, Bf16AsMlDtypesSavesIt) {
               HasSubstr("unsupported dtype '|V4'"));
 }
 
+TEST(NpyTest, Float8AsMlDtypesSavesThem) {
+  // numpy.save(f, np.array([1, -2.5, 0.1, x], np.float32).astype(t)) with
+  // NumPy 2.4.6 and ml_dtypes 0.6.0: 132 bytes; float8_e4m3fn (x = 448) is
+  // the 1-byte void '<V1', float8_e5m2 (x = inf) is '<f1'.
+  struct Case {
+    const char *descr;
+    const char *data;
+    const char *spec;
+  } cases[] = {{"<V1", "\x38\xc2\x1d\x7e", "f8e4m3fn[4]"},
+               {"<f1", "\x3c\xc1\x2e\x7c", "f8e5m2[4]"}};
+  for (const Case &c : cases) {
+    std::string header = std::string("{'descr': '") + c.descr +
+                         "', 'fortran_order': False, 'shape': (4,), }";
+    header.append(117 - header.size(), ' ');
+    header += '\n';
+    std::string saved = std::string("\x93NUMPY\x01\x00v\x00", 10) + header +
+                        std::string(c.data, 4);
+    ASSERT_EQ(saved.size(), 132u);
+    auto t = parseNpy(saved);
+    ASSERT_TRUE(t.ok()) << t.status();
+    EXPECT_EQ(t->spec().toString(), c.spec);
+    EXPECT_EQ(std::memcmp(t->rawData(), c.data, 4), 0) << c.descr;
+    // Written back byte for byte.
+    auto bytes = serializeNpy(*t);
+    ASSERT_TRUE(bytes.ok()) << bytes.status();
+    EXPECT_EQ(*bytes, saved) << c.descr;
+  }
+  // np.load returns an f8e4m3fn file as '|V1', read too.
+  auto reloaded = parseNpy(numpyBytes("|V1", "(1,)", "\x38"));
+  ASSERT_TRUE(reloaded.ok()) << reloaded.status();
+  EXPECT_EQ(reloaded->dtype(), DType::F8E4M3FN);
+}
+
 TEST(NpyTest, ArraysOfAnyScalarTypeUndecoded) {
   auto u2 = parseNpyArray(
       numpyBytes("<u2", "(2, 1)", std::string("\x01\x00\xff\xff", 4)));

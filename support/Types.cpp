@@ -28,6 +28,8 @@ size_t byteWidth(DType dtype) {
   case DType::I1:
   case DType::I8:
   case DType::U8:
+  case DType::F8E4M3FN:
+  case DType::F8E5M2:
     return 1;
   }
   return 0;
@@ -65,6 +67,10 @@ std::string_view dtypeName(DType dtype) {
     return "c64";
   case DType::C128:
     return "c128";
+  case DType::F8E4M3FN:
+    return "f8e4m3fn";
+  case DType::F8E5M2:
+    return "f8e5m2";
   }
   return "?";
 }
@@ -78,7 +84,11 @@ std::optional<DType> parseDType(std::string_view name) {
 
 bool isFloat(DType dtype) {
   return dtype == DType::F32 || dtype == DType::F64 || dtype == DType::F16 ||
-         dtype == DType::BF16;
+         dtype == DType::BF16 || isFloat8(dtype);
+}
+
+bool isFloat8(DType dtype) {
+  return dtype == DType::F8E4M3FN || dtype == DType::F8E5M2;
 }
 
 bool isInteger(DType dtype) {

@@ -141,8 +141,10 @@ private:
 /// The dtype two tensors of dtypes `a` and `b` combine to: the least upper
 /// bound in JAX's promotion lattice restricted to Torus's dtypes,
 ///
-///   i1 -> i32 -> i64 -> {bf16, f16} -> f32 -> f64   (bf16 v f16 = f32)
+///   i1 -> i32 -> i64 -> {bf16, f16, f8e4m3fn, f8e5m2} -> f32 -> f64
 ///
+/// (any two of the four narrow floats meet at f32; JAX refuses to promote
+/// the 8-bit floats with other floats at all),
 /// so an integer meets a float at that float (i32 + f16 = f16). C++ numbers
 /// are weak: an int takes the other operand's dtype unless that is i1
 /// (then i32); a double takes it if it is a float, else f32.
@@ -196,10 +198,14 @@ Tensor reciprocal(const Tensor &a, Loc loc = Loc::current());
 Tensor relu(const Tensor &a, Loc loc = Loc::current());
 ///@}
 /// Elementwise conversion to `dtype` (HLO `convert`: floats to integers
-/// round toward zero and saturate, NaN to 0; anything to i1 is `x != 0`).
+/// round toward zero and saturate, NaN to 0; anything to i1 is `x != 0`;
+/// to f8e4m3fn/f8e5m2 rounds to nearest even, beyond the largest finite
+/// value to NaN (f8e4m3fn, which has no infinity) or inf (f8e5m2), as
+/// ml_dtypes does).
 Tensor astype(const Tensor &a, DType dtype, Loc loc = Loc::current());
 /// The bits of each element read as `dtype`, of the same width (HLO
-/// `bitcast-convert`): f32 and i32, f64 and i64, f16 and bf16.
+/// `bitcast-convert`): f32 and i32, f64 and i64, f16 and bf16, f8e4m3fn and
+/// f8e5m2 and the 8-bit integers.
 Tensor bitcastConvert(const Tensor &a, DType dtype, Loc loc = Loc::current());
 /// Each element rounded to the float format of `exponentBits` exponent and
 /// `mantissaBits` mantissa bits (nearest even; overflow to infinity,
@@ -460,6 +466,12 @@ struct DotDims {
 /// HLO `dot_general` (operands promoted to one dtype).
 Tensor dotGeneral(const Tensor &a, const Tensor &b, const DotDims &dims,
                   Loc loc = Loc::current());
+/// HLO `dot_general` with a result of `resultType` (JAX's
+/// `preferred_element_type`): the operands, promoted to one dtype, are
+/// converted to it and contracted in it, as `f32 dot(f8e4m3fn, f8e4m3fn)`
+/// (fp8 matmuls) or `f32 dot(bf16, bf16)`.
+Tensor dotGeneral(const Tensor &a, const Tensor &b, const DotDims &dims,
+                  DType resultType, Loc loc = Loc::current());
 /// NumPy `matmul` for rank >= 1 operands (batch dimensions broadcast).
 Tensor matmul(const Tensor &a, const Tensor &b, Loc loc = Loc::current());
 

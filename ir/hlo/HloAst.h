@@ -27,7 +27,8 @@ namespace mlir::torus::hlo {
 /// The HLO element types Torus reads. Signed integers become MLIR's
 /// signless integers, unsigned ones `ui8`..`ui64`.
 enum class PrimitiveType {
-  Pred, S8, S16, S32, S64, U8, U16, U32, U64, F16, BF16, F32, F64, C64, C128
+  Pred, S8, S16, S32, S64, U8, U16, U32, U64, F16, BF16, F32, F64, C64, C128,
+  F8E4M3FN, F8E5M2
 };
 
 /// `f32`, `pred`, ...: the HLO spelling.

@@ -64,6 +64,10 @@ std::string elementName(Type t, bool unsignedInts = false) {
     return "f16";
   if (t.isBF16())
     return "bf16";
+  if (t.isFloat8E4M3FN())
+    return "f8e4m3fn";
+  if (t.isFloat8E5M2())
+    return "f8e5m2";
   if (t.isInteger(1))
     return "pred";
   if (auto c = dyn_cast<ComplexType>(t))

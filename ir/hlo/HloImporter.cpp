@@ -59,6 +59,10 @@ Type elementType(MLIRContext *ctx, PrimitiveType type) {
     return Float16Type::get(ctx);
   case PrimitiveType::BF16:
     return BFloat16Type::get(ctx);
+  case PrimitiveType::F8E4M3FN:
+    return Float8E4M3FNType::get(ctx);
+  case PrimitiveType::F8E5M2:
+    return Float8E5M2Type::get(ctx);
   case PrimitiveType::F32:
     return Float32Type::get(ctx);
   case PrimitiveType::F64:

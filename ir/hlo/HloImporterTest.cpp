@@ -163,8 +163,8 @@ TEST_F(HloTest, ErrorsNameTheTokenAndItsPosition) {
        "test.hlo:4:19: error: unsupported HLO opcode 'cholesky'"},
       {"HloModule m\nENTRY e {\n  ROOT p = f32[4]{0,1} parameter(0)\n}\n",
        "test.hlo:3:18: error: layout {0,1} of f32[4] is not an order of its 1 dimensions"},
-      {"HloModule m\nENTRY e {\n  ROOT p = f8e5m2[4] parameter(0)\n}\n",
-       "test.hlo:3:12: error: unsupported element type 'f8e5m2'"},
+      {"HloModule m\nENTRY e {\n  ROOT p = f8e4m3b11fnuz[4] parameter(0)\n}\n",
+       "test.hlo:3:12: error: unsupported element type 'f8e4m3b11fnuz'"},
       {"HloModule m\nENTRY e {\n  p = f32[4] parameter(0)\n  ROOT a = f32[4] "
        "add(p)\n}\n",
        "test.hlo:4:19: error: 'add' takes 2 operands, found 1"},

@@ -51,7 +51,9 @@ constexpr PrimitiveTypeInfo kPrimitiveTypes[] = {
     {PrimitiveType::U64, "u64", 64},  {PrimitiveType::F16, "f16", 16},
     {PrimitiveType::BF16, "bf16", 16}, {PrimitiveType::F32, "f32", 32},
     {PrimitiveType::F64, "f64", 64},  {PrimitiveType::C64, "c64", 64},
-    {PrimitiveType::C128, "c128", 128}};
+    {PrimitiveType::C128, "c128", 128},
+    {PrimitiveType::F8E4M3FN, "f8e4m3fn", 8},
+    {PrimitiveType::F8E5M2, "f8e5m2", 8}};
 
 const PrimitiveTypeInfo &info(PrimitiveType type) {
   return kPrimitiveTypes[static_cast<int>(type)];
@@ -76,7 +78,8 @@ bool isUnsigned(PrimitiveType type) {
 
 bool isFloat(PrimitiveType type) {
   return type == PrimitiveType::F16 || type == PrimitiveType::BF16 ||
-         type == PrimitiveType::F32 || type == PrimitiveType::F64;
+         type == PrimitiveType::F32 || type == PrimitiveType::F64 ||
+         type == PrimitiveType::F8E4M3FN || type == PrimitiveType::F8E5M2;
 }
 
 bool isComplex(PrimitiveType type) {
@@ -549,7 +552,8 @@ LogicalResult Parser::parseShape(Shape &shape, int depth) {
   if (!type) {
     error(typeLoc) << "unsupported element type '" << typeName
                    << "' (Torus reads pred, s8, s16, s32, s64, u8, u16, u32, "
-                      "u64, f16, bf16, f32, f64, c64 and c128)";
+                      "u64, f16, bf16, f32, f64, c64, c128, f8e4m3fn and "
+                      "f8e5m2)";
     return failure();
   }
   shape.type = *type;

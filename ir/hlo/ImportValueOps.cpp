@@ -25,6 +25,10 @@ const llvm::fltSemantics &semantics(PrimitiveType type) {
     return llvm::APFloat::IEEEhalf();
   case PrimitiveType::BF16:
     return llvm::APFloat::BFloat();
+  case PrimitiveType::F8E4M3FN:
+    return llvm::APFloat::Float8E4M3FN();
+  case PrimitiveType::F8E5M2:
+    return llvm::APFloat::Float8E5M2();
   case PrimitiveType::F64:
   case PrimitiveType::C128:
     return llvm::APFloat::IEEEdouble();
@@ -160,6 +164,11 @@ private:
         return success();
       }
       if (body == "inf") {
+        if (type_ == PrimitiveType::F8E4M3FN) {
+          locator_.error(at) << primitiveTypeName(type_)
+                             << " has no infinity (literal '" << token << "')";
+          return failure();
+        }
         floats_.push_back(llvm::APFloat::getInf(sem, negative));
         return success();
       }

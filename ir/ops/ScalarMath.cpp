@@ -69,12 +69,16 @@ Value indexConstant(OpBuilder &b, Location loc, int64_t value) {
 Value widenHalf(OpBuilder &b, Location loc, Value x) {
   if (!isHalfFloat(x.getType()))
     return x;
+  if (isFloat8(x.getType()))
+    return extendFloat8ToF32(b, loc, x);
   return b.create<arith::ExtFOp>(loc, b.getF32Type(), x);
 }
 
 Value narrowTo(OpBuilder &b, Location loc, Value x, Type t) {
   if (!isHalfFloat(t) || !x.getType().isF32())
     return x;
+  if (isFloat8(t))
+    return truncateF32ToFloat8(b, loc, x, t);
   return b.create<arith::TruncFOp>(loc, t, x);
 }
 
@@ -165,9 +169,9 @@ Value atanNonNegative(OpBuilder &b, Location loc, Value x) {
   return b.create<arith::AddFOp>(loc, y0, r);
 }
 
-/// f64 to f16/bf16 with one rounding: to f32 rounding to odd (which keeps
-/// the information the second rounding needs), then to `to` rounding to
-/// nearest even. Also avoids the __truncdfbf2 libcall, which the JIT's
+/// f64 to f16/bf16/f8 with one rounding: to f32 rounding to odd (which
+/// keeps the information the second rounding needs), then to `to` rounding
+/// to nearest even. Also avoids the __truncdfbf2 libcall, which the JIT's
 /// process may lack.
 Value truncF64ToHalf(OpBuilder &b, Location loc, Value v, Type to) {
   Type f32 = b.getF32Type(), i32 = b.getI32Type();
@@ -183,8 +187,7 @@ Value truncF64ToHalf(OpBuilder &b, Location loc, Value v, Type to) {
                             b.create<arith::SubIOp>(loc, bits, one), bits);
   Value odd = select(b, loc, inexact,
                      b.create<arith::OrIOp>(loc, towardZero, one), bits);
-  return b.create<arith::TruncFOp>(
-      loc, to, b.create<arith::BitcastOp>(loc, f32, odd));
+  return narrowTo(b, loc, b.create<arith::BitcastOp>(loc, f32, odd), to);
 }
 
 } // namespace
@@ -349,19 +352,23 @@ Value convertScalar(OpBuilder &b, Location loc, Value v, Type to) {
     return convertScalar(b, loc, realPart(b, loc, v), to);
   }
   if (isBool(to)) { // HLO: convert to pred is `x != 0`.
-    if (isFloatType(from))
-      return cmpf(b, loc, CmpFPredicate::UNE, v, cst(b, loc, from, 0.0));
+    if (isFloatType(from)) {
+      v = widenHalf(b, loc, v);
+      return cmpf(b, loc, CmpFPredicate::UNE, v, cst(b, loc, v.getType(), 0.0));
+    }
     return cmpi(b, loc, CmpIPredicate::ne, v, cst(b, loc, from, 0));
   }
   if (isFloatType(from) && isFloatType(to)) {
     if (from.isF64() && isHalfFloat(to))
       return truncF64ToHalf(b, loc, v, to);
-    // f16/bf16 to anything wider goes through f32 (exact), so only the
-    // conversions LLVM lowers inline are used.
-    if (isHalfFloat(from))
-      v = b.create<arith::ExtFOp>(loc, b.getF32Type(), v);
+    // f16/bf16/f8 to anything goes through f32 (exact), so only the
+    // conversions LLVM lowers inline are used; from f32 (or f16/bf16, exact
+    // in f32) to f8 rounds once.
+    v = widenHalf(b, loc, v);
     if (v.getType() == to)
       return v;
+    if (isFloat8(to))
+      return narrowTo(b, loc, v, to);
     unsigned fromWidth = v.getType().getIntOrFloatBitWidth();
     unsigned toWidth = to.getIntOrFloatBitWidth();
     return fromWidth < toWidth

@@ -9,6 +9,7 @@
 #define TORUS_IR_OPS_SCALARMATH_H
 
 #include "ir/TorusOps.h"
+#include "ir/ops/Float8Conversions.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Complex/IR/Complex.h"
@@ -25,17 +26,22 @@ inline bool isBool(Type t) { return t.isInteger(1); }
 /// and take max/min as unsigned. (Before torus-to-linalg makes them
 /// signless, arith code is built on these types so that it can tell.)
 inline bool isUnsignedInt(Type t) { return t.isUnsignedInteger(); }
-/// f16 and bf16, which are computed in f32 (as XLA's CPU backend does).
-inline bool isHalfFloat(Type t) { return t.isF16() || t.isBF16(); }
+/// The floats narrower than f32, which are computed in f32 (as XLA's CPU
+/// backend does): f16, bf16 and the 8-bit storage floats f8E4M3FN and
+/// f8E5M2 (ir/ops/Float8Conversions.h).
+inline bool isHalfFloat(Type t) {
+  return t.isF16() || t.isBF16() || isFloat8(t);
+}
 
 /// A scalar constant of type `t` (float, integer, or complex with imaginary
 /// part 0).
 Value scalarConstant(OpBuilder &b, Location loc, Type t, double value);
 Value indexConstant(OpBuilder &b, Location loc, int64_t value);
 
-/// `x` extended to f32 if it is f16/bf16, else `x`.
+/// `x` extended to f32 if it is f16/bf16/f8, else `x`.
 Value widenHalf(OpBuilder &b, Location loc, Value x);
-/// `x` rounded to `t` if `t` is f16/bf16 and `x` is f32, else `x`.
+/// `x` rounded to `t` (to nearest even; f8 by the rules of
+/// Float8Conversions.h) if `t` is f16/bf16/f8 and `x` is f32, else `x`.
 Value narrowTo(OpBuilder &b, Location loc, Value x, Type t);
 
 /// Scalar combiner of `kind` (HLO semantics: float max/min propagate NaN;
@@ -60,7 +66,8 @@ Value integerDivide(OpBuilder &b, Location loc, Value x, Value y,
 Value integerPower(OpBuilder &b, Location loc, Value x, Value y);
 /// HLO `convert` of one element to `to`: floats to integers round toward
 /// zero and saturate (NaN to 0), anything to i1 is `x != 0`, f64 to
-/// f16/bf16 rounds once, integers extend by their source's sign.
+/// f16/bf16/f8 rounds once, integers extend by their source's sign; f8
+/// converts through f32 (exact one way, one rounding the other).
 Value convertScalar(OpBuilder &b, Location loc, Value v, Type to);
 /// HLO `reduce-precision` of one float element, on its own bits (XLA's
 /// algorithm): the mantissa rounded to `mantissaBits` (nearest, ties to

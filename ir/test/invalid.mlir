@@ -84,7 +84,7 @@ func.func @add_mismatched(%a: tensor<2x3xf32>, %b: tensor<3x2xf32>) -> tensor<2x
 // -----
 
 func.func @exp_of_int(%a: tensor<4xi32>) -> tensor<4xi32> {
-  // expected-error @+1 {{must be statically shaped tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or complex type with 32-bit float elements or complex type with 64-bit float elements values}}
+  // expected-error @+1 {{must be statically shaped tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or f8E4M3FN type or f8E5M2 type or complex type with 32-bit float elements or complex type with 64-bit float elements values}}
   %0 = torus.exp %a : tensor<4xi32>
   return %0 : tensor<4xi32>
 }
@@ -654,7 +654,7 @@ func.func @reduce_precision_no_exponent(%x: tensor<4xf32>) -> tensor<4xf32> {
 // -----
 
 func.func @maximum_complex(%a: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>> {
-  // expected-error @+1 {{operand #0 must be statically shaped tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 1-bit signless integer or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or 8-bit unsigned integer or 16-bit unsigned integer or 32-bit unsigned integer or 64-bit unsigned integer values}}
+  // expected-error @+1 {{operand #0 must be statically shaped tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or f8E4M3FN type or f8E5M2 type or 1-bit signless integer or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or 8-bit unsigned integer or 16-bit unsigned integer or 32-bit unsigned integer or 64-bit unsigned integer values}}
   %0 = torus.maximum %a, %a : tensor<4xcomplex<f32>>
   return %0 : tensor<4xcomplex<f32>>
 }
@@ -670,7 +670,7 @@ func.func @abs_complex_result(%a: tensor<4xcomplex<f32>>) -> tensor<4xf64> {
 // -----
 
 func.func @real_of_int(%a: tensor<4xi32>) -> tensor<4xi32> {
-  // expected-error @+1 {{must be statically shaped tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or complex type with 32-bit float elements or complex type with 64-bit float elements values}}
+  // expected-error @+1 {{must be statically shaped tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or f8E4M3FN type or f8E5M2 type or complex type with 32-bit float elements or complex type with 64-bit float elements values}}
   %0 = torus.real %a : tensor<4xi32>
   return %0 : tensor<4xi32>
 }

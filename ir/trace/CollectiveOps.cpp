@@ -21,13 +21,22 @@ Tensor partitionId(Loc loc) {
 }
 
 namespace {
-/// Checks `a` for a reducing collective: no i1.
+/// Checks `a` for a reducing collective: no i1, no f8 (the runtime's
+/// reductions do not compute in them).
 bool checkReducible(TraceContext *ctx, const Loc &loc, const char *opName,
                     const Tensor &a) {
-  if (a.dtype() != DType::I1)
-    return true;
-  ctx->fail(loc, opName, "cannot reduce an i1 tensor across replicas");
-  return false;
+  if (a.dtype() == DType::I1) {
+    ctx->fail(loc, opName, "cannot reduce an i1 tensor across replicas");
+    return false;
+  }
+  if (isFloat8(a.dtype())) {
+    ctx->fail(loc, opName,
+              fmt::format("cannot reduce an {} tensor across replicas "
+                          "(convert it to bf16 or f32 first)",
+                          dtypeName(a.dtype())));
+    return false;
+  }
+  return true;
 }
 
 /// The group size of `groups`, or `numReplicas` when there are none.

@@ -37,6 +37,18 @@ Tensor dotGeneral(const Tensor &a, const Tensor &b, const DotDims &dims,
       I64s(dims.lhsContracting), I64s(dims.rhsContracting));
 }
 
+Tensor dotGeneral(const Tensor &a, const Tensor &b, const DotDims &dims,
+                  DType resultType, Loc loc) {
+  TraceContext *ctx = traceOf({&a, &b});
+  if (!checkOperands(ctx, loc, "dot_general", {&a, &b}))
+    return Tensor();
+  auto [lhs, rhs] = promotePair(ctx, loc, a, b);
+  if (lhs.dtype() == resultType)
+    return dotGeneral(lhs, rhs, dims, loc);
+  return dotGeneral(astype(lhs, resultType, loc), astype(rhs, resultType, loc),
+                    dims, loc);
+}
+
 Tensor matmul(const Tensor &a, const Tensor &b, Loc loc) {
   TraceContext *ctx = traceOf({&a, &b});
   if (!checkOperands(ctx, loc, "matmul", {&a, &b}))

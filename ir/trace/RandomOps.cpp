@@ -88,10 +88,12 @@ Tensor randomUniform(const Tensor &key, const Shape &shape, DType dtype,
   // shorter than 8), as the mantissa of a float in [1, 2), minus 1. That is
   // exactly (bits >> (width - mantissa)) * 2^-mantissa, computed here, so
   // the result is never 1; then scaled, and kept >= minval.
-  int mantissa = dtype == DType::F64    ? 52
-                 : dtype == DType::F32  ? 23
-                 : dtype == DType::F16  ? 10
-                                        : 7;
+  int mantissa = dtype == DType::F64        ? 52
+                 : dtype == DType::F32      ? 23
+                 : dtype == DType::F16      ? 10
+                 : dtype == DType::F8E4M3FN ? 3
+                 : dtype == DType::F8E5M2   ? 2
+                                            : 7;
   DType bitsType = dtype == DType::F64   ? DType::U64
                    : dtype == DType::F32 ? DType::U32
                    : dtype == DType::F16 ? DType::U16

@@ -13,6 +13,10 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <string_view>
+#include <vector>
 
 namespace torus {
 
@@ -55,10 +59,13 @@ specsOf(mlir::TypeRange types, mlir::func::FuncOp fn, const char *what) {
     if (!spec) {
       std::string typeText;
       llvm::raw_string_ostream(typeText) << type;
+      std::vector<std::string_view> names;
+      for (DType d : kAllDTypes)
+        names.push_back(dtypeName(d));
       return absl::InvalidArgumentError(fmt::format(
           "@{}: {} {} has type {}; entry functions take and return statically "
-          "shaped tensors of f32, f64, f16, bf16, i1, i32 or i64",
-          fn.getName().str(), what, i, typeText));
+          "shaped tensors of {}",
+          fn.getName().str(), what, i, typeText, fmt::join(names, ", ")));
     }
     specs.push_back(*spec);
   }

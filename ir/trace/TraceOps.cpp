@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <vector>
 
 namespace torus {
 
@@ -16,8 +17,8 @@ namespace torus {
 namespace {
 /// Lattice nodes: the dtypes plus JAX's weak `i*` and `f*`.
 enum Node : int {
-  B1, IW, I8, I16, I32, I64, U8, U16, U32, U64, FW, BF16, F16, F32, F64,
-  C64, C128, kNumNodes
+  B1, IW, I8, I16, I32, I64, U8, U16, U32, U64, FW, F8E4M3FN, F8E5M2, BF16,
+  F16, F32, F64, C64, C128, kNumNodes
 };
 
 /// Bit set of the nodes at or above `n` (its upper bounds).
@@ -26,7 +27,8 @@ unsigned upperBounds(Node n) {
       /*B1*/ {IW},       /*IW*/ {U8, I8},    /*I8*/ {I16},
       /*I16*/ {I32},     /*I32*/ {I64},      /*I64*/ {FW},
       /*U8*/ {I16, U16}, /*U16*/ {I32, U32}, /*U32*/ {I64, U64},
-      /*U64*/ {FW},      /*FW*/ {BF16, F16}, /*BF16*/ {F32},
+      /*U64*/ {FW},      /*FW*/ {F8E4M3FN, F8E5M2, BF16, F16},
+      /*F8E4M3FN*/ {F32}, /*F8E5M2*/ {F32}, /*BF16*/ {F32},
       /*F16*/ {F32},     /*F32*/ {F64, C64}, /*F64*/ {C128},
       /*C64*/ {C128},    /*C128*/ {}};
   unsigned set = 1u << n;
@@ -85,6 +87,10 @@ Node nodeOf(DType d) {
     return C64;
   case DType::C128:
     return C128;
+  case DType::F8E4M3FN:
+    return F8E4M3FN;
+  case DType::F8E5M2:
+    return F8E5M2;
   }
   return F32;
 }
@@ -118,6 +124,10 @@ DType dtypeOf(Node n) {
     return DType::BF16;
   case F16:
     return DType::F16;
+  case F8E4M3FN:
+    return DType::F8E4M3FN;
+  case F8E5M2:
+    return DType::F8E5M2;
   case F64:
     return DType::F64;
   case C64:

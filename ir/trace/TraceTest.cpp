@@ -182,6 +182,28 @@ TEST(TraceTest, PromotionLattice) {
   EXPECT_EQ(promoteTypes(D::F16, D::F16), D::F16);
 }
 
+TEST(TraceTest, PromotionIsAJoin) {
+  // Commutative and idempotent over every dtype; associative over the
+  // floats (the 8-bit ones included), so the order float operands are
+  // combined in never matters. (Not over all integers: i64 v u64 is JAX's
+  // weak float, which materializes as f32, so (f16 v i64) v u64 = f16 but
+  // f16 v (i64 v u64) = f32, as in JAX.)
+  for (DType a : kAllDTypes) {
+    EXPECT_EQ(promoteTypes(a, a), a) << dtypeName(a);
+    for (DType b : kAllDTypes) {
+      EXPECT_EQ(promoteTypes(a, b), promoteTypes(b, a))
+          << dtypeName(a) << " " << dtypeName(b);
+      if (!isFloat(a) || !isFloat(b))
+        continue;
+      for (DType c : kAllDTypes)
+        if (isFloat(c) || isComplex(c))
+          EXPECT_EQ(promoteTypes(promoteTypes(a, b), c),
+                    promoteTypes(a, promoteTypes(b, c)))
+              << dtypeName(a) << " " << dtypeName(b) << " " << dtypeName(c);
+    }
+  }
+}
+
 TEST(TraceTest, WeakScalarsTakeTheTensorsDType) {
   auto out = outputsOf(
       {spec(DType::F16, {2}), spec(DType::I32, {2}), spec(DType::I1, {2})},

@@ -174,6 +174,12 @@ absl::Status checkReducible(DType dtype, ReduceKind kind) {
         fmt::format("{} reduction of {} elements is not supported yet "
                     "(supported: floats and integers but pred)",
                     reduceKindName(kind), dtypeName(dtype)));
+  case DType::F8E4M3FN:
+  case DType::F8E5M2:
+    return absl::UnimplementedError(
+        fmt::format("{} reduction of {} elements is not supported (convert "
+                    "to bf16 or f32 before reducing across replicas)",
+                    reduceKindName(kind), dtypeName(dtype)));
   }
   return absl::InvalidArgumentError(
       fmt::format("unknown dtype {}", static_cast<int32_t>(dtype)));

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <complex>
 #include <limits>
+#include <string>
 #include <vector>
 
 namespace torus::rt {
@@ -108,6 +109,16 @@ TEST(ReductionTest, CheckReducible) {
   absl::Status s = checkReducible(DType::I1, ReduceKind::Max);
   EXPECT_EQ(s.code(), absl::StatusCode::kUnimplemented);
   EXPECT_THAT(std::string(s.message()), HasSubstr("max reduction of i1"));
+  // The 8-bit floats are refused by name (no reduction computes in them).
+  for (DType d : {DType::F8E4M3FN, DType::F8E5M2}) {
+    absl::Status f8 = checkReducible(d, ReduceKind::Sum);
+    EXPECT_EQ(f8.code(), absl::StatusCode::kUnimplemented);
+    EXPECT_THAT(std::string(f8.message()),
+                HasSubstr(std::string("sum reduction of ") +
+                          std::string(dtypeName(d)) +
+                          " elements is not supported (convert to bf16 or "
+                          "f32 before reducing across replicas)"));
+  }
   EXPECT_EQ(checkReducible(DType::F32, static_cast<ReduceKind>(42)).code(),
             absl::StatusCode::kInvalidArgument);
 }

@@ -97,6 +97,8 @@ void combineElement(ReduceKind kind, DType dtype, Bytes &acc, int64_t i,
                    floatToF16(combine(kind, f16ToFloat(loadAt<uint16_t>(acc, i)),
                                       f16ToFloat(loadAt<uint16_t>(x, j)))));
   case DType::I1:
+  case DType::F8E4M3FN:
+  case DType::F8E5M2:
     break;
   }
   assert(false && "reference reduction of an unsupported type");

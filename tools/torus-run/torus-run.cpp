@@ -442,6 +442,12 @@ HostTensor randomTensor(const TensorSpec &spec, uint64_t seedValue,
     case DType::I1:
       static_cast<uint8_t *>(data)[i] = static_cast<uint8_t>(gen() & 1);
       break;
+    case DType::F8E4M3FN:
+    case DType::F8E5M2:
+      // Any sign and mantissa, exponent field at most the bias: finite
+      // values in (-2, 2) in both formats.
+      static_cast<uint8_t *>(data)[i] = static_cast<uint8_t>(gen() & 0xBF);
+      break;
     case DType::C64: {
       float re = static_cast<float>(real(gen));
       static_cast<std::complex<float> *>(data)[i] = {
