@@ -46,6 +46,17 @@ Value finish(OpBuilder &b, Location loc, Value acc,
                           });
 }
 
+/// The map of the result: the first `numParallel` of `numLoops` loops, (d0,
+/// ..., dn) -> (d0, ..., dk); for a scalar result, (d0, ..., dn) -> ()
+/// (getMajorSubMap(0) would be the null map).
+AffineMap leadingLoops(int64_t numLoops, int64_t numParallel,
+                       MLIRContext *ctx) {
+  SmallVector<AffineExpr> exprs;
+  for (int64_t i = 0; i < numParallel; ++i)
+    exprs.push_back(getAffineDimExpr(i, ctx));
+  return AffineMap::get(numLoops, 0, exprs, ctx);
+}
+
 /// dot_general as one linalg.generic. Loop order: batch dims, lhs free dims,
 /// rhs free dims (all parallel), then contracting dims (reduction).
 struct DotGeneralLowering : OpConversionPattern<DotGeneralOp> {
@@ -86,8 +97,7 @@ struct DotGeneralLowering : OpConversionPattern<DotGeneralOp> {
     SmallVector<AffineMap> maps = {
         operandMap(lhsType.getRank(), lb, lc, lb.size()),
         operandMap(rhsType.getRank(), rb, rc, lb.size() + lhsFree),
-        AffineMap::getMultiDimIdentityMap(numLoops, ctx)
-            .getMajorSubMap(numParallel)};
+        leadingLoops(numLoops, numParallel, ctx)};
     SmallVector<utils::IteratorType> iterators(numParallel,
                                                utils::IteratorType::parallel);
     iterators.append(lc.size(), utils::IteratorType::reduction);
@@ -177,7 +187,7 @@ struct ConvolutionLowering : OpConversionPattern<ConvolutionOp> {
     SmallVector<AffineMap> maps = {
         AffineMap::get(numLoops, 0, in, ctx),
         AffineMap::get(numLoops, 0, kernel, ctx),
-        AffineMap::getMultiDimIdentityMap(numLoops, ctx).getMajorSubMap(rank)};
+        leadingLoops(numLoops, rank, ctx)};
     SmallVector<utils::IteratorType> iterators(rank,
                                                utils::IteratorType::parallel);
     iterators.append(numSpatial + 1, utils::IteratorType::reduction);

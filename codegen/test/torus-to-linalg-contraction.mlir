@@ -46,3 +46,17 @@ func.func @dot_f16(%a: tensor<4x8xf16>, %b: tensor<8x16xf16>) -> tensor<4x16xf16
   %0 = torus.dot_general %a, %b, batching_dims = [] x [], contracting_dims = [1] x [0] : (tensor<4x8xf16>, tensor<8x16xf16>) -> tensor<4x16xf16>
   return %0 : tensor<4x16xf16>
 }
+
+// -----
+
+// A dot product of two vectors: no parallel loop, one reduction loop, and
+// a rank-0 accumulator written through the map (d0) -> ().
+// CHECK-DAG: #[[V:.*]] = affine_map<(d0) -> (d0)>
+// CHECK-DAG: #[[S:.*]] = affine_map<(d0) -> ()>
+// CHECK-LABEL: func.func @vector_dot
+// CHECK: linalg.generic {indexing_maps = [#[[V]], #[[V]], #[[S]]], iterator_types = ["reduction"]}
+// CHECK-SAME: outs(%{{.*}} : tensor<f32>)
+func.func @vector_dot(%a: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<f32> {
+  %0 = torus.dot_general %a, %b, contracting_dims = [0] x [0] : (tensor<8xf32>, tensor<8xf32>) -> tensor<f32>
+  return %0 : tensor<f32>
+}
