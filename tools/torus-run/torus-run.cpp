@@ -25,6 +25,7 @@
 #include "support/Npy.h"
 #include "tools/common/MeshPlan.h"
 #include "tools/common/SourceProgram.h"
+#include "tools/common/StandardOutput.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/IR/LLVMContext.h"
@@ -638,7 +639,10 @@ int main(int argc, char **argv) {
           &errorStream))
     return report(Failure{kExitUsage, errors});
   auto result = run();
+  absl::Status written = torus::tools::flushStandardOutput();
   if (auto *failure = std::get_if<Failure>(&result))
     return report(*failure);
+  if (!written.ok())
+    return report(usage(std::string(written.message())));
   return std::get<int>(result);
 }

@@ -29,6 +29,7 @@
 #include "runtime/jit/JitModule.h"
 #include "tools/common/MeshPlan.h"
 #include "tools/common/SourceProgram.h"
+#include "tools/common/StandardOutput.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -235,34 +236,36 @@ bool matches(const cl::list<std::string> &names, mlir::Pass *pass) {
   return false;
 }
 
-absl::Status writeText(const std::string &path, std::string_view text) {
+/// Writes `bytes` to `path` ("-" for stdout). A write that fails (a full
+/// disk, /dev/full, a closed pipe) is a PermissionDenied status naming the
+/// file: the stream's error is cleared so that LLVM does not abort with
+/// "IO failure on output stream" when the stream is destroyed.
+absl::Status writeOutput(const std::string &path, std::string_view bytes) {
+  const std::string shown =
+      path == "-" ? "standard output" : fmt::format("'{}'", path);
   std::error_code ec;
   llvm::ToolOutputFile out(path, ec, llvm::sys::fs::OF_None);
   if (ec)
     return absl::PermissionDeniedError(
-        fmt::format("cannot write '{}': {}", path, ec.message()));
-  out.os() << text;
+        fmt::format("cannot write {}: {}", shown, ec.message()));
+  out.os() << bytes;
   out.os().flush();
-  if (out.os().has_error())
+  if (out.os().has_error()) {
+    std::error_code error = out.os().error();
+    out.os().clear_error();
     return absl::PermissionDeniedError(
-        fmt::format("cannot write '{}'", path));
+        fmt::format("cannot write {}: {}", shown, error.message()));
+  }
   out.keep();
   return absl::OkStatus();
 }
 
+absl::Status writeText(const std::string &path, std::string_view text) {
+  return writeOutput(path, text);
+}
+
 absl::Status writeBinary(const std::string &path, std::string_view bytes) {
-  std::error_code ec;
-  llvm::ToolOutputFile out(path, ec, llvm::sys::fs::OF_None);
-  if (ec)
-    return absl::PermissionDeniedError(
-        fmt::format("cannot write '{}': {}", path, ec.message()));
-  out.os() << bytes;
-  out.os().flush();
-  if (out.os().has_error())
-    return absl::PermissionDeniedError(
-        fmt::format("cannot write '{}'", path));
-  out.keep();
-  return absl::OkStatus();
+  return writeOutput(path, bytes);
 }
 
 /// The cost model's price of a step of `spec` on the plan's slice, or why
@@ -341,9 +344,8 @@ void registerAndCategorizeMlirOptions() {
   }
 }
 
-} // namespace
-
-int main(int argc, char **argv) {
+/// The compiler driver; main() adds the check of what went to stdout.
+int compile(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   registerAndCategorizeMlirOptions();
   mlir::torus::registerCompilerPasses();
@@ -718,4 +720,14 @@ int main(int argc, char **argv) {
     if (absl::Status s = writeText(outputFile, outputText); !s.ok())
       return usageError(s);
   return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  int code = compile(argc, argv);
+  absl::Status written = torus::tools::flushStandardOutput();
+  if (code == 0 && !written.ok())
+    return usageError(written);
+  return code;
 }
