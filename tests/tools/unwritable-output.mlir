@@ -1,6 +1,6 @@
 // A full disk or a closed stdout is an I/O error (exit 2) with a message
 // naming the output, never LLVM's "IO failure on output stream" abort.
-// RUN: torusc %s --emit=asm -o /dev/full 2>&1 | FileCheck %s --check-prefix=ASM
+// RUN: not torusc %s --emit=asm -o /dev/full 2>&1 | FileCheck %s --check-prefix=ASM
 // RUN: torusc %s --emit=asm -o /dev/full; test $? -eq 2
 // RUN: torusc %s --emit=llvm -o /dev/full; test $? -eq 2
 // RUN: torusc %s --emit=hlo -o /dev/full; test $? -eq 2
