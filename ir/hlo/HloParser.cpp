@@ -380,7 +380,7 @@ private:
   LogicalResult parseTableRow(llvm::StringRef table, StackFrameTables &tables);
   LogicalResult checkStackFrameTables(const StackFrameTables &tables);
   LogicalResult parseComputation(Module &module);
-  LogicalResult parseSignature();
+  LogicalResult parseSignature(Signature &signature);
   LogicalResult parseInstruction(Computation &comp);
   LogicalResult parseOperand(Operand &operand);
   LogicalResult parseLayout(Shape &shape);
@@ -703,17 +703,18 @@ LogicalResult Parser::parseInstruction(Computation &comp) {
   return success();
 }
 
-LogicalResult Parser::parseSignature() {
-  // `(x: f32[2], y: (s32[], f32[])) -> f32[2]`: informational, the
-  // parameter instructions carry the shapes.
+LogicalResult Parser::parseSignature(Signature &signature) {
+  // `(x: f32[2], y: (s32[], f32[])) -> f32[2]`: the importer checks it
+  // against the parameter instructions, which carry the shapes, and the
+  // root.
   if (!cur_.consume(')')) {
     while (true) {
       if (cur_.name().empty())
         return expected("a parameter name");
       if (failed(expect(':', "':' after the parameter name")))
         return failure();
-      Shape ignored;
-      if (failed(parseShape(ignored)))
+      signature.params.emplace_back();
+      if (failed(parseShape(signature.params.back())))
         return failure();
       if (cur_.consume(')'))
         break;
@@ -723,8 +724,7 @@ LogicalResult Parser::parseSignature() {
   }
   if (!cur_.consume("->"))
     return expected("'->' after the parameters");
-  Shape ignored;
-  return parseShape(ignored);
+  return parseShape(signature.result);
 }
 
 LogicalResult Parser::parseComputation(Module &module) {
@@ -735,8 +735,13 @@ LogicalResult Parser::parseComputation(Module &module) {
   comp.name = cur_.name();
   if (comp.name.empty())
     return expected("a computation");
-  if (cur_.consume('(') && failed(parseSignature()))
-    return failure();
+  if (cur_.peek() == '(') {
+    comp.signature.emplace();
+    comp.signature->loc = cur_.loc();
+    cur_.consume('(');
+    if (failed(parseSignature(*comp.signature)))
+      return failure();
+  }
   if (failed(expect('{', "'{' to open computation '" + comp.name.str() + "'")))
     return failure();
   while (!cur_.consume('}')) {
