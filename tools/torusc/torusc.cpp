@@ -28,6 +28,7 @@
 #include "runtime/cost/CostModel.h"
 #include "runtime/jit/JitModule.h"
 #include "tools/common/MeshPlan.h"
+#include "tools/common/ProgramMesh.h"
 #include "tools/common/SourceProgram.h"
 #include "tools/common/StandardOutput.h"
 
@@ -465,57 +466,11 @@ int compile(int argc, char **argv) {
   mlir::ModuleOp module = *fn.impl().module;
   const std::string name = fn.name();
 
-  // A module that says what it was built for (an HLO header's replica_count
-  // and num_partitions) sets the defaults of --replicas and
-  // --num-partitions.
-  auto moduleCount = [&](llvm::StringRef attr) -> std::optional<int64_t> {
-    if (auto v = module->getAttrOfType<mlir::IntegerAttr>(attr))
-      return v.getInt();
-    return std::nullopt;
-  };
-  auto moduleReplicas = moduleCount(mlir::torus::kNumReplicasAttrName);
-  auto modulePartitions = moduleCount(mlir::torus::kNumPartitionsAttrName);
-  if ((moduleReplicas && !replicas.getNumOccurrences()) ||
-      (modulePartitions && !numPartitions.getNumOccurrences())) {
-    if (moduleReplicas && !replicas.getNumOccurrences())
-      request.replicas = *moduleReplicas;
-    if (modulePartitions && !numPartitions.getNumOccurrences())
-      request.numPartitions = *modulePartitions;
-    plan = torus::tools::planMesh(request);
-    if (!plan.ok())
-      return usageError(fmt::format("{} (the replica and partition counts "
-                                    "of {})",
-                                    std::string(plan.status().message()),
-                                    inputFile.getValue()));
-  }
-  // An HLO program already per device runs as one replica per device: the
-  // reader took --replicas x --num-partitions as its replicas.
-  if (numPartitions.getNumOccurrences() && numPartitions > 1 &&
-      modulePartitions == 1 && moduleReplicas &&
-      *moduleReplicas ==
-          (replicas.getNumOccurrences() ? int64_t(replicas) : 1) *
-              numPartitions) {
-    request.replicas = *moduleReplicas;
-    request.numPartitions = 1;
-    plan = torus::tools::planMesh(request);
-    if (!plan.ok())
-      return usageError(plan.status());
-  }
-  // A module traced for logical devices (torus.num_partitions) sets the
-  // default of --num-partitions too.
-  if (!numPartitions.getNumOccurrences() &&
-      computationShape.getNumOccurrences() == 0 && plan->numPartitions == 1) {
-    auto traced = mlir::torus::resolvePartitionCount(
-        module, mlir::torus::CompilerOptions());
-    if (traced.ok() && *traced > 1) {
-      request.numPartitions = *traced;
-      plan = torus::tools::planMesh(request);
-      if (!plan.ok())
-        return usageError(fmt::format("{} (the partition count of {})",
-                                      std::string(plan.status().message()),
-                                      inputFile.getValue()));
-    }
-  }
+  // The device counts the program states are the defaults of --replicas
+  // and --num-partitions (shared with torus-run).
+  plan = torus::tools::planMeshForProgram(request, module, inputFile);
+  if (!plan.ok())
+    return usageError(plan.status());
 
   if (stage == kEmitHlo) {
     std::string text;
