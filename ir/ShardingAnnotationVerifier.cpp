@@ -28,9 +28,9 @@ namespace {
 LogicalResult verifyOne(Attribute attr, Type type, MLIRContext *ctx,
                         function_ref<InFlightDiagnostic()> emitError) {
   if (!isa<ShardingAttr, StringAttr>(attr))
-    return emitError() << "'" << kShardingAttrName
-                       << "' must be a #torus.sharding or HLO sharding text, "
-                          "got "
+    return emitError() << "has a " << kShardingAttrName
+                       << " attribute that is not a sharding (or not one per "
+                          "result): "
                        << attr;
   std::string error;
   ShardingAttr sharding = toShardingAttr(attr, ctx, &error);
@@ -69,7 +69,7 @@ LogicalResult TorusDialect::verifyOperationAttribute(Operation *op,
   if (named.getName() != kShardingAttrName)
     return success();
   return verifyAnnotation(named.getValue(), op->getResultTypes(),
-                          op->getContext(), [op] { return op->emitError(); });
+                          op->getContext(), [op] { return op->emitOpError(); });
 }
 
 LogicalResult TorusDialect::verifyRegionArgAttribute(Operation *op,

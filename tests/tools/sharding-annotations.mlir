@@ -40,7 +40,7 @@ func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
   %0 = torus.negate %a {torus.sharding = "{devices=[2]0,0}"} : tensor<4xf32>
   return %0 : tensor<4xf32>
 }
-// CHECK: op.mlir:2:8: error: bad sharding '{devices=[2]0,0}': device 0 appears twice in the tile assignment
+// CHECK: op.mlir:2:8: error: 'torus.negate' op bad sharding '{devices=[2]0,0}': device 0 appears twice in the tile assignment
 
 //--- good.mlir
 func.func @f(%a: tensor<4xf32> {torus.sharding = "{devices=[2]0,1}"}) -> (tensor<4xf32> {torus.sharding = "{replicated}"}) {
