@@ -353,6 +353,9 @@ namespace {
 /// Shapes, literals and shardings nest; deeper input is rejected rather
 /// than risking the stack.
 constexpr int kMaxNesting = 64;
+/// Dimensions of one array shape: a literal nests one `{` per dimension,
+/// read recursively.
+constexpr size_t kMaxRank = 64;
 /// More elements than any device holds; keeps element counts far from
 /// int64 overflow.
 constexpr int64_t kMaxElements = int64_t(1) << 40;
@@ -568,6 +571,10 @@ LogicalResult Parser::parseShape(Shape &shape, int depth) {
         return expected("a dimension size");
       if (overflow || *dim < 0 || *dim > (int64_t(1) << 40)) {
         error(dimLoc) << "dimension size out of range";
+        return failure();
+      }
+      if (shape.dims.size() == kMaxRank) {
+        error(dimLoc) << "shape has more than " << kMaxRank << " dimensions";
         return failure();
       }
       shape.dims.push_back(*dim);

@@ -33,3 +33,7 @@
 // STRINGS: func.func @f
 // HLOTUPLE: tuple.hlo:3:{{[0-9]+}}: error: shape nested too deeply
 // HLOBRACES: braces.hlo:3:{{[0-9]+}}: error:
+// An HLO constant nests one '{' per dimension: shapes have at most 64.
+// RUN: python3 -c "import sys; sys.stdout.write('HloModule m\nENTRY e {\n  ROOT c = f32[' + ','.join(['1']*30000) + '] constant(' + '{'*30000 + '1' + '}'*30000 + ')\n}\n')" > %t.rank.hlo
+// RUN: not torusc %t.rank.hlo 2>&1 | FileCheck %s --check-prefix=HLORANK
+// HLORANK: rank.hlo:3:{{[0-9]+}}: error: shape has more than 64 dimensions
