@@ -21,6 +21,7 @@
 #include "distribute/VariableImpl.h"
 #include "torus/distribute/nn/Optimizers.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
@@ -28,6 +29,7 @@
 #include <fcntl.h>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <unistd.h>
@@ -195,10 +197,29 @@ absl::Status Checkpoint::write(const std::string &path) const {
   return writeAtomically(path, serialize(values));
 }
 
+std::optional<int64_t> checkpointNumber(const std::string &path) {
+  size_t dash = path.rfind('-');
+  if (dash == std::string::npos || dash + 1 == path.size() ||
+      path.size() - dash - 1 > 18)
+    return std::nullopt;
+  int64_t n = 0;
+  for (size_t i = dash + 1; i < path.size(); ++i) {
+    if (path[i] < '0' || path[i] > '9')
+      return std::nullopt;
+    n = n * 10 + (path[i] - '0');
+  }
+  return n;
+}
+
 absl::StatusOr<std::string> Checkpoint::save(const std::string &prefix) {
-  std::string path = prefix + "-" + std::to_string(saveCounter_ + 1);
+  // Never replace a checkpoint: a number a file already has is skipped.
+  int64_t n = saveCounter_ + 1;
+  std::error_code ec;
+  while (std::filesystem::exists(prefix + "-" + std::to_string(n), ec))
+    ++n;
+  std::string path = prefix + "-" + std::to_string(n);
   TORUS_RETURN_IF_ERROR(write(path));
-  ++saveCounter_;
+  saveCounter_ = n;
   std::filesystem::path p(path);
   std::string dir = p.parent_path().string();
   std::string state = "model_checkpoint_path: \"" + p.filename().string() +
@@ -349,22 +370,41 @@ absl::Status Checkpoint::restore(const std::string &path) {
     Variable var = v;
     TORUS_RETURN_IF_ERROR(var.assign(*t));
   }
+  // As tf.train.Checkpoint's save_counter: numbering continues after the
+  // restored checkpoint's, so the next save never replaces it or an
+  // earlier one.
+  if (auto n = checkpointNumber(path))
+    saveCounter_ = std::max(saveCounter_, *n);
   return absl::OkStatus();
 }
 
 absl::StatusOr<std::string> latestCheckpoint(const std::string &directory) {
-  std::ifstream in(directory + "/checkpoint");
+  const std::string index = directory + "/checkpoint";
+  std::error_code ec;
+  if (!std::filesystem::exists(index, ec))
+    return absl::NotFoundError("no checkpoint in '" + directory + "'");
+  // An index that exists but names nothing is an error, never "no
+  // checkpoint": training would silently restart from step 0.
+  auto unreadable = [&](const std::string &why) {
+    return absl::DataLossError("the checkpoint index '" + index +
+                               "' is unreadable: " + why);
+  };
+  std::ifstream in(index);
+  if (!in)
+    return unreadable(std::strerror(errno));
   std::string line;
   while (std::getline(in, line)) {
     const std::string key = "model_checkpoint_path: \"";
-    if (line.rfind(key, 0) == 0) {
-      std::string name = line.substr(key.size());
-      if (!name.empty() && name.back() == '"')
-        name.pop_back();
-      return directory + "/" + name;
-    }
+    if (line.rfind(key, 0) != 0)
+      continue;
+    std::string name = line.substr(key.size());
+    if (name.size() < 2 || name.back() != '"')
+      return unreadable("expected model_checkpoint_path: \"<name>\", found '" +
+                        line + "'");
+    name.pop_back();
+    return directory + "/" + name;
   }
-  return absl::NotFoundError("no checkpoint in '" + directory + "'");
+  return unreadable("it has no model_checkpoint_path line");
 }
 
 } // namespace torus::distribute

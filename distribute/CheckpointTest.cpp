@@ -100,6 +100,79 @@ TEST_F(CheckpointTest, RestoreResumesTrainingBitForBit) {
     EXPECT_EQ(entry.path().filename().string().find(".tmp"), std::string::npos);
 }
 
+TEST_F(CheckpointTest, NumberingContinuesAfterRestoreAndNeverOverwrites) {
+  TORUS_ASSERT_OK_AND_ASSIGN(MirroredStrategy strategy,
+                             MirroredStrategy::withReplicas(2));
+  MlpConfig config;
+  TORUS_ASSERT_OK_AND_ASSIGN(
+      auto first, MlpTrainer::create(strategy, config,
+                                     std::make_shared<nn::SGD>(0.1, 0.9)));
+  ASSERT_TRUE(first->startData().ok());
+  ASSERT_TRUE(first->step().ok());
+  const std::string prefix = (dir_ / "ckpt").string();
+  Checkpoint ckpt({{"model", &first->model()}, {"optimizer", &first->optimizer()}});
+  for (int i = 1; i <= 3; ++i) {
+    TORUS_ASSERT_OK_AND_ASSIGN(std::string path, ckpt.save(prefix));
+    EXPECT_EQ(path, prefix + "-" + std::to_string(i));
+  }
+  auto sizeOf = [](const std::string &p) { return fs::file_size(p); };
+  auto timeOf = [](const std::string &p) { return fs::last_write_time(p); };
+  const auto ckpt1Time = timeOf(prefix + "-1");
+  const auto ckpt3Size = sizeOf(prefix + "-3");
+
+  // A restart: a new process restores the latest and saves again, as
+  // TensorFlow's CheckpointManager does, after the restored number.
+  TORUS_ASSERT_OK_AND_ASSIGN(
+      auto second, MlpTrainer::create(strategy, config,
+                                      std::make_shared<nn::SGD>(0.1, 0.9)));
+  Checkpoint resumed(
+      {{"model", &second->model()}, {"optimizer", &second->optimizer()}});
+  TORUS_ASSERT_OK_AND_ASSIGN(std::string latest, latestCheckpoint(dir_.string()));
+  EXPECT_EQ(latest, prefix + "-3");
+  {
+    TORUS_ASSERT_OK_AND_ASSIGN(Scope scope, strategy.scope());
+    ASSERT_TRUE(resumed.restore(latest).ok());
+  }
+  TORUS_ASSERT_OK_AND_ASSIGN(std::string next, resumed.save(prefix));
+  EXPECT_EQ(next, prefix + "-4");
+  TORUS_ASSERT_OK_AND_ASSIGN(latest, latestCheckpoint(dir_.string()));
+  EXPECT_EQ(latest, prefix + "-4");
+  EXPECT_EQ(timeOf(prefix + "-1"), ckpt1Time);
+  EXPECT_EQ(sizeOf(prefix + "-3"), ckpt3Size);
+
+  // Without a restore, a save skips the numbers already taken.
+  Checkpoint fresh({{"model", &first->model()}, {"optimizer", &first->optimizer()}});
+  TORUS_ASSERT_OK_AND_ASSIGN(std::string skipped, fresh.save(prefix));
+  EXPECT_EQ(skipped, prefix + "-5");
+  EXPECT_EQ(timeOf(prefix + "-1"), ckpt1Time);
+
+  EXPECT_EQ(checkpointNumber(prefix + "-12"), 12);
+  EXPECT_EQ(checkpointNumber(prefix + "-x"), std::nullopt);
+  EXPECT_EQ(checkpointNumber((dir_ / "good").string()), std::nullopt);
+}
+
+TEST_F(CheckpointTest, AnUnreadableIndexIsAnErrorNotAFreshStart) {
+  // No index: nothing saved yet.
+  EXPECT_EQ(latestCheckpoint(dir_.string()).status().code(),
+            absl::StatusCode::kNotFound);
+  const std::string index = (dir_ / "checkpoint").string();
+  for (const std::string &content :
+       {std::string(), std::string("\x93garbage\n"),
+        std::string("model_checkpoint_path: \"ckpt-3\n"),
+        std::string("model_checkpoint_path: \"\"\n")}) {
+    std::ofstream(index, std::ios::binary | std::ios::trunc) << content;
+    auto latest = latestCheckpoint(dir_.string());
+    ASSERT_FALSE(latest.ok()) << content;
+    EXPECT_EQ(latest.status().code(), absl::StatusCode::kDataLoss) << content;
+    EXPECT_THAT(std::string(latest.status().message()),
+                HasSubstr("the checkpoint index '" + index + "' is unreadable"));
+  }
+  std::ofstream(index, std::ios::binary | std::ios::trunc)
+      << "model_checkpoint_path: \"ckpt-3\"\n";
+  TORUS_ASSERT_OK_AND_ASSIGN(std::string latest, latestCheckpoint(dir_.string()));
+  EXPECT_EQ(latest, dir_.string() + "/ckpt-3");
+}
+
 TEST_F(CheckpointTest, TruncatedOrCorruptedFilesChangeNothing) {
   TORUS_ASSERT_OK_AND_ASSIGN(MirroredStrategy strategy,
                              MirroredStrategy::withReplicas(2));

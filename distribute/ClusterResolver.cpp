@@ -80,24 +80,36 @@ absl::StatusOr<std::optional<int>> configTaskId() {
   const llvm::json::Value *index = task->get("index");
   if (!index || index->kind() == llvm::json::Value::Null)
     return std::optional<int>();
-  if (auto i = index->getAsInteger()) {
-    if (*i < std::numeric_limits<int>::min() ||
-        *i > std::numeric_limits<int>::max())
-      return absl::InvalidArgumentError("TF_CONFIG task index " +
-                                        std::to_string(*i) +
-                                        " is out of range");
-    return std::optional<int>(static_cast<int>(*i));
-  }
+  // A task index is a non-negative int: an out-of-range or fractional
+  // number is an error naming the field, never a wrapped or truncated id.
+  auto bad = [&](const std::string &written) {
+    return absl::InvalidArgumentError(
+        "TF_CONFIG task.index must be a non-negative integer of at most " +
+        std::to_string(std::numeric_limits<int>::max()) + ", got " + written);
+  };
+  auto checked = [&](long double value, const std::string &written)
+      -> absl::StatusOr<std::optional<int>> {
+    if (!(value >= 0) || value > std::numeric_limits<int>::max() ||
+        value != static_cast<long double>(static_cast<int64_t>(value)))
+      return bad(written);
+    return std::optional<int>(static_cast<int>(value));
+  };
+  if (auto i = index->getAsInteger())
+    return checked(static_cast<long double>(*i), std::to_string(*i));
+  if (auto u = index->getAsUINT64())
+    return bad(std::to_string(*u));
   if (auto d = index->getAsNumber()) // int(1.0) == 1
-    return std::optional<int>(static_cast<int>(*d));
+    return checked(*d, detail::pyFloat(*d));
   if (auto s = index->getAsString()) {
     if (auto i = parseInt(s->str()))
-      return std::optional<int>(*i);
+      return checked(*i, "'" + s->str() + "'");
     return absl::InvalidArgumentError(
-        "invalid literal for int() with base 10: '" + s->str() + "'");
+        "TF_CONFIG task.index: invalid literal for int() with base 10: '" +
+        s->str() + "'");
   }
   return absl::InvalidArgumentError(
-      "int() argument must be a string, a bytes-like object or a real "
+      "TF_CONFIG task.index: int() argument must be a string, a "
+      "bytes-like object or a real "
       "number, not '" +
       std::string(index->kind() == llvm::json::Value::Boolean ? "bool"
                   : index->getAsArray()                        ? "list"

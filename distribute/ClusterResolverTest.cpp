@@ -193,8 +193,37 @@ TEST_F(TFConfigTest, MalformedTfConfigIsAnError) {
             "non-negative integer");
   set(R"({"task": {"type": "worker", "index": "one"}})");
   EXPECT_EQ(resolver.taskIdOrError().status().message(),
-            "invalid literal for int() with base 10: 'one'");
+            "TF_CONFIG task.index: invalid literal for int() with base 10: "
+            "'one'");
   EXPECT_EQ(resolver.taskId(), std::nullopt);
+  // A task index is a non-negative int: never wrapped (2^63 used to be
+  // task -2147483648) nor truncated (0.5 used to be task 0).
+  for (auto [index, written] :
+       std::vector<std::pair<std::string, std::string>>{
+           {"9223372036854775808", "9223372036854775808"},
+           {"9223372036854775807", "9223372036854775807"},
+           {"2147483648", "2147483648"},
+           {"0.5", "0.5"},
+           {"-1", "-1"},
+           {"1e300", "1e+300"},
+           {"\"-3\"", "'-3'"},
+           {"\"99999999999\"", ""}}) {
+    set(R"({"task": {"type": "worker", "index": )" + index + "}}");
+    auto id = resolver.taskIdOrError();
+    ASSERT_FALSE(id.ok()) << index;
+    EXPECT_EQ(id.status().code(), absl::StatusCode::kInvalidArgument) << index;
+    EXPECT_THAT(std::string(id.status().message()),
+                HasSubstr("TF_CONFIG task.index")) << index;
+    if (!written.empty())
+      EXPECT_THAT(std::string(id.status().message()),
+                  HasSubstr("must be a non-negative integer of at most "
+                            "2147483647, got " + written))
+          << index;
+  }
+  set(R"({"task": {"type": "worker", "index": 2.0}})");
+  EXPECT_EQ(resolver.taskIdOrError().value(), std::optional<int>(2));
+  set(R"({"task": {"type": "worker", "index": 2147483647}})");
+  EXPECT_EQ(resolver.taskIdOrError().value(), std::optional<int>(2147483647));
   set(R"({"cluster": ["w0:1"]})");
   EXPECT_EQ(resolver.clusterSpec().status().message(),
             "TF_CONFIG's \"cluster\" must map job names to their tasks, got "

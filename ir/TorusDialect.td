@@ -35,6 +35,11 @@ def Torus_Dialect : Dialect {
   }];
   let hasConstantMaterializer = 1;
   let useDefaultAttributePrinterParser = 1;
+  // `torus.sharding` annotations are checked wherever they sit, whatever
+  // the partition count (ir/ShardingAnnotationVerifier.cpp).
+  let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
+  let hasRegionResultAttrVerify = 1;
 
   // The markers passes exchange on ops of other dialects, one type each.
   // Each gets a typed helper, `TorusDialect::<Name>AttrHelper` (constructed

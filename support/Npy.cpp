@@ -133,6 +133,17 @@ public:
     if (!sawDescr || !sawOrder || !sawShape)
       return fail("the header must have the keys 'descr', 'fortran_order' "
                   "and 'shape'");
+    // NumPy pads the dict with spaces and ends the header with '\n';
+    // np.load refuses anything else there.
+    for (size_t i = pos_; i < text_.size(); ++i) {
+      char c = text_[i];
+      if (c == ' ' || (c == '\n' && i + 1 == text_.size()))
+        continue;
+      return fail(fmt::format("unexpected byte 0x{:02x} at offset {} of the "
+                              "header, after the dict: only spaces and a "
+                              "final newline may pad it",
+                              static_cast<unsigned char>(c), i));
+    }
     return header;
   }
 

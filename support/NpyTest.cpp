@@ -181,6 +181,29 @@ TEST(NpyTest, ClearErrorsForUnsupportedFiles) {
     EXPECT_FALSE(parseNpy(good.substr(0, n)).ok()) << n;
 }
 
+TEST(NpyTest, OnlySpacesAndANewlinePadTheHeader) {
+  // np.load refuses a header with anything but whitespace after the dict.
+  std::string good = numpyBytes("<f4", "(1,)", "abcd");
+  ASSERT_TRUE(parseNpy(good).ok());
+  std::string garbage = good;
+  size_t pad = garbage.find("}") + 3;
+  garbage[pad] = '\xdb';
+  auto bad = parseNpy(garbage, "x.npy");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(std::string(bad.status().message()),
+              HasSubstr("x.npy: bad .npy header: unexpected byte 0xdb"));
+  EXPECT_THAT(std::string(bad.status().message()),
+              HasSubstr("only spaces and a final newline may pad it"));
+  // A newline before the end of the padding is not NumPy's either.
+  std::string early = good;
+  early[pad] = '\n';
+  EXPECT_FALSE(parseNpy(early).ok());
+  // A second dict after the first.
+  std::string twice = good;
+  twice.replace(pad, 2, "{}");
+  EXPECT_FALSE(parseNpy(twice).ok());
+}
+
 TEST(NpyTest, NarrowAndUnsignedIntegers) {
   // numpy.save of int8, int16, uint8, uint16, uint32 and uint64 arrays.
   struct Case {

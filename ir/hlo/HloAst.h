@@ -106,10 +106,20 @@ struct Instruction {
   }
 };
 
+/// A computation's written signature, `(x: f32[2], y: s32[]) -> f32[2]`.
+struct Signature {
+  llvm::SMLoc loc;
+  std::vector<Shape> params;
+  Shape result;
+};
+
 struct Computation {
   llvm::StringRef name; // without '%'
   llvm::SMLoc loc;
   bool isEntry = false;
+  /// When written: checked against the parameter instructions and the root
+  /// by the importer.
+  std::optional<Signature> signature;
   std::vector<Instruction> instructions;
   llvm::StringMap<unsigned> byName;
   /// The ROOT instruction, or the last one when none is marked.

@@ -1023,7 +1023,7 @@ void eraseDeadOps(Region &region) {
 
 LogicalResult Importer::run() {
   module_.setSymName(ast_.name);
-  if (failed(checkHeader()))
+  if (failed(checkHeader()) || failed(checkComputations()))
     return failure();
   const Computation &entry = ast_.computations[ast_.entry];
   auto fn = emitFunction(entry, /*isEntry=*/true);

@@ -356,6 +356,9 @@ namespace {
 /// Shapes, literals and shardings nest; deeper input is rejected rather
 /// than risking the stack.
 constexpr int kMaxNesting = 64;
+/// Dimensions of one array shape: a literal nests one `{` per dimension,
+/// read recursively.
+constexpr size_t kMaxRank = 64;
 /// More elements than any device holds; keeps element counts far from
 /// int64 overflow.
 constexpr int64_t kMaxElements = int64_t(1) << 40;
@@ -383,7 +386,7 @@ private:
   LogicalResult parseTableRow(llvm::StringRef table, StackFrameTables &tables);
   LogicalResult checkStackFrameTables(const StackFrameTables &tables);
   LogicalResult parseComputation(Module &module);
-  LogicalResult parseSignature();
+  LogicalResult parseSignature(Signature &signature);
   LogicalResult parseInstruction(Computation &comp);
   LogicalResult parseOperand(Operand &operand);
   LogicalResult parseLayout(Shape &shape);
@@ -574,6 +577,10 @@ LogicalResult Parser::parseShape(Shape &shape, int depth) {
         error(dimLoc) << "dimension size out of range";
         return failure();
       }
+      if (shape.dims.size() == kMaxRank) {
+        error(dimLoc) << "shape has more than " << kMaxRank << " dimensions";
+        return failure();
+      }
       shape.dims.push_back(*dim);
       // Element counts must fit in int64 everywhere MLIR multiplies them.
       int64_t count = 1;
@@ -707,17 +714,18 @@ LogicalResult Parser::parseInstruction(Computation &comp) {
   return success();
 }
 
-LogicalResult Parser::parseSignature() {
-  // `(x: f32[2], y: (s32[], f32[])) -> f32[2]`: informational, the
-  // parameter instructions carry the shapes.
+LogicalResult Parser::parseSignature(Signature &signature) {
+  // `(x: f32[2], y: (s32[], f32[])) -> f32[2]`: the importer checks it
+  // against the parameter instructions, which carry the shapes, and the
+  // root.
   if (!cur_.consume(')')) {
     while (true) {
       if (cur_.name().empty())
         return expected("a parameter name");
       if (failed(expect(':', "':' after the parameter name")))
         return failure();
-      Shape ignored;
-      if (failed(parseShape(ignored)))
+      signature.params.emplace_back();
+      if (failed(parseShape(signature.params.back())))
         return failure();
       if (cur_.consume(')'))
         break;
@@ -727,8 +735,7 @@ LogicalResult Parser::parseSignature() {
   }
   if (!cur_.consume("->"))
     return expected("'->' after the parameters");
-  Shape ignored;
-  return parseShape(ignored);
+  return parseShape(signature.result);
 }
 
 LogicalResult Parser::parseComputation(Module &module) {
@@ -739,8 +746,13 @@ LogicalResult Parser::parseComputation(Module &module) {
   comp.name = cur_.name();
   if (comp.name.empty())
     return expected("a computation");
-  if (cur_.consume('(') && failed(parseSignature()))
-    return failure();
+  if (cur_.peek() == '(') {
+    comp.signature.emplace();
+    comp.signature->loc = cur_.loc();
+    cur_.consume('(');
+    if (failed(parseSignature(*comp.signature)))
+      return failure();
+  }
   if (failed(expect('{', "'{' to open computation '" + comp.name.str() + "'")))
     return failure();
   while (!cur_.consume('}')) {

@@ -612,6 +612,12 @@ Importer::reductionOperands(const Instruction &instr, Operands operands) {
   r.reducer = apply ? computationRef(*apply) : nullptr;
   if (!r.reducer)
     return failure();
+  // The reducer combines two of each init value's element type.
+  llvm::SmallVector<PrimitiveType> accumulators;
+  for (size_t i = inputs; i < n; ++i)
+    accumulators.push_back(operands[i]->shape->type);
+  if (failed(checkReducerParameters(instr, *apply, *r.reducer, accumulators)))
+    return failure();
   // The kinds, if the reducer applies one to each pair and each kind
   // applies to its element type (XLA's `add` of pred is `or`: general).
   r.kinds = componentwiseReducer(*r.reducer, inputs, false);

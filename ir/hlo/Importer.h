@@ -147,6 +147,17 @@ private:
   std::string frameText(int64_t id);
   const Computation *computationRef(const Attr &attr);
   LogicalResult checkHeader();
+  /// Checks every computation's signature, written operand shapes and
+  /// parameter shardings, whether or not it is imported instruction by
+  /// instruction (HloComputationChecks.cpp).
+  LogicalResult checkComputations();
+  LogicalResult checkComputation(const Computation &comp);
+  /// A reducer of `instr` (named by `apply`) takes two scalars of each
+  /// accumulator type: (acc_0, ..., acc_n-1, acc_0, ..., acc_n-1).
+  LogicalResult checkReducerParameters(const Instruction &instr,
+                                       const Attr &apply,
+                                       const Computation &reducer,
+                                       llvm::ArrayRef<PrimitiveType> accumulators);
   /// The replica and partition counts where the header does not state them
   /// (HloDeviceCounts.cpp).
   LogicalResult readDeviceCounts();

@@ -2,6 +2,7 @@
 
 #include "ir/stablehlo/StablehloImport.h"
 
+#include "ir/SourceNesting.h"
 #include "ir/TorusOps.h"
 #include "ir/stablehlo/ChloOps.h"
 #include "ir/stablehlo/ConvertToTorus.h"
@@ -90,6 +91,8 @@ OwningOpRef<ModuleOp> parseStablehloText(const llvm::SourceMgr &sourceMgr,
   context->loadDialect<::mlir::stablehlo::StableHLODialect,
                        ::mlir::chlo::CHLODialect, ::mlir::sdy::SdyDialect,
                        func::FuncDialect, TorusDialect>();
+  if (failed(checkSourceNesting(sourceMgr, context)))
+    return nullptr;
   const llvm::MemoryBuffer *buffer =
       sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
   std::string text = repackBooleanHex(buffer->getBuffer());

@@ -1,6 +1,7 @@
 //===- Trace.cpp - Tracing C++ functions into the torus IR ----------------===//
 
 #include "ir/DiagnosticCollector.h"
+#include "ir/SourceNesting.h"
 #include "ir/TorusOps.h"
 #include "ir/trace/TraceContext.h"
 #include "ir/trace/TracedFunctionImpl.h"
@@ -196,6 +197,8 @@ absl::StatusOr<TracedFunction> parseModule(const std::string &text,
     // The collector must go before the context does: makeTracedFunction
     // destroys the context when it fails.
     DiagnosticCollector diags(context.get());
+    if (mlir::failed(mlir::torus::checkSourceNesting(sourceMgr, context.get())))
+      return absl::InvalidArgumentError(diags.take());
     module = mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, context.get());
     if (!module)
       return absl::InvalidArgumentError(diags.take());

@@ -7,8 +7,9 @@
 namespace torus::rt {
 
 std::string CollectiveKey::toString() const {
-  return fmt::format("run {}, collective #{}, invocation {}", runId,
-                     collectiveIndex, invocation);
+  return fmt::format("run {}, collective #{}, invocation {}{}", runId,
+                     collectiveIndex, invocation,
+                     phase ? fmt::format(", phase {}", phase) : "");
 }
 
 } // namespace torus::rt

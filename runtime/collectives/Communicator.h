@@ -47,13 +47,20 @@ struct CollectiveKey {
   /// How many times the participant executed this collective before in this
   /// run (SPMD programs execute each collective equally often everywhere).
   uint64_t invocation = 0;
+  /// A later rendezvous of the same invocation (0 for the first): the
+  /// broadcast phase of a hierarchical all-reduce across workers is 1, so
+  /// that a fast participant does not meet a slow one's finished first
+  /// phase.
+  uint32_t phase = 0;
 
-  /// `run 3, collective #0, invocation 2`.
+  /// `run 3, collective #0, invocation 2` (then `, phase 1` for a later
+  /// phase).
   std::string toString() const;
   friend bool operator==(const CollectiveKey &,
                          const CollectiveKey &) = default;
   template <typename H> friend H AbslHashValue(H h, const CollectiveKey &k) {
-    return H::combine(std::move(h), k.runId, k.collectiveIndex, k.invocation);
+    return H::combine(std::move(h), k.runId, k.collectiveIndex, k.invocation,
+                      k.phase);
   }
 };
 

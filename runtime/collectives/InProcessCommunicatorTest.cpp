@@ -431,6 +431,12 @@ TEST(InProcessCommunicatorTest, CreateValidatesReplicaCount) {
 TEST(InProcessCommunicatorTest, CollectiveKeyToString) {
   EXPECT_EQ((CollectiveKey{3, 0, 2}.toString()),
             "run 3, collective #0, invocation 2");
+  // A later phase (the broadcast of a cross-worker all-reduce) is named as
+  // one, not as the invocation 2^63 + n it used to be encoded as.
+  CollectiveKey broadcast{3, 0, 0};
+  broadcast.phase = 1;
+  EXPECT_EQ(broadcast.toString(), "run 3, collective #0, invocation 0, phase 1");
+  EXPECT_FALSE(broadcast == (CollectiveKey{3, 0, 0}));
 }
 
 } // namespace

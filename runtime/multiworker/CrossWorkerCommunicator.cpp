@@ -12,7 +12,7 @@ namespace {
 /// (a fast participant must not meet a slow one's finished rendezvous).
 CollectiveKey broadcastPhase(const CollectiveKey &key) {
   CollectiveKey k = key;
-  k.invocation |= uint64_t{1} << 63;
+  k.phase = 1;
   return k;
 }
 

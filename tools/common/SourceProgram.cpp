@@ -12,6 +12,9 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Block.h"
 #include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/Support/Errc.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -197,13 +200,66 @@ parseSourceProgram(const std::string &path, const std::string &text,
   return readMlir(text, name, options);
 }
 
+absl::StatusOr<std::string> readProgramText(const std::string &path,
+                                            int64_t maxBytes) {
+  const std::string shown = path == "-" ? "<stdin>" : path;
+  auto tooLarge = [&] {
+    return absl::NotFoundError(fmt::format(
+        "cannot read '{}': it is larger than {} bytes, the largest program "
+        "the tools read",
+        shown, maxBytes));
+  };
+  llvm::sys::fs::file_t fd = llvm::sys::fs::getStdinHandle();
+  if (path != "-") {
+    // A regular file's size is known; anything else (a pipe, a device such
+    // as /dev/zero) is read in chunks until it ends or passes the limit.
+    uint64_t size = 0;
+    if (!llvm::sys::fs::file_size(path, size) &&
+        llvm::sys::fs::is_regular_file(path) &&
+        size > static_cast<uint64_t>(maxBytes))
+      return tooLarge();
+    auto opened = llvm::sys::fs::openNativeFileForRead(path);
+    if (!opened)
+      return absl::NotFoundError(fmt::format(
+          "cannot read '{}': {}", path,
+          llvm::errorToErrorCode(opened.takeError()).message()));
+    fd = *opened;
+  }
+  auto close = llvm::make_scope_exit([&] {
+    if (path != "-")
+      llvm::sys::fs::closeFile(fd);
+  });
+  constexpr size_t kChunk = size_t(1) << 20;
+  std::vector<std::string> chunks;
+  int64_t total = 0;
+  while (true) {
+    std::string chunk(kChunk, '\0');
+    auto got = llvm::sys::fs::readNativeFile(
+        fd, llvm::MutableArrayRef<char>(chunk.data(), chunk.size()));
+    if (!got)
+      return absl::NotFoundError(fmt::format(
+          "cannot read '{}': {}", shown,
+          llvm::errorToErrorCode(got.takeError()).message()));
+    if (*got == 0)
+      break;
+    chunk.resize(*got);
+    total += static_cast<int64_t>(*got);
+    if (total > maxBytes)
+      return tooLarge();
+    chunks.push_back(std::move(chunk));
+  }
+  std::string text;
+  text.reserve(static_cast<size_t>(total));
+  for (const std::string &chunk : chunks)
+    text += chunk;
+  return text;
+}
+
 absl::StatusOr<SourceProgram> readSourceProgram(const std::string &path,
                                                 const SourceOptions &options) {
-  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(path, /*IsText=*/true);
-  if (!buffer)
-    return absl::NotFoundError(fmt::format("cannot read '{}': {}", path,
-                                           buffer.getError().message()));
-  return parseSourceProgram(path, (*buffer)->getBuffer().str(), options);
+  TORUS_ASSIGN_OR_RETURN(std::string text,
+                         readProgramText(path, options.maxProgramBytes));
+  return parseSourceProgram(path, text, options);
 }
 
 std::string normalizeDiagnostics(std::string text) {

@@ -27,12 +27,19 @@ struct SourceProgram {
   std::vector<std::string> argumentNames;
 };
 
+/// The largest program the tools read: 2 GiB.
+inline constexpr int64_t kMaxProgramBytes = int64_t(2) << 30;
+
 /// What the tools know of the program besides its text: the device counts
 /// of their command line (--replicas, --num-partitions; 0 when not given),
 /// which the HLO reader takes for a program that does not state its own.
 struct SourceOptions {
   int64_t numReplicas = 0;
   int64_t numPartitions = 0;
+  /// The largest program text read, in bytes (2 GiB): an endless input
+  /// such as /dev/zero is an error rather than a process that grows
+  /// without bound.
+  int64_t maxProgramBytes = kMaxProgramBytes;
 };
 
 /// Parses `text`, read from `path` ("-" for standard input), by the
@@ -43,8 +50,15 @@ absl::StatusOr<SourceProgram>
 parseSourceProgram(const std::string &path, const std::string &text,
                    const SourceOptions &options = {});
 
+/// The text of the file at `path` ("-" for standard input): regular files,
+/// pipes and devices alike. NotFound when it cannot be read or is larger
+/// than `maxBytes`.
+absl::StatusOr<std::string> readProgramText(const std::string &path,
+                                            int64_t maxBytes);
+
 /// Reads the file at `path` ("-" for standard input) and parses it.
-/// NotFound when it cannot be read.
+/// NotFound when it cannot be read or is larger than
+/// `options.maxProgramBytes`.
 absl::StatusOr<SourceProgram>
 readSourceProgram(const std::string &path, const SourceOptions &options = {});
 

@@ -26,7 +26,10 @@
 #include "support/Npy.h"
 #include "tools/common/GlobalArrays.h"
 #include "tools/common/MeshPlan.h"
+#include "tools/common/ProgramMesh.h"
 #include "tools/common/SourceProgram.h"
+#include "tools/common/StandardOutput.h"
+#include "tools/common/StepTimes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -318,33 +321,12 @@ absl::StatusOr<LoadedProgram> compileSource(const std::string &path) {
     sourceOptions.numPartitions = numPartitions;
   TORUS_ASSIGN_OR_RETURN(auto source,
                          torus::tools::readSourceProgram(path, sourceOptions));
-  // A program that states its replica count (an HLO module's, or the
-  // devices of a program already per device) sets the default of
-  // --replicas; one that states partitions, of --num-partitions.
-  torus::tools::MeshRequest request = meshRequest();
-  mlir::ModuleOp sourceModule = *source.function.impl().module;
-  if (auto n = sourceModule->getAttrOfType<mlir::IntegerAttr>(
-          mlir::torus::kNumReplicasAttrName);
-      n && !replicas.getNumOccurrences() && request.computationShape.empty())
-    request.replicas = n.getInt();
-  auto modulePartitions = sourceModule->getAttrOfType<mlir::IntegerAttr>(
-      mlir::torus::kNumPartitionsAttrName);
-  if (modulePartitions && !numPartitions.getNumOccurrences())
-    request.numPartitions = modulePartitions.getInt();
-  // An HLO program already per device runs as one replica per device: the
-  // reader took --replicas x --num-partitions as its replicas.
-  if (auto n = sourceModule->getAttrOfType<mlir::IntegerAttr>(
-          mlir::torus::kNumReplicasAttrName);
-      n && modulePartitions && modulePartitions.getInt() == 1 &&
-      numPartitions.getNumOccurrences() && numPartitions > 1 &&
-      n.getInt() == (replicas.getNumOccurrences() ? int64_t(replicas) : 1) *
-                        numPartitions) {
-    request.replicas = n.getInt();
-    request.numPartitions = 1;
-  }
-  auto plan = torus::tools::planMesh(request);
+  // The device counts the program states are the defaults of --replicas
+  // and --num-partitions, exactly as for torusc.
+  auto plan = torus::tools::planMeshForProgram(
+      meshRequest(), *source.function.impl().module, path);
   if (!plan.ok())
-    return absl::FailedPreconditionError(std::string(plan.status().message()));
+    return plan.status();
   loaded.plan = std::move(*plan);
   loaded.argumentNames = source.argumentNames;
   // The global arrays, before partitioning makes the entry one device's.
@@ -639,6 +621,14 @@ std::variant<int, Failure> run() {
   if (optLevel < 0 || optLevel > 3)
     return usage(fmt::format("-O{} is not a level; use -O0 to -O3",
                              optLevel.getValue()));
+  // The capacity in bytes, MiB << 20, must fit a size_t (0 is a core with
+  // no memory, for trying out the out-of-memory error).
+  constexpr int64_t kMaxCoreMemoryMiB = (int64_t(1) << 44) - 1;
+  if (coreMemoryMiB.getNumOccurrences() &&
+      (coreMemoryMiB < 0 || coreMemoryMiB > kMaxCoreMemoryMiB))
+    return usage(fmt::format("--core-memory-mib={}: the capacity must be a "
+                             "whole number of MiB from 0 to {}",
+                             coreMemoryMiB.getValue(), kMaxCoreMemoryMiB));
 
   auto loaded = loadProgram(programPath);
   if (!loaded.ok()) {
@@ -686,7 +676,7 @@ std::variant<int, Failure> run() {
       plan.numCores, plan.numCores == 1 ? "" : "s",
       plan.topology ? " of " + plan.topologyName : "", loaded->target);
   std::vector<std::vector<HostTensor>> outputs;
-  std::vector<double> times;
+  torus::tools::StepTimes times;
   size_t peakCoreBytes = 0;
   // The cost model prices a step on the slice when there is one.
   rt::ProgramCounts noCounts;
@@ -704,7 +694,7 @@ std::variant<int, Failure> run() {
                      fmt::format("torus-run: step {} failed: {}", step,
                                  std::string(result.status().message()))};
     double ms = absl::ToDoubleMilliseconds(stats.hostTime);
-    times.push_back(ms);
+    times.add(ms);
     peakCoreBytes = std::max(peakCoreBytes, stats.peakCoreBytes);
     if (stats.simulated)
       simulated = stats.simulated;
@@ -719,22 +709,21 @@ std::variant<int, Failure> run() {
             : "");
     outputs = std::move(*result);
   }
-  if (steps > 1) {
-    std::vector<double> sorted = times;
-    std::sort(sorted.begin(), sorted.end());
-    llvm::outs() << fmt::format("median of {} steps: {:.3f} ms host\n",
-                                steps.getValue(), sorted[sorted.size() / 2]);
-  }
+  if (steps > 1)
+    llvm::outs() << fmt::format(
+        "median of {} steps: {:.3f} ms host{}\n", steps.getValue(),
+        times.median(),
+        times.exact() ? ""
+                      : fmt::format(" (within {:g}%)",
+                                    100 * torus::tools::StepTimes::
+                                              kMedianRelativeError));
   llvm::outs() << fmt::format("peak device memory of a core: {} bytes (of "
                               "{})\n",
                               peakCoreBytes,
                               (*executor)->coreMemoryCapacity());
   if (simulated) {
-    std::vector<double> sorted = times;
-    std::sort(sorted.begin(), sorted.end());
-    llvm::outs() << rt::formatStepCost(
-        *simulated,
-        absl::Milliseconds(sorted[sorted.size() / 2]));
+    llvm::outs() << rt::formatStepCost(*simulated,
+                                       absl::Milliseconds(times.median()));
   } else {
     llvm::outs() << fmt::format("simulated time: not available ({})\n",
                                 noSimulation);
@@ -836,7 +825,10 @@ int main(int argc, char **argv) {
           &errorStream))
     return report(Failure{kExitUsage, errors});
   auto result = run();
+  absl::Status written = torus::tools::flushStandardOutput();
   if (auto *failure = std::get_if<Failure>(&result))
     return report(*failure);
+  if (!written.ok())
+    return report(usage(std::string(written.message())));
   return std::get<int>(result);
 }

@@ -28,7 +28,9 @@
 #include "runtime/cost/CostModel.h"
 #include "runtime/jit/JitModule.h"
 #include "tools/common/MeshPlan.h"
+#include "tools/common/ProgramMesh.h"
 #include "tools/common/SourceProgram.h"
+#include "tools/common/StandardOutput.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -235,34 +237,36 @@ bool matches(const cl::list<std::string> &names, mlir::Pass *pass) {
   return false;
 }
 
-absl::Status writeText(const std::string &path, std::string_view text) {
+/// Writes `bytes` to `path` ("-" for stdout). A write that fails (a full
+/// disk, /dev/full, a closed pipe) is a PermissionDenied status naming the
+/// file: the stream's error is cleared so that LLVM does not abort with
+/// "IO failure on output stream" when the stream is destroyed.
+absl::Status writeOutput(const std::string &path, std::string_view bytes) {
+  const std::string shown =
+      path == "-" ? "standard output" : fmt::format("'{}'", path);
   std::error_code ec;
   llvm::ToolOutputFile out(path, ec, llvm::sys::fs::OF_None);
   if (ec)
     return absl::PermissionDeniedError(
-        fmt::format("cannot write '{}': {}", path, ec.message()));
-  out.os() << text;
+        fmt::format("cannot write {}: {}", shown, ec.message()));
+  out.os() << bytes;
   out.os().flush();
-  if (out.os().has_error())
+  if (out.os().has_error()) {
+    std::error_code error = out.os().error();
+    out.os().clear_error();
     return absl::PermissionDeniedError(
-        fmt::format("cannot write '{}'", path));
+        fmt::format("cannot write {}: {}", shown, error.message()));
+  }
   out.keep();
   return absl::OkStatus();
 }
 
+absl::Status writeText(const std::string &path, std::string_view text) {
+  return writeOutput(path, text);
+}
+
 absl::Status writeBinary(const std::string &path, std::string_view bytes) {
-  std::error_code ec;
-  llvm::ToolOutputFile out(path, ec, llvm::sys::fs::OF_None);
-  if (ec)
-    return absl::PermissionDeniedError(
-        fmt::format("cannot write '{}': {}", path, ec.message()));
-  out.os() << bytes;
-  out.os().flush();
-  if (out.os().has_error())
-    return absl::PermissionDeniedError(
-        fmt::format("cannot write '{}'", path));
-  out.keep();
-  return absl::OkStatus();
+  return writeOutput(path, bytes);
 }
 
 /// The cost model's price of a step of `spec` on the plan's slice, or why
@@ -341,9 +345,8 @@ void registerAndCategorizeMlirOptions() {
   }
 }
 
-} // namespace
-
-int main(int argc, char **argv) {
+/// The compiler driver; main() adds the check of what went to stdout.
+int compile(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   registerAndCategorizeMlirOptions();
   mlir::torus::registerCompilerPasses();
@@ -463,57 +466,11 @@ int main(int argc, char **argv) {
   mlir::ModuleOp module = *fn.impl().module;
   const std::string name = fn.name();
 
-  // A module that says what it was built for (an HLO header's replica_count
-  // and num_partitions) sets the defaults of --replicas and
-  // --num-partitions.
-  auto moduleCount = [&](llvm::StringRef attr) -> std::optional<int64_t> {
-    if (auto v = module->getAttrOfType<mlir::IntegerAttr>(attr))
-      return v.getInt();
-    return std::nullopt;
-  };
-  auto moduleReplicas = moduleCount(mlir::torus::kNumReplicasAttrName);
-  auto modulePartitions = moduleCount(mlir::torus::kNumPartitionsAttrName);
-  if ((moduleReplicas && !replicas.getNumOccurrences()) ||
-      (modulePartitions && !numPartitions.getNumOccurrences())) {
-    if (moduleReplicas && !replicas.getNumOccurrences())
-      request.replicas = *moduleReplicas;
-    if (modulePartitions && !numPartitions.getNumOccurrences())
-      request.numPartitions = *modulePartitions;
-    plan = torus::tools::planMesh(request);
-    if (!plan.ok())
-      return usageError(fmt::format("{} (the replica and partition counts "
-                                    "of {})",
-                                    std::string(plan.status().message()),
-                                    inputFile.getValue()));
-  }
-  // An HLO program already per device runs as one replica per device: the
-  // reader took --replicas x --num-partitions as its replicas.
-  if (numPartitions.getNumOccurrences() && numPartitions > 1 &&
-      modulePartitions == 1 && moduleReplicas &&
-      *moduleReplicas ==
-          (replicas.getNumOccurrences() ? int64_t(replicas) : 1) *
-              numPartitions) {
-    request.replicas = *moduleReplicas;
-    request.numPartitions = 1;
-    plan = torus::tools::planMesh(request);
-    if (!plan.ok())
-      return usageError(plan.status());
-  }
-  // A module traced for logical devices (torus.num_partitions) sets the
-  // default of --num-partitions too.
-  if (!numPartitions.getNumOccurrences() &&
-      computationShape.getNumOccurrences() == 0 && plan->numPartitions == 1) {
-    auto traced = mlir::torus::resolvePartitionCount(
-        module, mlir::torus::CompilerOptions());
-    if (traced.ok() && *traced > 1) {
-      request.numPartitions = *traced;
-      plan = torus::tools::planMesh(request);
-      if (!plan.ok())
-        return usageError(fmt::format("{} (the partition count of {})",
-                                      std::string(plan.status().message()),
-                                      inputFile.getValue()));
-    }
-  }
+  // The device counts the program states are the defaults of --replicas
+  // and --num-partitions (shared with torus-run).
+  plan = torus::tools::planMeshForProgram(request, module, inputFile);
+  if (!plan.ok())
+    return usageError(plan.status());
 
   if (stage == kEmitHlo) {
     std::string text;
@@ -718,4 +675,14 @@ int main(int argc, char **argv) {
     if (absl::Status s = writeText(outputFile, outputText); !s.ok())
       return usageError(s);
   return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  int code = compile(argc, argv);
+  absl::Status written = torus::tools::flushStandardOutput();
+  if (code == 0 && !written.ok())
+    return usageError(written);
+  return code;
 }

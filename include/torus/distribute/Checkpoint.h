@@ -25,6 +25,7 @@
 #include "torus/distribute/nn/Trackable.h"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -47,8 +48,11 @@ public:
   explicit Checkpoint(
       std::vector<std::pair<std::string, nn::Trackable *>> objects);
 
-  /// Writes "{prefix}-{n}" (n counts saves from 1), records it as the
-  /// latest in "{dir}/checkpoint", and returns its path.
+  /// Writes "{prefix}-{n}", records it as the latest in "{dir}/checkpoint",
+  /// and returns its path. n counts saves from 1, continuing after the
+  /// number of the checkpoint last restored ("ckpt-3" restored: the next
+  /// save is "ckpt-4"), and skips numbers whose file exists: a save never
+  /// replaces a checkpoint.
   absl::StatusOr<std::string> save(const std::string &prefix);
   /// Writes exactly `path`.
   absl::Status write(const std::string &path) const;
@@ -70,8 +74,12 @@ private:
 };
 
 /// tf.train.latest_checkpoint(directory): the path the "checkpoint" file
-/// names, or NotFound.
+/// names; NotFound when there is no such file (nothing saved yet), DataLoss
+/// when it exists but names no checkpoint (empty, garbage).
 absl::StatusOr<std::string> latestCheckpoint(const std::string &directory);
+
+/// The number n of a checkpoint path "{prefix}-{n}", if it has one.
+std::optional<int64_t> checkpointNumber(const std::string &path);
 
 } // namespace torus::distribute
 
