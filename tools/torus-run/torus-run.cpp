@@ -333,7 +333,8 @@ absl::StatusOr<LoadedProgram> compileSource(const std::string &path) {
   loaded.globalInputs = source.function.inputs();
   loaded.layout.globalOutputs = source.function.outputs();
   if (loaded.plan.numPartitions == 1)
-    readPerDeviceGlobals(sourceModule, source.function.impl().name,
+    readPerDeviceGlobals(*source.function.impl().module,
+                         source.function.impl().name,
                          loaded.plan.numReplicas, loaded);
   if (auto counts = mlir::torus::countCompute(*source.function.impl().module);
       counts.ok()) {
