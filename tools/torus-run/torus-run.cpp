@@ -507,12 +507,6 @@ std::variant<int, Failure> run() {
   const rt::ProgramSpec &spec = loaded->program.spec;
   const torus::tools::MeshPlan &plan = loaded->plan;
 
-  auto prepared = prepareInputs(*loaded);
-  if (auto *failure = std::get_if<Failure>(&prepared))
-    return *failure;
-  auto &perReplica =
-      std::get<std::vector<std::vector<HostTensor>>>(prepared);
-
   rt::ExecutorOptions executorOptions;
   executorOptions.numCores = plan.numCores;
   if (coreMemoryMiB.getNumOccurrences())
@@ -527,6 +521,19 @@ std::variant<int, Failure> run() {
   rt::RunOptions runOptions;
   if (plan.topology)
     runOptions.replicaToCore = plan.replicaToCore();
+  // Every core's buffers and the host's copies must fit this host: checked
+  // before the inputs are read or generated, which may be large themselves.
+  if (absl::Status fits = (*executor)->checkMemory(spec, runOptions,
+                                                   /*hostInputsExist=*/false);
+      !fits.ok())
+    return Failure{kExitRunFailed,
+                   "torus-run: " + std::string(fits.message())};
+
+  auto prepared = prepareInputs(*loaded);
+  if (auto *failure = std::get_if<Failure>(&prepared))
+    return *failure;
+  auto &perReplica =
+      std::get<std::vector<std::vector<HostTensor>>>(prepared);
   if (absl::Status valid =
           (*executor)->validate(loaded->program, perReplica, runOptions);
       !valid.ok())
