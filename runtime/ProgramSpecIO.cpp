@@ -490,6 +490,15 @@ absl::StatusOr<TensorSpec> parseTensorSpec(std::string_view text) {
   return spec;
 }
 
+std::string objectHash(std::string_view bytes) {
+  uint64_t hash = 0xcbf29ce484222325ull;
+  for (unsigned char c : bytes) {
+    hash ^= c;
+    hash *= 0x100000001b3ull;
+  }
+  return fmt::format("fnv1a64:{:016x}", hash);
+}
+
 std::string programSpecToJson(const ProgramSpec &spec) {
   return specToJson(spec, "") + "\n";
 }
@@ -504,6 +513,8 @@ std::string programArtifactToJson(const ProgramArtifact &a) {
   out += fmt::format("  \"format\": \"torus-aot\",\n  \"version\": {},\n",
                      ProgramArtifact::kFormatVersion);
   out += fmt::format("  \"object\": {},\n", quote(a.objectFile));
+  if (!a.objectHash.empty())
+    out += fmt::format("  \"object_hash\": {},\n", quote(a.objectHash));
   out += fmt::format("  \"entry\": {},\n", quote(a.entrySymbol));
   out += fmt::format("  \"target\": {{\"triple\": {}, \"cpu\": {}, "
                      "\"features\": {}}},\n",
@@ -541,6 +552,10 @@ absl::StatusOr<ProgramArtifact> programArtifactFromJson(std::string_view text) {
         versionNumber, ProgramArtifact::kFormatVersion));
   TORUS_ASSIGN_OR_RETURN(const Json *object, member(v, "object", "", true));
   TORUS_ASSIGN_OR_RETURN(a.objectFile, asString(*object, "object"));
+  TORUS_ASSIGN_OR_RETURN(const Json *hash, member(v, "object_hash", "", false));
+  if (hash) {
+    TORUS_ASSIGN_OR_RETURN(a.objectHash, asString(*hash, "object_hash"));
+  }
   TORUS_ASSIGN_OR_RETURN(const Json *entry, member(v, "entry", "", true));
   TORUS_ASSIGN_OR_RETURN(a.entrySymbol, asString(*entry, "entry"));
   TORUS_ASSIGN_OR_RETURN(const Json *target, member(v, "target", "", false));

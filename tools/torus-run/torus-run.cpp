@@ -168,6 +168,8 @@ struct LoadedProgram {
   std::optional<rt::ProgramCounts> counts;
   /// The CPU the code was compiled for, for the report.
   std::string target;
+  /// The AOT artifact's device assignment, when it runs on its own mesh.
+  std::vector<int64_t> replicaToCore;
 };
 
 torus::tools::MeshRequest meshRequest() {
@@ -206,8 +208,8 @@ absl::StatusOr<LoadedProgram> loadAot(const std::string &path) {
         "{} was compiled for {} replicas; --replicas={} needs a recompile",
         path, compiled, *request.replicas));
   request.replicas = compiled;
-  if (request.topology.empty() && request.meshShape.empty() &&
-      !artifact.topology.empty()) {
+  const bool ownMesh = request.topology.empty() && request.meshShape.empty();
+  if (ownMesh && !artifact.topology.empty()) {
     bool isMesh = std::isdigit(static_cast<unsigned char>(artifact.topology[0]));
     (isMesh ? request.meshShape : request.topology) = artifact.topology;
     if (artifact.numPartitions > 1 && request.computationShape.empty())
@@ -219,6 +221,27 @@ absl::StatusOr<LoadedProgram> loadAot(const std::string &path) {
   if (!plan.ok())
     return absl::FailedPreconditionError(std::string(plan.status().message()));
   loaded.plan = std::move(*plan);
+  // The recorded device assignment must name distinct cores of the mesh.
+  std::vector<int64_t> owner(loaded.plan.numCores, -1);
+  for (size_t d = 0; d < artifact.replicaToCore.size(); ++d) {
+    int64_t core = artifact.replicaToCore[d];
+    if (core < 0 || core >= loaded.plan.numCores)
+      return absl::InvalidArgumentError(fmt::format(
+          "{}: 'device_assignment.replica_to_core' puts replica {} on core "
+          "{}, but {} has cores 0 to {}",
+          path, d, core,
+          loaded.plan.topologyName.empty() ? std::string("the mesh")
+                                           : loaded.plan.topologyName,
+          loaded.plan.numCores - 1));
+    if (owner[core] >= 0)
+      return absl::InvalidArgumentError(fmt::format(
+          "{}: 'device_assignment.replica_to_core' puts replicas {} and {} "
+          "on core {}",
+          path, owner[core], d, core));
+    owner[core] = static_cast<int64_t>(d);
+  }
+  if (ownMesh)
+    loaded.replicaToCore = artifact.replicaToCore;
   loaded.program = loaded.aot->program();
   loaded.argumentNames = artifact.inputNames;
   if (artifact.hasCounts) {
@@ -519,7 +542,9 @@ std::variant<int, Failure> run() {
   if (!executor.ok())
     return fromStatus(executor.status(), kExitUsage);
   rt::RunOptions runOptions;
-  if (plan.topology)
+  if (!loaded->replicaToCore.empty())
+    runOptions.replicaToCore = loaded->replicaToCore;
+  else if (plan.topology)
     runOptions.replicaToCore = plan.replicaToCore();
   // Every core's buffers and the host's copies must fit this host: checked
   // before the inputs are read or generated, which may be large themselves.

@@ -681,6 +681,7 @@ int main(int argc, char **argv) {
       torus::rt::ProgramArtifact artifact;
       artifact.spec = compiled->spec;
       artifact.entrySymbol = compiled->entrySymbol;
+      artifact.objectHash = torus::rt::objectHash(*object);
       artifact.objectFile =
           std::filesystem::path(outputFile.getValue()).filename().string();
       artifact.targetTriple = target->triple;
