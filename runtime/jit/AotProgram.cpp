@@ -33,7 +33,7 @@ AotProgram::load(const std::string &path) {
   std::ifstream in(objectPath, std::ios::binary);
   if (!in)
     return absl::NotFoundError(
-        fmt::format("cannot read the object file '{}' of '{}': {}",
+        fmt::format("cannot read '{}' (the object file of '{}'): {}",
                     objectPath, metadataPath, std::strerror(errno)));
   std::string bytes{std::istreambuf_iterator<char>(in),
                     std::istreambuf_iterator<char>()};
