@@ -61,6 +61,14 @@ absl::StatusOr<Json> parseJson(std::string_view text) {
     return absl::InvalidArgumentError(
         fmt::format("{}: invalid JSON: {}",
                     textPosition(text, error.byte ? error.byte - 1 : 0), what));
+  } catch (const Json::exception &error) {
+    // Not a syntax error but a value the parser cannot hold, such as the
+    // number 1e999 (out_of_range.406): "[json.exception.K.N] why".
+    std::string_view what = error.what();
+    size_t close = what.find("] ");
+    return absl::InvalidArgumentError(fmt::format(
+        "invalid JSON: {}",
+        close == std::string_view::npos ? what : what.substr(close + 2)));
   }
 }
 
