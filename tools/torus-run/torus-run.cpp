@@ -8,7 +8,9 @@
 // replica of an emulated mesh, prints the host time of each step and writes
 // the outputs as `.npy` files. docs/torusc.md documents every flag. Exit
 // codes: 0 success; 1 invalid program or inputs; 2 bad command line or I/O;
-// 3 internal error; 4 the run failed (out of core memory, a collective).
+// 3 internal error; 4 the run failed or cannot fit (out of core memory, more
+// memory than the host has, checked before anything is allocated; a
+// collective).
 //
 //===----------------------------------------------------------------------===//
 
@@ -665,7 +667,8 @@ int main(int argc, char **argv) {
           "  torus-run step.torus.json --steps=10      (from torusc "
           "--emit=obj)\n\n"
           "Exit codes: 0 ok, 1 invalid program or inputs, 2 bad command line "
-          "or I/O, 3 internal error, 4 the run failed.\nMore: "
+          "or I/O, 3 internal error, 4 the run failed (or does not fit the "
+          "cores or the host's memory).\nMore: "
           "docs/torusc.md\n",
           &errorStream))
     return report(Failure{kExitUsage, errors});
