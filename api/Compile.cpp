@@ -110,6 +110,7 @@ compileKeepingShardings(const TracedFunction &fn, const CompileOptions &options,
   rt::ProgramArtifact artifact;
   artifact.spec = std::move(compiled.spec);
   artifact.entrySymbol = compiled.entrySymbol;
+  artifact.objectHash = rt::objectHash(object);
   artifact.numPartitions = compiled.numPartitions;
   artifact.targetTriple = target.triple;
   artifact.targetCpu = target.cpu;

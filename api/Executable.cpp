@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "api/ExecutableImpl.h"
+#include "runtime/jit/AotObjectCheck.h"
 #include "runtime/jit/AotProgram.h"
 #include "runtime/RuntimeAbi.h"
 
@@ -91,7 +92,10 @@ absl::StatusOr<Executable> Executable::load(const std::string &path) {
         "cannot read the object file '{}' of '{}'", objectPath, path));
   std::stringstream bytes;
   bytes << in.rdbuf();
-  return loadExecutable(bytes.str(), std::move(artifact));
+  std::string object = bytes.str();
+  // The metadata sizes the buffers the code writes: it must be the code's.
+  TORUS_RETURN_IF_ERROR(rt::checkAotObject(object, objectPath, path, artifact));
+  return loadExecutable(std::move(object), std::move(artifact));
 }
 
 } // namespace torus

@@ -15,6 +15,8 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
@@ -481,6 +483,16 @@ absl::StatusOr<CompiledModule> compileToLLVMIR(ModuleOp module,
                         spec.inputs.size() + spec.outputs.size(),
                         spec.workspaceBytes));
   result.entrySymbol = packedEntryName(spec.name);
+  // What the code was compiled for, in the code: an AOT loader checks the
+  // metadata against it (programSignature, ProgramSpec.h).
+  std::string programText = rt::programSignature(spec, result.numPartitions);
+  auto *text = llvm::ConstantDataArray::getString(*result.llvmContext,
+                                                  programText, /*AddNull=*/true);
+  auto *global = new llvm::GlobalVariable(
+      *result.llvmModule, text->getType(), /*isConstant=*/true,
+      llvm::GlobalValue::ExternalLinkage, text,
+      rt::signatureSymbolFor(result.entrySymbol));
+  global->setAlignment(llvm::Align(1));
   return result;
 }
 

@@ -193,6 +193,37 @@ def TorusStridedCopiesToLinalg
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def TorusSplatsToFills : Pass<"torus-splats-to-fills", "func::FuncOp"> {
+  let summary = "Large splat tensor constants become a fill, not a global";
+  let description = [{
+    Bufferization turns a tensor constant into a `memref.global`, and LLVM
+    translation writes its initializer element by element: a splat of
+    12 GiB (a constant broadcast to a big shape, which folds into one)
+    makes a 12 GiB LLVM constant and the compiler never finishes. Compile
+    time must not depend on data size, so every splat constant of more than
+    `max-elements` elements becomes `linalg.fill` of a `tensor.empty`: a
+    loop at run time, a few instructions in the code.
+
+    Before:
+    ```mlir
+    %c = arith.constant dense<1.0> : tensor<1024x1024xf32>
+    ```
+    After:
+    ```mlir
+    %s = arith.constant 1.0 : f32
+    %e = tensor.empty() : tensor<1024x1024xf32>
+    %c = linalg.fill ins(%s : f32) outs(%e : tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
+    ```
+  }];
+  let options = [
+    Option<"maxElements", "max-elements", "int64_t", "1024",
+           "Largest splat kept as a constant (in elements)">,
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def TorusBoolVectorsAsBytes
     : Pass<"torus-bool-vectors-as-bytes", "LLVM::LLVMFuncOp"> {
   let summary = "Access vectors of i1 in memory as vectors of bytes";

@@ -123,6 +123,9 @@ int64_t targetVectorBits(const CodegenOptions &options) {
 }
 
 void buildBufferizePipeline(OpPassManager &pm, const CodegenOptions &options) {
+  // Large splats are filled at run time: a global initializer would be as
+  // big as the data and take as long to compile.
+  pm.addNestedPass<func::FuncOp>(createTorusSplatsToFills());
   // Entry arguments are the caller's input buffers: never written.
   pm.addPass(bufferization::createEmptyTensorToAllocTensorPass());
   pm.addPass(withOptions(bufferization::createOneShotBufferizePass(),

@@ -2,11 +2,14 @@
 
 #include "torus/distribute/ClusterResolver.h"
 #include "distribute/PyRepr.h"
+#include "support/JsonDepth.h"
 
 #include "llvm/Support/JSON.h"
 
 #include <cstdlib>
 #include <limits>
+#include <optional>
+#include <string>
 
 namespace torus::distribute {
 
@@ -17,6 +20,12 @@ absl::StatusOr<llvm::json::Object> tfConfig() {
   const char *env = std::getenv("TF_CONFIG");
   if (!env || !*env)
     return llvm::json::Object();
+  // llvm::json recurses per level: refuse what would exhaust the stack.
+  if (std::optional<size_t> at = jsonTooDeep(env))
+    return absl::InvalidArgumentError(
+        "TF_CONFIG is not valid JSON: at " + textPosition(env, *at) +
+        ": nested too deeply (more than " + std::to_string(kMaxJsonDepth) +
+        " levels)");
   llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(env);
   if (!parsed) {
     std::string message = llvm::toString(parsed.takeError());

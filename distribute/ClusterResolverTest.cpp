@@ -173,6 +173,20 @@ TEST_F(TFConfigTest, MasterOfUnknownJobOrTask) {
             "No task with index None in job 'ps'");
 }
 
+TEST_F(TFConfigTest, DeeplyNestedTfConfigIsAnErrorNotACrash) {
+  // 40,000 levels overflowed the stack of llvm::json's recursive parser.
+  set("{\"cluster\": " + std::string(40000, '[') + std::string(40000, ']') +
+      "}");
+  TFConfigClusterResolver resolver;
+  auto spec = resolver.clusterSpec();
+  ASSERT_FALSE(spec.ok());
+  EXPECT_EQ(spec.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(spec.status().message(),
+            "TF_CONFIG is not valid JSON: at 1:76: nested too deeply (more "
+            "than 64 levels)");
+  EXPECT_EQ(resolver.taskType(), std::nullopt);
+}
+
 TEST_F(TFConfigTest, MalformedTfConfigIsAnError) {
   set("{not json");
   TFConfigClusterResolver resolver;

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -73,6 +74,18 @@ struct ProgramSpec {
   /// `__torus_workspace(bytes)`. 0: the program has no planned temporaries.
   int64_t workspaceBytes = 0;
 };
+
+/// What the code of an ahead-of-time compiled program was compiled for, as
+/// text the compiler embeds in the object (the NUL-terminated data symbol
+/// signatureSymbolFor(entry)) and the loader compares with the metadata: a
+/// `.torus.json` edited or paired with another program's object is refused
+/// instead of letting the code read or write past its buffers. One
+/// `key value` line each: name, num_replicas, num_partitions, inputs,
+/// outputs, workspace_bytes, and collectives (their count and a hash of
+/// everything but their source locations).
+std::string programSignature(const ProgramSpec &spec, int64_t numPartitions);
+/// `__torus_entry_step` -> `__torus_entry_step.signature`.
+std::string signatureSymbolFor(std::string_view entrySymbol);
 
 } // namespace torus::rt
 

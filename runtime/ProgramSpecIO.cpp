@@ -10,6 +10,8 @@
 
 #include "runtime/ProgramSpecIO.h"
 
+#include "support/JsonDepth.h"
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -34,53 +36,14 @@ using Json = nlohmann::json;
 // JSON text, through nlohmann::json
 //===----------------------------------------------------------------------===//
 
-/// Deeper documents are refused before they are parsed: a metadata file
-/// nests four levels, and a hostile one must not exhaust the stack.
-constexpr int kMaxDepth = 64;
-
-/// `line:column` (1-based) of byte `offset` of `text`.
-std::string positionOf(std::string_view text, size_t offset) {
-  int line = 1, column = 1;
-  for (size_t i = 0; i < offset && i < text.size(); ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      column = 1;
-    } else {
-      ++column;
-    }
-  }
-  return fmt::format("{}:{}", line, column);
-}
-
-/// The offset where `text` nests arrays and objects deeper than kMaxDepth,
-/// if it does (brackets inside strings do not count).
-std::optional<size_t> tooDeep(std::string_view text) {
-  int depth = 0;
-  bool inString = false;
-  for (size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    if (inString) {
-      if (c == '\\')
-        ++i;
-      else if (c == '"')
-        inString = false;
-    } else if (c == '"') {
-      inString = true;
-    } else if (c == '[' || c == '{') {
-      if (++depth > kMaxDepth)
-        return i;
-    } else if (c == ']' || c == '}') {
-      --depth;
-    }
-  }
-  return std::nullopt;
-}
-
 /// `text` as a JSON value; errors are `line:column: invalid JSON: ...`.
 absl::StatusOr<Json> parseJson(std::string_view text) {
-  if (std::optional<size_t> at = tooDeep(text))
+  // nlohmann::json recurses per level: a hostile file must not exhaust the
+  // stack (a metadata file nests four levels).
+  if (std::optional<size_t> at = jsonTooDeep(text))
     return absl::InvalidArgumentError(fmt::format(
-        "{}: invalid JSON: nested too deeply", positionOf(text, *at)));
+        "{}: invalid JSON: nested too deeply (more than {} levels)",
+        textPosition(text, *at), kMaxJsonDepth));
   try {
     return Json::parse(text);
   } catch (const Json::parse_error &error) {
@@ -97,7 +60,15 @@ absl::StatusOr<Json> parseJson(std::string_view text) {
                       what.substr(at + consumed)));
     return absl::InvalidArgumentError(
         fmt::format("{}: invalid JSON: {}",
-                    positionOf(text, error.byte ? error.byte - 1 : 0), what));
+                    textPosition(text, error.byte ? error.byte - 1 : 0), what));
+  } catch (const Json::exception &error) {
+    // Not a syntax error but a value the parser cannot hold, such as the
+    // number 1e999 (out_of_range.406): "[json.exception.K.N] why".
+    std::string_view what = error.what();
+    size_t close = what.find("] ");
+    return absl::InvalidArgumentError(fmt::format(
+        "invalid JSON: {}",
+        close == std::string_view::npos ? what : what.substr(close + 2)));
   }
 }
 
@@ -490,6 +461,15 @@ absl::StatusOr<TensorSpec> parseTensorSpec(std::string_view text) {
   return spec;
 }
 
+std::string objectHash(std::string_view bytes) {
+  uint64_t hash = 0xcbf29ce484222325ull;
+  for (unsigned char c : bytes) {
+    hash ^= c;
+    hash *= 0x100000001b3ull;
+  }
+  return fmt::format("fnv1a64:{:016x}", hash);
+}
+
 std::string programSpecToJson(const ProgramSpec &spec) {
   return specToJson(spec, "") + "\n";
 }
@@ -504,6 +484,8 @@ std::string programArtifactToJson(const ProgramArtifact &a) {
   out += fmt::format("  \"format\": \"torus-aot\",\n  \"version\": {},\n",
                      ProgramArtifact::kFormatVersion);
   out += fmt::format("  \"object\": {},\n", quote(a.objectFile));
+  if (!a.objectHash.empty())
+    out += fmt::format("  \"object_hash\": {},\n", quote(a.objectHash));
   out += fmt::format("  \"entry\": {},\n", quote(a.entrySymbol));
   out += fmt::format("  \"target\": {{\"triple\": {}, \"cpu\": {}, "
                      "\"features\": {}}},\n",
@@ -541,6 +523,10 @@ absl::StatusOr<ProgramArtifact> programArtifactFromJson(std::string_view text) {
         versionNumber, ProgramArtifact::kFormatVersion));
   TORUS_ASSIGN_OR_RETURN(const Json *object, member(v, "object", "", true));
   TORUS_ASSIGN_OR_RETURN(a.objectFile, asString(*object, "object"));
+  TORUS_ASSIGN_OR_RETURN(const Json *hash, member(v, "object_hash", "", false));
+  if (hash) {
+    TORUS_ASSIGN_OR_RETURN(a.objectHash, asString(*hash, "object_hash"));
+  }
   TORUS_ASSIGN_OR_RETURN(const Json *entry, member(v, "entry", "", true));
   TORUS_ASSIGN_OR_RETURN(a.entrySymbol, asString(*entry, "entry"));
   TORUS_ASSIGN_OR_RETURN(const Json *target, member(v, "target", "", false));

@@ -11,6 +11,7 @@
 //   {
 //     "format": "torus-aot", "version": 1,
 //     "object": "step.o",                  // relative to this file's folder
+//     "object_hash": "fnv1a64:0123abcd...", // of the object's bytes; optional
 //     "entry": "__torus_entry_step",        // void(void **buffers)
 //     "target": {"triple": "x86_64-pc-linux-gnu", "cpu": "skylake-avx512",
 //                "features": "+avx,+avx2,..."},
@@ -57,6 +58,9 @@ struct ProgramArtifact {
   /// The object file, as written in the metadata (relative to its folder
   /// unless absolute).
   std::string objectFile;
+  /// objectHash() of the object file's bytes (empty in older files): a
+  /// loader refuses an object that was corrupted or replaced.
+  std::string objectHash;
   /// The machine the code was compiled for (LLVM triple, CPU, features).
   std::string targetTriple;
   std::string targetCpu;
@@ -77,6 +81,9 @@ struct ProgramArtifact {
   double f32Flops = 0;
   double hbmBytes = 0;
 };
+
+/// `fnv1a64:` and the 64-bit FNV-1a hash of `bytes` in hex.
+std::string objectHash(std::string_view bytes);
 
 /// `f32[2,3]` back to a TensorSpec.
 absl::StatusOr<TensorSpec> parseTensorSpec(std::string_view text);

@@ -236,6 +236,10 @@ TEST(ProgramSpecIOTest, ErrorsNameTheKey) {
               HasSubstr("'input_names' has 1 names for 0 inputs"));
   // Deep nesting is an error, not a stack overflow.
   EXPECT_THAT(message(std::string(100000, '[')), HasSubstr("nested too deeply"));
+  // A number no double holds is an error, not an uncaught exception (found
+  // by JsonFuzzer: torus-run aborted).
+  EXPECT_EQ(message(R"({"format": "torus-aot", "version": 1e999})"),
+            "invalid JSON: number overflow parsing '1e999'");
 }
 
 TEST(ProgramSpecIOTest, TensorSpecs) {

@@ -6,6 +6,7 @@
 #include "runtime/collectives/InProcessCommunicator.h"
 #include "runtime/collectives/ReplicaGroups.h"
 #include "runtime/executor/CoreContext.h"
+#include "runtime/executor/RunMemory.h"
 #include "runtime/executor/RunState.h"
 #include "runtime/mesh/TpuGeneration.h"
 
@@ -437,6 +438,33 @@ Executor::validate(const Program &program,
   return absl::OkStatus();
 }
 
+HostMemory Executor::hostMemory() const {
+  if (options_.hostMemoryBytes)
+    return {*options_.hostMemoryBytes, "ExecutorOptions::hostMemoryBytes"};
+  return availableHostMemory();
+}
+
+namespace {
+
+RunMemory planFor(const ProgramSpec &spec, const RunOptions &runOptions) {
+  std::vector<char> perStep(spec.inputs.size(), 0);
+  for (int i : runOptions.perStepInputs)
+    if (i >= 0 && static_cast<size_t>(i) < perStep.size())
+      perStep[i] = 1;
+  return planRunMemory(spec, spec.numReplicas * runOptions.numPartitions,
+                       runOptions.stepsPerRun, perStep);
+}
+
+} // namespace
+
+absl::Status Executor::checkMemory(const ProgramSpec &spec,
+                                   const RunOptions &runOptions,
+                                   bool hostInputsExist) const {
+  RunMemory memory = planFor(spec, runOptions);
+  TORUS_RETURN_IF_ERROR(checkCoreCapacity(spec, memory, capacity_));
+  return checkHostMemory(spec, memory, !hostInputsExist, hostMemory());
+}
+
 absl::StatusOr<Communicator *>
 Executor::communicatorFor(const std::vector<int64_t> &deviceToCore) {
   if (communicator_ && !communicator_->isAborted() &&
@@ -477,6 +505,20 @@ Executor::run(const Program &program,
               const RunOptions &runOptions) {
   const auto start = std::chrono::steady_clock::now();
   TORUS_RETURN_IF_ERROR(validate(program, inputs, runOptions));
+  {
+    // The host's memory, before any allocation. A program that does not fit
+    // a core is refused by the core's memory, naming the buffer, unless
+    // what every core allocates up to its capacity exceeds the host too.
+    RunMemory memory = planFor(program.spec, runOptions);
+    absl::Status fitsCore = checkCoreCapacity(program.spec, memory, capacity_);
+    if (fitsCore.ok())
+      TORUS_RETURN_IF_ERROR(
+          checkHostMemory(program.spec, memory, false, hostMemory()));
+    else if (saturatingMul(memory.deviceBytesWithin(capacity_),
+                           static_cast<size_t>(memory.numDevices)) >
+             hostMemory().availableBytes)
+      return fitsCore;
+  }
   std::lock_guard<std::mutex> runLock(runMutex_);
 
   const int64_t numPartitions = runOptions.numPartitions;

@@ -40,6 +40,7 @@
 #include "runtime/collectives/CollectiveAlgorithm.h"
 #include "runtime/collectives/Communicator.h"
 #include "runtime/core/CoreMemory.h"
+#include "runtime/core/HostMemory.h"
 #include "runtime/cost/CostModel.h"
 #include "runtime/executor/WorkerPool.h"
 #include "runtime/mesh/Topology.h"
@@ -74,6 +75,12 @@ struct ExecutorOptions {
   /// the topology's TPU generation when created from a Topology that has
   /// one, else kDefaultCoreMemoryCapacity.
   std::optional<size_t> coreMemoryCapacity;
+  /// The host memory the emulated cores may use together, in bytes: a run
+  /// whose buffers on every core plus the host's copies exceed it is
+  /// refused with ResourceExhausted before anything is allocated. Unset:
+  /// what this host has available at each run (availableHostMemory(),
+  /// HostMemory.h). Tests set it to check the refusal.
+  std::optional<size_t> hostMemoryBytes;
   /// How long a core waits for its peers in a collective.
   absl::Duration collectiveTimeout = kDefaultCollectiveTimeout;
   /// The schedule of collectives that have several (CollectiveAlgorithm.h).
@@ -205,6 +212,19 @@ public:
   absl::Status validate(const Program &program,
                         const std::vector<std::vector<HostTensor>> &inputs,
                         const RunOptions &runOptions = {}) const;
+
+  /// ResourceExhausted, before anything is allocated, when running
+  /// `program` with `runOptions` does not fit: one logical device's buffers
+  /// in a core's capacity, or every device's buffers and the host's copies
+  /// of inputs and outputs in hostMemory(). `hostInputsExist`: false when
+  /// the caller has yet to make the inputs (torus-run checks before it
+  /// generates or reads them), so that they count too. Expects a program
+  /// validate() accepts (its replica count and run options).
+  absl::Status checkMemory(const ProgramSpec &spec,
+                           const RunOptions &runOptions = {},
+                           bool hostInputsExist = true) const;
+  /// ExecutorOptions::hostMemoryBytes, else availableHostMemory().
+  HostMemory hostMemory() const;
 
 private:
   Executor(const ExecutorOptions &options, int64_t numCores, size_t capacity,

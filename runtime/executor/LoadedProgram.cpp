@@ -4,6 +4,7 @@
 
 #include "runtime/collectives/InProcessCommunicator.h"
 #include "runtime/executor/CoreContext.h"
+#include "runtime/executor/RunMemory.h"
 #include "runtime/executor/RunState.h"
 
 #include <fmt/format.h>
@@ -41,6 +42,14 @@ LoadedProgram::load(Executor &executor, const Program &program,
   checked.carried = runOptions.carried;
   const int64_t numDevices =
       std::max<int64_t>(1, spec.numReplicas) * std::max<int64_t>(1, numPartitions);
+  // All cores together must fit the host, checked before the zeros are
+  // made (a core's capacity is checked by its allocations, naming them).
+  if (numDevices <= executor.numCores()) {
+    RunMemory memory = planRunMemory(spec, numDevices, 1, {});
+    if (checkCoreCapacity(spec, memory, executor.coreMemoryCapacity()).ok())
+      TORUS_RETURN_IF_ERROR(checkHostMemory(spec, memory, inputs.empty(),
+                                            executor.hostMemory()));
+  }
   std::vector<std::vector<HostTensor>> zeros;
   if (inputs.empty() && numDevices <= executor.numCores()) {
     zeros.resize(numDevices);

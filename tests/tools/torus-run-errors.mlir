@@ -40,7 +40,8 @@
 // TOOMANY: torus-run: 3 input files given, but @step takes 2 arguments
 // AOTREPLICAS: torus-run: {{.*}}step.torus.json was compiled for 8 replicas; --replicas=4 needs a recompile
 // AOTMISSING: torus-run: cannot read '{{.*}}missing.torus.json'
-// OOM: torus-run: step 0 failed: core {{[01]}} (replica {{[01]}}): {{.*}}out of device memory
+// OOM: torus-run: program 'chain' needs 64.00 KiB (65536 bytes) of device memory on each core (inputs 16.00 KiB, outputs 16.00 KiB, workspace 32.00 KiB), more than a core's capacity of 0 B
+// OOM-NOT: random values
 // AMX is Intel's, SSE4A AMD's: no host has both.
 // FOREIGN: foreign.torus.json: the code was compiled for CPU 'x86-64' and needs features this host's CPU '{{.*}}' lacks: {{amx-tile|sse4a}}
 // BADTARGET: TORUS_TARGET: target 'pentium9': unknown x86-64 CPU 'pentium9'

@@ -36,11 +36,12 @@
 // FILES-NEXT: module_0000.mlp.0011.after_torus-fusion.mlir
 // FILES-NEXT: module_0000.mlp.0012.after_canonicalize.mlir
 // FILES-NEXT: module_0000.mlp.0013.after_cse.mlir
-// FILES-NEXT: module_0000.mlp.0014.after_empty-tensor-to-alloc-tensor.mlir
-// FILES-NEXT: module_0000.mlp.0015.after_one-shot-bufferize.mlir
-// FILES-NEXT: module_0000.mlp.0016.after_torus-unique-result-buffers.mlir
-// FILES-NEXT: module_0000.mlp.0017.after_buffer-results-to-out-params.mlir
-// FILES-NEXT: module_0000.mlp.0018.after_torus-plan-buffers.mlir
+// FILES-NEXT: module_0000.mlp.0014.after_torus-splats-to-fills.mlir
+// FILES-NEXT: module_0000.mlp.0015.after_empty-tensor-to-alloc-tensor.mlir
+// FILES-NEXT: module_0000.mlp.0016.after_one-shot-bufferize.mlir
+// FILES-NEXT: module_0000.mlp.0017.after_torus-unique-result-buffers.mlir
+// FILES-NEXT: module_0000.mlp.0018.after_buffer-results-to-out-params.mlir
+// FILES-NEXT: module_0000.mlp.0019.after_torus-plan-buffers.mlir
 // FILES:      module_0000.mlp.{{[0-9]+}}.after_torus-strided-copies-to-linalg.mlir
 // FILES-NEXT: module_0000.mlp.{{[0-9]+}}.after_convert-linalg-to-loops.mlir
 // FILES:      module_0000.mlp.{{[0-9]+}}.after_reconcile-unrealized-casts.mlir

@@ -8,7 +8,9 @@
 // replica of an emulated mesh, prints the host time of each step and writes
 // the outputs as `.npy` files. docs/torusc.md documents every flag. Exit
 // codes: 0 success; 1 invalid program or inputs; 2 bad command line or I/O;
-// 3 internal error; 4 the run failed (out of core memory, a collective).
+// 3 internal error; 4 the run failed or cannot fit (out of core memory, more
+// memory than the host has, checked before anything is allocated; a
+// collective).
 //
 //===----------------------------------------------------------------------===//
 
@@ -191,6 +193,8 @@ struct LoadedProgram {
   /// layout describes a program made per device (its devices run as
   /// replicas): an input may be given global or per device.
   bool perDeviceGlobals = false;
+  /// The AOT artifact's device assignment, when it runs on its own mesh.
+  std::vector<int64_t> replicaToCore;
 };
 
 /// A program made per device from a global one (a shard_map over every
@@ -286,8 +290,8 @@ absl::StatusOr<LoadedProgram> loadAot(const std::string &path) {
         "{} was compiled for {} replicas; --replicas={} needs a recompile",
         path, compiled, *request.replicas));
   request.replicas = compiled;
-  if (request.topology.empty() && request.meshShape.empty() &&
-      !artifact.topology.empty()) {
+  const bool ownMesh = request.topology.empty() && request.meshShape.empty();
+  if (ownMesh && !artifact.topology.empty()) {
     bool isMesh = std::isdigit(static_cast<unsigned char>(artifact.topology[0]));
     (isMesh ? request.meshShape : request.topology) = artifact.topology;
     if (artifact.numPartitions > 1 && request.computationShape.empty())
@@ -299,6 +303,27 @@ absl::StatusOr<LoadedProgram> loadAot(const std::string &path) {
   if (!plan.ok())
     return absl::FailedPreconditionError(std::string(plan.status().message()));
   loaded.plan = std::move(*plan);
+  // The recorded device assignment must name distinct cores of the mesh.
+  std::vector<int64_t> owner(loaded.plan.numCores, -1);
+  for (size_t d = 0; d < artifact.replicaToCore.size(); ++d) {
+    int64_t core = artifact.replicaToCore[d];
+    if (core < 0 || core >= loaded.plan.numCores)
+      return absl::InvalidArgumentError(fmt::format(
+          "{}: 'device_assignment.replica_to_core' puts replica {} on core "
+          "{}, but {} has cores 0 to {}",
+          path, d, core,
+          loaded.plan.topologyName.empty() ? std::string("the mesh")
+                                           : loaded.plan.topologyName,
+          loaded.plan.numCores - 1));
+    if (owner[core] >= 0)
+      return absl::InvalidArgumentError(fmt::format(
+          "{}: 'device_assignment.replica_to_core' puts replicas {} and {} "
+          "on core {}",
+          path, owner[core], d, core));
+    owner[core] = static_cast<int64_t>(d);
+  }
+  if (ownMesh)
+    loaded.replicaToCore = artifact.replicaToCore;
   loaded.program = loaded.aot->program();
   loaded.argumentNames = artifact.inputNames;
   if (artifact.hasCounts) {
@@ -640,13 +665,7 @@ std::variant<int, Failure> run() {
   const rt::ProgramSpec &spec = loaded->program.spec;
   const torus::tools::MeshPlan &plan = loaded->plan;
 
-  auto prepared = prepareInputs(*loaded);
-  if (auto *failure = std::get_if<Failure>(&prepared))
-    return *failure;
-  auto &perDevice =
-      std::get<std::vector<std::vector<HostTensor>>>(prepared);
   int64_t partitions = plan.numPartitions;
-
   rt::ExecutorOptions executorOptions;
   executorOptions.numCores = plan.numCores;
   if (coreMemoryMiB.getNumOccurrences())
@@ -660,11 +679,26 @@ std::variant<int, Failure> run() {
     return fromStatus(executor.status(), kExitUsage);
   rt::RunOptions runOptions;
   runOptions.numPartitions = partitions;
-  if (plan.topology)
+  if (!loaded->replicaToCore.empty())
+    runOptions.replicaToCore = loaded->replicaToCore;
+  else if (plan.topology)
     for (const std::vector<int64_t> &cores : plan.coresOf)
       runOptions.replicaToCore.insert(runOptions.replicaToCore.end(),
                                       cores.begin(),
                                       cores.begin() + partitions);
+  // Every core's buffers and the host's copies must fit this host: checked
+  // before the inputs are read or generated, which may be large themselves.
+  if (absl::Status fits = (*executor)->checkMemory(spec, runOptions,
+                                                   /*hostInputsExist=*/false);
+      !fits.ok())
+    return Failure{kExitRunFailed,
+                   "torus-run: " + std::string(fits.message())};
+
+  auto prepared = prepareInputs(*loaded);
+  if (auto *failure = std::get_if<Failure>(&prepared))
+    return *failure;
+  auto &perDevice =
+      std::get<std::vector<std::vector<HostTensor>>>(prepared);
   if (absl::Status valid =
           (*executor)->validate(loaded->program, perDevice, runOptions);
       !valid.ok())
@@ -821,7 +855,8 @@ int main(int argc, char **argv) {
           "  torus-run step.torus.json --steps=10      (from torusc "
           "--emit=obj)\n\n"
           "Exit codes: 0 ok, 1 invalid program or inputs, 2 bad command line "
-          "or I/O, 3 internal error, 4 the run failed.\nMore: "
+          "or I/O, 3 internal error, 4 the run failed (or does not fit the "
+          "cores or the host's memory).\nMore: "
           "docs/torusc.md\n",
           &errorStream))
     return report(Failure{kExitUsage, errors});

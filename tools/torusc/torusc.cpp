@@ -638,6 +638,7 @@ int compile(int argc, char **argv) {
       torus::rt::ProgramArtifact artifact;
       artifact.spec = compiled->spec;
       artifact.entrySymbol = compiled->entrySymbol;
+      artifact.objectHash = torus::rt::objectHash(*object);
       artifact.objectFile =
           std::filesystem::path(outputFile.getValue()).filename().string();
       artifact.targetTriple = target->triple;
