@@ -799,38 +799,39 @@ std::variant<int, Failure> run() {
     if (ec)
       return usage(fmt::format("cannot create '{}': {}", outputDir.getValue(),
                                ec.message()));
-    for (size_t r = 0; r < outputs.size(); ++r)
-      for (size_t i = 0; i < outputs[r].size(); ++i) {
-        std::string path = (std::filesystem::path(outputDir.getValue()) /
-                            fmt::format("result{}.replica{}.npy", i, r))
-                               .string();
-        if (absl::Status s = torus::writeNpy(path, outputs[r][i]); !s.ok())
-          return fromStatus(s, kExitUsage);
-      }
+    // sets[k][i] as DIR/result<i>.<name of set k>.npy.
+    auto writeAll = [&](const std::vector<std::vector<HostTensor>> &sets,
+                        auto nameOf) -> absl::Status {
+      for (size_t k = 0; k < sets.size(); ++k)
+        for (size_t i = 0; i < sets[k].size(); ++i) {
+          std::string path = (std::filesystem::path(outputDir.getValue()) /
+                              fmt::format("result{}.{}.npy", i, nameOf(k)))
+                                 .string();
+          TORUS_RETURN_IF_ERROR(torus::writeNpy(path, sets[k][i]));
+        }
+      return absl::OkStatus();
+    };
+    if (absl::Status s = writeAll(
+            outputs, [](size_t r) { return fmt::format("replica{}", r); });
+        !s.ok())
+      return fromStatus(s, kExitUsage);
     llvm::outs() << fmt::format("wrote {} results x {} replicas to {}\n",
                                 spec.outputs.size(), outputs.size(),
                                 outputDir.getValue());
     if (!global.empty()) {
-      for (size_t i = 0; i < global[0].size(); ++i) {
-        std::string path = (std::filesystem::path(outputDir.getValue()) /
-                            fmt::format("result{}.global.npy", i))
-                               .string();
-        if (absl::Status s = torus::writeNpy(path, global[0][i]); !s.ok())
-          return fromStatus(s, kExitUsage);
-      }
+      if (absl::Status s =
+              writeAll(global, [](size_t) { return std::string("global"); });
+          !s.ok())
+        return fromStatus(s, kExitUsage);
       llvm::outs() << fmt::format("wrote {} global results (the devices' "
                                   "joined) to {}\n",
                                   global[0].size(), outputDir.getValue());
     }
     if (deviceOutputs) {
-      for (size_t d = 0; d < tiles.size(); ++d)
-        for (size_t i = 0; i < tiles[d].size(); ++i) {
-          std::string path = (std::filesystem::path(outputDir.getValue()) /
-                              fmt::format("result{}.device{}.npy", i, d))
-                                 .string();
-          if (absl::Status s = torus::writeNpy(path, tiles[d][i]); !s.ok())
-            return fromStatus(s, kExitUsage);
-        }
+      if (absl::Status s = writeAll(
+              tiles, [](size_t d) { return fmt::format("device{}", d); });
+          !s.ok())
+        return fromStatus(s, kExitUsage);
       llvm::outs() << fmt::format("wrote {} results x {} devices' tiles to "
                                   "{}\n",
                                   spec.outputs.size(), tiles.size(),
