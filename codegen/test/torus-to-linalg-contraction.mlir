@@ -57,6 +57,6 @@ func.func @dot_f16(%a: tensor<4x8xf16>, %b: tensor<8x16xf16>) -> tensor<4x16xf16
 // CHECK: linalg.generic {indexing_maps = [#[[V]], #[[V]], #[[S]]], iterator_types = ["reduction"]}
 // CHECK-SAME: outs(%{{.*}} : tensor<f32>)
 func.func @vector_dot(%a: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<f32> {
-  %0 = torus.dot_general %a, %b, contracting_dims = [0] x [0] : (tensor<8xf32>, tensor<8xf32>) -> tensor<f32>
+  %0 = torus.dot_general %a, %b, batching_dims = [] x [], contracting_dims = [0] x [0] : (tensor<8xf32>, tensor<8xf32>) -> tensor<f32>
   return %0 : tensor<f32>
 }
