@@ -157,20 +157,28 @@ TEST(Float8OpsTest, EveryPatternToIntegers) {
 
 //===--- wider to f8 ------------------------------------------------------===//
 
-TEST(Float8OpsTest, F32ToF8) {
-  HostTensor in = load("f32_inputs.npy");
-  std::vector<std::string> texts;
-  for (float f : elements<float>(in))
-    texts.push_back(f32Text(f));
+/// `in` (written as `texts`) converted to each f8 type, against the
+/// reference `<from>_to_<f8 type>.npy`.
+void expectConvertsToF8(const HostTensor &in, const std::string &from,
+                        const std::vector<std::string> &texts) {
   for (DType t : kF8Types) {
     std::string name(dtypeName(t));
     auto out = run(
         [t](Tensor x) { return bitcastConvert(astype(x, t), DType::U8); },
         {in});
     ASSERT_EQ(out.size(), 1u) << name;
-    expectBits(t, out[0], elements<uint8_t>(load("f32_to_" + name + ".npy")),
-               "f32 to " + name, texts);
+    expectBits(t, out[0],
+               elements<uint8_t>(load(from + "_to_" + name + ".npy")),
+               from + " to " + name, texts);
   }
+}
+
+TEST(Float8OpsTest, F32ToF8) {
+  HostTensor in = load("f32_inputs.npy");
+  std::vector<std::string> texts;
+  for (float f : elements<float>(in))
+    texts.push_back(f32Text(f));
+  expectConvertsToF8(in, "f32", texts);
 }
 
 TEST(Float8OpsTest, F64ToF8RoundsOnce) {
@@ -180,15 +188,7 @@ TEST(Float8OpsTest, F64ToF8RoundsOnce) {
   std::vector<std::string> texts;
   for (double d : elements<double>(in))
     texts.push_back(fmt::format("{}", d));
-  for (DType t : kF8Types) {
-    std::string name(dtypeName(t));
-    auto out = run(
-        [t](Tensor x) { return bitcastConvert(astype(x, t), DType::U8); },
-        {in});
-    ASSERT_EQ(out.size(), 1u) << name;
-    expectBits(t, out[0], elements<uint8_t>(load("f64_to_" + name + ".npy")),
-               "f64 to " + name, texts);
-  }
+  expectConvertsToF8(in, "f64", texts);
 }
 
 TEST(Float8OpsTest, EveryF16AndBF16PatternToF8) {
