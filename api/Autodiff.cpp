@@ -113,7 +113,10 @@ std::vector<Tensor> GradientTape::gradient(const Tensor &target,
     return std::vector<Tensor>(sources.size());
   }
   used_ = true;
-  return gradients(target, sources, outputGradient, loc);
+  Tensor cotangent = outputGradient;
+  if (!cotangent.valid() && target.valid() && target.rank() > 0)
+    cotangent = onesLike(target, loc);
+  return gradients(target, sources, cotangent, loc);
 }
 
 } // namespace torus

@@ -14,6 +14,8 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <fmt/format.h>
+
 #include <atomic>
 #include <cstdlib>
 
@@ -50,6 +52,23 @@ dumperFor(const CompileOptions &options, const std::string &name) {
                                        dumpOptions);
 }
 
+/// InvalidArgument naming the first field of `options` out of its range.
+absl::Status checkOptions(const CompileOptions &options) {
+  if (options.numReplicas < 1)
+    return absl::InvalidArgumentError(
+        fmt::format("CompileOptions::numReplicas is {}; it must be at least 1",
+                    options.numReplicas));
+  if (options.numPartitions < 0)
+    return absl::InvalidArgumentError(
+        fmt::format("CompileOptions::numPartitions is {}; it must be at least "
+                    "0 (0: as traced)",
+                    options.numPartitions));
+  if (options.optLevel < 0 || options.optLevel > 3)
+    return absl::InvalidArgumentError(fmt::format(
+        "CompileOptions::optLevel is {}; it must be 0 to 3", options.optLevel));
+  return absl::OkStatus();
+}
+
 std::string printLLVM(const llvm::Module &module) {
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -62,6 +81,7 @@ absl::StatusOr<Executable>
 compileKeepingShardings(const TracedFunction &fn, const CompileOptions &options,
                         std::vector<std::string> &inputShardings,
                         std::vector<std::string> &outputShardings) {
+  TORUS_RETURN_IF_ERROR(checkOptions(options));
   auto [context, module] = isolatedCopy(*fn.impl().module);
   if (!module)
     return absl::InternalError("compile: cannot copy the traced module");

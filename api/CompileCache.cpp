@@ -174,7 +174,7 @@ Jit::executableFor(const std::vector<TensorSpec> &inputs) {
     if (found != state_->bySignature.end())
       return found->second;
   }
-  TORUS_ASSIGN_OR_RETURN(TracedFunction traced, trace(name_, inputs, fn_));
+  TORUS_ASSIGN_OR_RETURN(TracedFunction traced, detail::traceFlat(name_, inputs, fn_, arity_));
   TORUS_ASSIGN_OR_RETURN(Executable exe,
                          cache_->getOrCompile(traced, options_));
   std::lock_guard<std::mutex> lock(state_->mutex);

@@ -15,10 +15,37 @@ std::string upper(std::string_view s) {
                  [](unsigned char c) { return std::toupper(c); });
   return u;
 }
+std::string lower(std::string_view s) {
+  std::string l(s);
+  std::transform(l.begin(), l.end(), l.begin(),
+                 [](unsigned char c) { return std::tolower(c); });
+  return l;
+}
 } // namespace
 
 std::string_view reduceOpValue(ReduceOp op) {
-  return op == ReduceOp::Sum ? "SUM" : "MEAN";
+  switch (op) {
+  case ReduceOp::Sum:
+    return "SUM";
+  case ReduceOp::Mean:
+    return "MEAN";
+  case ReduceOp::Product:
+    return "PRODUCT";
+  case ReduceOp::Max:
+    return "MAX";
+  case ReduceOp::Min:
+    return "MIN";
+  }
+  return "?";
+}
+
+absl::Status checkReduceOp(ReduceOp op) {
+  if (op == ReduceOp::Sum || op == ReduceOp::Mean)
+    return absl::OkStatus();
+  std::string value(reduceOpValue(op));
+  return absl::InvalidArgumentError(
+      "ReduceOp::" + value.substr(0, 1) + lower(value.substr(1)) +
+      " is not a tf.distribute.ReduceOp (SUM or MEAN)");
 }
 
 std::string reduceOpName(ReduceOp op) {

@@ -52,6 +52,7 @@ absl::StatusOr<HostTensor> reduceAcross(const StrategyState &state,
 absl::StatusOr<HostTensor>
 reduceValue(const StrategyState &state, ReduceOp op, const Value &value,
             const std::optional<std::vector<int64_t>> &axes) {
+  TORUS_RETURN_IF_ERROR(checkReduceOp(op));
   const int64_t R = state.numReplicas; // this worker's
   std::vector<HostTensor> values;
   if (value.isDistributed()) {

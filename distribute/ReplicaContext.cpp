@@ -64,7 +64,7 @@ Tensor ReplicaContext::allReduce(ReduceOp op, const Tensor &value,
   if (!trace_)
     return value;
   StepTrace *t = activeTrace(trace_, generation_);
-  if (!t)
+  if (!t || !t->checkReduceOp(op))
     return Tensor();
   if (t->numReplicas == 1 && !t->replicaIdFromInput)
     return value;
@@ -158,7 +158,7 @@ Tensor CrossReplicaContext::reduce(ReduceOp op, const MergedValue &value,
                                    std::optional<int64_t> axis,
                                    Loc loc) const {
   StepTrace *t = static_cast<StepTrace *>(trace_);
-  if (!value.local.valid())
+  if (!value.local.valid() || !t->checkReduceOp(op))
     return Tensor();
   if (!axis)
     return t->numReplicas == 1 ? value.local

@@ -9,6 +9,7 @@
 
 #include <map>
 #include <set>
+#include <stdexcept>
 
 namespace torus::distribute::detail {
 
@@ -66,7 +67,16 @@ buildStep(const std::shared_ptr<StrategyState> &state, const std::string &name,
       for (size_t k = 0; k < used.size(); ++k)
         st.bindings[used[k].get()] =
             VarBinding{in[varBase + k], in[varBase + k], false};
-      std::vector<Tensor> outs = fn(args);
+      std::vector<Tensor> outs;
+      try {
+        outs = fn(args);
+      } catch (const std::out_of_range &e) {
+        // The vector form read past its arguments with at().
+        st.fail(absl::InvalidArgumentError(
+            name + "() read an argument it was not given (" +
+            std::to_string(nArgs) + " given): " + e.what()));
+        return outs;
+      }
       numUser = static_cast<int64_t>(outs.size());
       for (size_t k = 0; k < used.size(); ++k) {
         const VarBinding &b = st.bindings[used[k].get()];
@@ -132,13 +142,22 @@ absl::StatusOr<const HostTensor *> variableInput(const Variable::Impl &v,
 
 absl::StatusOr<std::vector<PerReplica>>
 runReplicaFunction(const std::shared_ptr<StrategyState> &state,
-                   FunctionImpl *cacheOwner, const std::string &name,
-                   const ReplicaFn &fn, const Values &args,
-                   const StepExecution &execution) {
+                   FunctionImpl *cacheOwner, const ReplicaCallable &callable,
+                   const Values &args, const StepExecution &execution) {
+  const std::string &name = callable.name;
+  const ReplicaFn &fn = callable.fn;
   if (StepTrace::current())
     return absl::FailedPreconditionError(
         "Method requires being in cross-replica context, use "
         "get_replica_context().merge_call()");
+  if (callable.arity >= 0 &&
+      callable.arity != static_cast<int64_t>(args.size()))
+    // Python's TypeError for a call with the wrong number of arguments.
+    return absl::InvalidArgumentError(
+        name + "() takes " + std::to_string(callable.arity) +
+        " positional argument" + (callable.arity == 1 ? "" : "s") + " but " +
+        std::to_string(args.size()) +
+        (args.size() == 1 ? " was given" : " were given"));
   const int64_t R = state->numReplicas;
   for (size_t i = 0; i < args.size(); ++i)
     if (args[i].isDistributed() &&

@@ -54,6 +54,8 @@ struct CompiledStep {
 struct FunctionImpl {
   std::string name;
   ReplicaFn fn;
+  /// Tensor parameters of a typed function; -1: the vector form.
+  int64_t arity = -1;
   std::mutex mutex;
   std::map<std::string, std::shared_ptr<CompiledStep>> cache;
   int64_t numCompiles = 0;
@@ -76,13 +78,21 @@ struct StepExecution {
   std::vector<int> perStepArgs;
 };
 
-/// Strategy::run: validates arguments, looks the step up in `cacheOwner`
-/// (null: no cache), builds it if needed and runs it on every replica.
+/// The replica function run() calls: its name, its flat form and the
+/// number of Tensor parameters it takes (-1: the vector form).
+struct ReplicaCallable {
+  const std::string &name;
+  const ReplicaFn &fn;
+  int64_t arity = -1;
+};
+
+/// Strategy::run: validates arguments (their count against `callable`'s
+/// arity), looks the step up in `cacheOwner` (null: no cache), builds it if
+/// needed and runs it on every replica.
 absl::StatusOr<std::vector<PerReplica>>
 runReplicaFunction(const std::shared_ptr<StrategyState> &state,
-                   FunctionImpl *cacheOwner, const std::string &name,
-                   const ReplicaFn &fn, const Values &args,
-                   const StepExecution &execution = {});
+                   FunctionImpl *cacheOwner, const ReplicaCallable &callable,
+                   const Values &args, const StepExecution &execution = {});
 
 } // namespace torus::distribute::detail
 

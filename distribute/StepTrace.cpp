@@ -64,7 +64,16 @@ Tensor StepTrace::replicaId(Loc loc) {
   return torus::replicaId(loc);
 }
 
+bool StepTrace::checkReduceOp(ReduceOp op) {
+  absl::Status s = distribute::checkReduceOp(op);
+  if (!s.ok())
+    fail(std::move(s));
+  return s.ok();
+}
+
 Tensor StepTrace::allReduce(ReduceOp op, const Tensor &value, Loc loc) {
+  if (!checkReduceOp(op))
+    return Tensor();
   if (op == ReduceOp::Sum)
     return torus::allReduce(value, torus::ReduceOp::Sum, {}, loc);
   double r = static_cast<double>(numReplicas);
@@ -82,10 +91,16 @@ Tensor StepTrace::broadcastFromFirst(const Tensor &value, Loc loc) {
 }
 
 bool recordTraceError(absl::Status status) {
-  if (!currentTrace)
-    return false;
-  currentTrace->fail(std::move(status));
-  return true;
+  if (currentTrace) {
+    currentTrace->fail(std::move(status));
+    return true;
+  }
+  // A plain trace (torus::trace, Jit): the error is that trace's.
+  if (TraceContext *ctx = TraceContext::current()) {
+    ctx->fail(Loc(), "tf.distribute", std::string(status.message()));
+    return true;
+  }
+  return false;
 }
 
 std::vector<std::shared_ptr<StrategyState>> &scopeStack() {

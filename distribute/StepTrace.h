@@ -59,6 +59,9 @@ public:
   /// Records `status` as the step's error, unless an earlier error (of
   /// this layer or of the tracer: a failed op) came first.
   void fail(absl::Status status);
+  /// Whether `op` is a tf.distribute.ReduceOp (Sum, Mean); records
+  /// checkReduceOp's error when it is not.
+  bool checkReduceOp(ReduceOp op);
   /// The binding of `var` (a placeholder in the discovery pass); null and
   /// an error when the final pass meets a variable discovery did not.
   VarBinding *bind(const std::shared_ptr<Variable::Impl> &var);
@@ -82,8 +85,9 @@ private:
   StepTrace *previous_;
 };
 
-/// Records `status` as the error of the replica function being traced (the
-/// first one wins); returns false when no function is being traced.
+/// Records `status` as the error of the replica function being traced, or
+/// of the plain trace (torus::trace, Jit) in progress (the first one wins);
+/// returns false when nothing is being traced.
 bool recordTraceError(absl::Status status);
 
 /// Scopes entered on this thread (innermost last).

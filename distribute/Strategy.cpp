@@ -20,12 +20,14 @@ using detail::StrategyState;
 // Function
 //===----------------------------------------------------------------------===//
 
-Function::Function(std::string name, ReplicaFn fn)
+Function::Function(std::string name, ReplicaFn fn, int64_t arity)
     : impl_(std::make_shared<detail::FunctionImpl>()) {
   impl_->name = std::move(name);
   impl_->fn = std::move(fn);
+  impl_->arity = arity;
 }
 const std::string &Function::name() const { return impl_->name; }
+int64_t Function::arity() const { return impl_->arity; }
 int64_t Function::numCompiles() const {
   std::lock_guard<std::mutex> lock(impl_->mutex);
   return impl_->numCompiles;
@@ -150,13 +152,13 @@ Strategy::run(const Function &fn, const Values &args,
   (void)options;
   TORUS_RETURN_IF_ERROR(checkScope(state_, repr()));
   Scope scope(state_);
-  return detail::runReplicaFunction(state_, fn.impl().get(), fn.name(),
-                                    fn.impl()->fn, args);
+  return detail::runReplicaFunction(
+      state_, fn.impl().get(), {fn.name(), fn.impl()->fn, fn.arity()}, args);
 }
 
 absl::StatusOr<std::vector<PerReplica>>
-Strategy::run(const ReplicaFn &fn, const Values &args,
-              const RunOptions &options) const {
+Strategy::runEager(const ReplicaFn &fn, int64_t arity, const Values &args,
+                   const RunOptions &options) const {
   if (state_->kind == StrategyKind::TPU)
     return absl::UnimplementedError(
         "TPUStrategy.run(fn, ...) does not support pure eager execution. "
@@ -166,7 +168,8 @@ Strategy::run(const ReplicaFn &fn, const Values &args,
   (void)options;
   TORUS_RETURN_IF_ERROR(checkScope(state_, repr()));
   Scope scope(state_);
-  return detail::runReplicaFunction(state_, nullptr, "replica_fn", fn, args);
+  static const std::string kName = "replica_fn";
+  return detail::runReplicaFunction(state_, nullptr, {kName, fn, arity}, args);
 }
 
 absl::StatusOr<HostTensor> Strategy::reduce(ReduceOp op, const Value &value,

@@ -334,12 +334,13 @@ absl::StatusOr<MultiStepContext> TPUStrategyV1::experimentalRunStepsOnIterator(
     (void)results;
     return out;
   };
+  static const std::string kRunSteps = "run_steps";
   detail::StepExecution execution;
   execution.steps = steps;
   execution.perStepArgs = perStep;
   TORUS_ASSIGN_OR_RETURN(
       std::vector<PerReplica> outputs,
-      detail::runReplicaFunction(state_, nullptr, "run_steps", replicaFn, args,
+      detail::runReplicaFunction(state_, nullptr, {kRunSteps, replicaFn}, args,
                                  execution));
   MultiStepContext result;
   result.stepsRun = steps;

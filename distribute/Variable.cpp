@@ -4,6 +4,7 @@
 #include "distribute/PyRepr.h"
 #include "distribute/StepTrace.h"
 #include "distribute/VariableImpl.h"
+#include "ir/trace/TraceContext.h"
 #include "torus/distribute/Strategy.h"
 
 #include <atomic>
@@ -14,6 +15,18 @@ using detail::StepTrace;
 using Storage = Variable::Impl::Storage;
 
 namespace detail {
+
+absl::Status checkCreatedInScope(const Variable::Impl &v,
+                                 const StrategyState &strategy) {
+  if (v.strategy)
+    return absl::OkStatus();
+  return absl::InvalidArgumentError(
+      "variable '" + v.name + "' was created outside the scope of " +
+      strategy.className + ": it is one plain variable, and each of the " +
+      std::to_string(strategy.numReplicasInSync()) +
+      " replicas updating it would add its update to the others'. Create it "
+      "inside `strategy.scope()`");
+}
 
 std::string aggregationErrorMessage(const std::string &t) {
   return "You must specify an aggregation method to update a " + t +
@@ -302,9 +315,21 @@ absl::Status Variable::assignSub(const HostTensor &delta) {
 
 //===--- Replica context ------------------------------------------------===//
 
-Tensor Variable::read() const {
+Tensor Variable::read(Loc loc) const {
   StepTrace *trace = StepTrace::current();
-  if (!trace || !trace->error.ok())
+  if (!trace) {
+    // Inside a plain trace (torus::trace, Jit): that trace's error. In host
+    // code there is nothing to fail; the tensor is invalid (value() is the
+    // host's read).
+    if (TraceContext *ctx = TraceContext::current())
+      ctx->fail(loc, "Variable::read",
+                "Variable::read() of '" + impl_->name +
+                    "' outside a replica function: a variable is read inside "
+                    "the function strategy.run() calls; host code reads it "
+                    "with value()");
+    return Tensor();
+  }
+  if (!trace->error.ok())
     return Tensor();
   detail::VarBinding *b = trace->bind(impl_);
   if (!b)
@@ -357,6 +382,13 @@ Tensor update(const std::shared_ptr<Variable::Impl> &var, UpdateKind kind,
     return Tensor();
   Variable::Impl &v = *var;
   const int64_t replicas = trace->numReplicas;
+  if (trace->crossReplicaDepth == 0 && replicas > 1) {
+    absl::Status outside = detail::checkCreatedInScope(v, *trace->strategy);
+    if (!outside.ok()) {
+      trace->fail(std::move(outside));
+      return Tensor();
+    }
+  }
 
   // The value as a tensor of the variable's type.
   bool literal = !value.isTensor();

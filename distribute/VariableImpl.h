@@ -48,6 +48,11 @@ std::string aggregationErrorMessage(const std::string &variableType);
 /// TensorFlow's "A non-DistributedValues value {v} cannot be reduced with
 /// the given reduce op {op}." for a C++ number `value`.
 std::string nonDistributedReduceMessage(const std::string &value, ReduceOp op);
+/// InvalidArgument when `v` was created outside any strategy's scope (one
+/// plain value) and is updated by the replicas of `strategy`: their updates
+/// would add up. Torus refuses what TensorFlow leaves to chance.
+absl::Status checkCreatedInScope(const Variable::Impl &v,
+                                 const StrategyState &strategy);
 } // namespace detail
 
 } // namespace torus::distribute

@@ -128,6 +128,13 @@ absl::Status Optimizer::applyGradients(const std::vector<Tensor> &grads,
   for (size_t i = 0; i < grads.size(); ++i)
     if (grads[i].valid())
       pairs.push_back({grads[i], vars[i]});
+  if (trace->numReplicas > 1)
+    for (const auto &[g, v] : pairs) {
+      absl::Status outside =
+          detail::checkCreatedInScope(*v.impl(), *trace->strategy);
+      if (!outside.ok())
+        return fail(outside);
+    }
   if (pairs.empty()) {
     std::string names = "[";
     for (size_t i = 0; i < vars.size(); ++i)

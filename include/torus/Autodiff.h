@@ -56,9 +56,11 @@ valueAndGrad(TensorFn fn, std::vector<int> argnums = {});
 /// Just the gradients of `fn`'s first output (see valueAndGrad).
 TensorFn grad(TensorFn fn, std::vector<int> argnums = {});
 
-/// tf.GradientTape in the small: `gradient(target, sources)` differentiates
-/// what was computed. Every tensor is watched (the trace records all ops).
-/// A non-persistent tape answers once, as in TensorFlow.
+/// tf.GradientTape: `gradient(target, sources)` differentiates what was
+/// computed. Every tensor is watched (the trace records all ops). A
+/// non-persistent tape answers once, as in TensorFlow. One class serves
+/// torus and torus::distribute (whose header names it too), so code using
+/// both namespaces is not ambiguous.
 class GradientTape {
 public:
   /// A tape; a `persistent` one may answer gradient() more than once.
@@ -66,7 +68,8 @@ public:
   /// Kept for familiarity: every tensor is already watched.
   void watch(const Tensor &) {}
   /// The gradients of `target` with respect to `sources` (gradients()), with
-  /// `outputGradient` as the cotangent (default: ones). A second call on a
+  /// `outputGradient` as the cotangent; without one, a non-scalar target is
+  /// summed (TensorFlow's implicit all-ones gradient). A second call on a
   /// non-persistent tape records the trace error "A non-persistent GradientTape
   /// can only be used to compute one set of gradients (or jacobians)" and
   /// returns invalid tensors.
@@ -74,6 +77,32 @@ public:
                                const std::vector<Tensor> &sources,
                                const Tensor &outputGradient = Tensor(),
                                Loc loc = Loc::current());
+  ///@{
+  /// The same with sources that are read into the trace, such as
+  /// torus::distribute::Variable (differentiated at their value in the step
+  /// being traced, `read()`).
+  template <typename Source>
+    requires requires(const Source &s) {
+      { s.read() } -> std::convertible_to<Tensor>;
+    }
+  std::vector<Tensor> gradient(const Tensor &target,
+                               const std::vector<Source> &sources,
+                               Loc loc = Loc::current()) {
+    std::vector<Tensor> tensors;
+    for (const Source &s : sources)
+      tensors.push_back(s.read());
+    return gradient(target, tensors, Tensor(), loc);
+  }
+  template <typename Source>
+    requires requires(const Source &s) {
+      { s.read() } -> std::convertible_to<Tensor>;
+    }
+  std::vector<Tensor> gradient(const Tensor &target,
+                               std::initializer_list<Source> sources,
+                               Loc loc = Loc::current()) {
+    return gradient(target, std::vector<Source>(sources), loc);
+  }
+  ///@}
 
 private:
   bool persistent_;

@@ -35,7 +35,9 @@ struct CompileOptions {
   /// numReplicas x numPartitions devices; its inputs and outputs are each
   /// device's tiles (shardForPartition / unshard split and join them).
   int64_t numPartitions = 0;
-  /// LLVM optimization level, 0 to 3.
+  /// LLVM optimization level, 0 to 3. compile() checks every field:
+  /// InvalidArgument "CompileOptions::optLevel is 7; it must be 0 to 3"
+  /// (numReplicas at least 1, numPartitions at least 0).
   int optLevel = 3;
   /// Fuse elementwise ops, broadcasts and converts into kernels, and
   /// elementwise producers into reductions. false: one loop nest per op

@@ -79,6 +79,19 @@ public:
   /// `cache` may be shared between Jits; nullptr gives this Jit its own.
   Jit(std::string name, TraceFn fn, CompileOptions options = {},
       std::shared_ptr<CompileCache> cache = nullptr);
+  /// The same for trace()'s other forms (Trace.h): one Tensor parameter per
+  /// input, checked against the count of each signature's inputs
+  /// (InvalidArgument "trace 'f': the function takes 2 tensors but 1 input
+  /// specs were given"), and any structure of tensors returned, flattened
+  /// into the results.
+  template <detail::StructuredTraceFn Fn>
+  Jit(std::string name, Fn fn, CompileOptions options = {},
+      std::shared_ptr<CompileCache> cache = nullptr)
+      : Jit(std::move(name),
+            detail::flatTraceFn<detail::tensorArity<Fn>()>(std::move(fn)),
+            std::move(options), std::move(cache)) {
+    arity_ = detail::tensorArity<Fn>();
+  }
   ///@{
   /// Movable, not copyable: a moved-from Jit may only be destroyed or
   /// assigned to.
@@ -109,6 +122,8 @@ public:
 private:
   std::string name_;
   TraceFn fn_;
+  /// Tensor parameters of a typed function; -1: the vector form.
+  int64_t arity_ = -1;
   CompileOptions options_;
   std::shared_ptr<CompileCache> cache_;
   struct State;

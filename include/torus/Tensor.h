@@ -19,6 +19,7 @@
 #define TORUS_TENSOR_H
 
 #include "torus/HostTensor.h"
+#include "torus/ReduceOp.h"
 #include "torus/Types.h"
 
 #include <concepts>
@@ -649,8 +650,6 @@ Tensor logSoftmax(const Tensor &a, int64_t axis = -1,
                   Loc loc = Loc::current());
 ///@}
 
-/// The reduction of reduceWindow() and of the collectives.
-enum class ReduceOp { Sum, Product, Max, Min };
 
 /// HLO `reduce_window` with the reducer `op` (its identity pads);
 /// per-dimension window, strides (empty = 1s) and (low, high) padding

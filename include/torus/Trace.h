@@ -150,6 +150,39 @@ decltype(auto) callWithTensors(Fn &fn, const std::vector<Tensor> &in,
   return fn(in[I]...);
 }
 
+/// A callable of either form (one Tensor per argument, or one
+/// `const std::vector<Tensor> &`) returning any structure of tensors, as the
+/// flat TraceFn; `Arity` is tensorArity<Fn>(). The TraceFn owns `fn` (pass a
+/// std::reference_wrapper to refer to it instead); it must be called with
+/// at least `Arity` tensors.
+template <int64_t Arity, typename Fn> TraceFn flatTraceFn(Fn fn) {
+  return [fn = std::move(fn)](const std::vector<Tensor> &in) mutable {
+    std::vector<Tensor> out;
+    if constexpr (Arity < 0)
+      flattenInto(out, fn(in));
+    else
+      flattenInto(out, callWithTensors(fn, in, std::make_index_sequence<Arity>{}));
+    return out;
+  };
+}
+
+/// Whether `Fn` takes tensors in one of the two forms (no static_assert:
+/// usable in constraints).
+template <typename Fn> constexpr bool takesTensors() {
+  if constexpr (std::is_invocable_v<Fn &, const std::vector<Tensor> &>)
+    return true;
+  else
+    return []<size_t... N>(std::index_sequence<N...>) {
+      return (invocableWithTensors<Fn, N>() || ...);
+    }(std::make_index_sequence<33>{});
+}
+
+/// A callable of the forms flatTraceFn takes that is not already a TraceFn
+/// (typed arguments, or structured results).
+template <typename Fn>
+concept StructuredTraceFn = !std::is_convertible_v<Fn, TraceFn> &&
+                            takesTensors<std::decay_t<Fn>>();
+
 /// trace() on the flattened form; `arity` >= 0 is checked against the
 /// number of input specs.
 absl::StatusOr<TracedFunction> traceFlat(const std::string &name,
@@ -173,16 +206,8 @@ absl::StatusOr<TracedFunction> trace(const std::string &name,
                                      const std::vector<TensorSpec> &inputs,
                                      Fn &&fn) {
   constexpr int64_t arity = detail::tensorArity<std::decay_t<Fn>>();
-  TraceFn flat = [&fn](const std::vector<Tensor> &in) {
-    std::vector<Tensor> out;
-    if constexpr (arity < 0)
-      detail::flattenInto(out, fn(in));
-    else
-      detail::flattenInto(out, detail::callWithTensors(
-                                   fn, in, std::make_index_sequence<arity>{}));
-    return out;
-  };
-  return detail::traceFlat(name, inputs, flat, arity);
+  return detail::traceFlat(name, inputs,
+                           detail::flatTraceFn<arity>(std::ref(fn)), arity);
 }
 
 /// Parses a module of the torus dialect (its text form) holding one public

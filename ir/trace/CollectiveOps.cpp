@@ -52,11 +52,12 @@ Tensor allReduce(const Tensor &a, ReduceOp op, const ReplicaGroups &groups,
   if (!checkOperands(ctx, loc, "all_reduce", {&a}) ||
       !checkReducible(ctx, loc, "all_reduce", a))
     return Tensor();
+  auto kind = toReduceKind(ctx, loc, "all_reduce", op);
   auto attr = groupsAttr(ctx, loc, "all_reduce", groups);
-  if (mlir::failed(attr))
+  if (!kind || mlir::failed(attr))
     return Tensor();
-  return emit<t::AllReduceOp>(ctx, loc, ctx->value(a).getType(),
-                              toReduceKind(op), ctx->value(a), *attr);
+  return emit<t::AllReduceOp>(ctx, loc, ctx->value(a).getType(), *kind,
+                              ctx->value(a), *attr);
 }
 
 namespace {
@@ -89,9 +90,10 @@ Tensor reduceScatterImpl(const Tensor &a, int64_t axis,
   if (!checkOperands(ctx, loc, "reduce_scatter", {&a}) ||
       !checkReducible(ctx, loc, "reduce_scatter", a))
     return Tensor();
+  auto kind = toReduceKind(ctx, loc, "reduce_scatter", op);
   auto ax = normalizeAxis(ctx, loc, "reduce_scatter", a, axis, a.rank());
   auto attr = groupsAttr(ctx, loc, "reduce_scatter", groups);
-  if (!ax || mlir::failed(attr))
+  if (!kind || !ax || mlir::failed(attr))
     return Tensor();
   std::string error;
   auto shape = t::inferReduceScatterShape(
@@ -100,7 +102,7 @@ Tensor reduceScatterImpl(const Tensor &a, int64_t axis,
     return ctx->fail(loc, "reduce_scatter", error);
   return emit<t::ReduceScatterOp>(ctx, loc,
                                   typeOf(ctx, a.dtype(), toShape(*shape)),
-                                  toReduceKind(op), ctx->value(a), *ax, *attr);
+                                  *kind, ctx->value(a), *ax, *attr);
 }
 } // namespace
 

@@ -185,6 +185,9 @@ Tensor reduceWindow(const Tensor &a, ReduceOp op,
   TraceContext *ctx = traceOf({&a});
   if (!checkOperands(ctx, loc, "reduce_window", {&a}))
     return Tensor();
+  auto kind = toReduceKind(ctx, loc, "reduce_window", op);
+  if (!kind)
+    return Tensor();
   Tensor x = a;
   if (a.dtype() == DType::I1 && (op == ReduceOp::Sum || op == ReduceOp::Product))
     x = convertTo(ctx, loc, a, DType::I32);
@@ -194,7 +197,7 @@ Tensor reduceWindow(const Tensor &a, ReduceOp op,
   if (mlir::failed(shape))
     return ctx->fail(loc, "reduce_window",
                      error + " (operand " + specString(a) + ")");
-  return emit<t::ReduceWindowOp>(ctx, loc, toReduceKind(op), ctx->value(x),
+  return emit<t::ReduceWindowOp>(ctx, loc, *kind, ctx->value(x),
                                  I64s(window), I64s(strides), I64s(),
                                  I64s(), padding);
 }

@@ -188,7 +188,9 @@ bool checkOne(TraceContext *ctx, const Loc &loc, const char *opName,
   if (!t.valid()) {
     // An invalid operand made by a failed op: its error is already there.
     if (!ctx->error())
-      ctx->fail(loc, opName, "an operand is an uninitialized Tensor");
+      ctx->fail(loc, opName,
+                "an operand is an uninitialized Tensor (default-constructed, "
+                "or from Variable::read() outside a replica function)");
     return false;
   }
   if (!ctx->visible(t)) {
@@ -398,7 +400,8 @@ Tensor toFloat(TraceContext *ctx, const Loc &loc, const Tensor &t) {
              : convertTo(ctx, loc, t, DType::F32);
 }
 
-t::ReduceKind toReduceKind(ReduceOp op) {
+std::optional<t::ReduceKind> toReduceKind(TraceContext *ctx, const Loc &loc,
+                                          const char *opName, ReduceOp op) {
   switch (op) {
   case ReduceOp::Sum:
     return t::ReduceKind::sum;
@@ -408,8 +411,13 @@ t::ReduceKind toReduceKind(ReduceOp op) {
     return t::ReduceKind::max;
   case ReduceOp::Min:
     return t::ReduceKind::min;
+  case ReduceOp::Mean:
+    break;
   }
-  return t::ReduceKind::sum;
+  ctx->fail(loc, opName,
+            "ReduceOp::Mean is tf.distribute's; this op reduces with Sum, "
+            "Product, Max or Min (divide a Sum by the count for a mean)");
+  return std::nullopt;
 }
 
 mlir::FailureOr<mlir::DenseIntElementsAttr>

@@ -106,7 +106,10 @@ prepareOperands(const Loc &loc, const char *opName,
 /// f32 (JAX's rule).
 Tensor toFloat(TraceContext *ctx, const Loc &loc, const Tensor &t);
 
-t::ReduceKind toReduceKind(ReduceOp op);
+/// The dialect's reduction kind of `op`; records an error of `opName` and
+/// returns nullopt for ReduceOp::Mean (tf.distribute's, not a reducer).
+std::optional<t::ReduceKind> toReduceKind(TraceContext *ctx, const Loc &loc,
+                                          const char *opName, ReduceOp op);
 
 /// `groups` as a replica_groups attribute (null when empty); records an
 /// error and returns failure for ragged or overlapping groups.

@@ -10,6 +10,7 @@
 #ifndef TORUS_DISTRIBUTE_ENUMS_H
 #define TORUS_DISTRIBUTE_ENUMS_H
 
+#include "torus/ReduceOp.h"
 #include "torus/Status.h"
 
 #include <string>
@@ -17,10 +18,16 @@
 
 namespace torus::distribute {
 
-/// tf.distribute.ReduceOp: SUM and MEAN only (spec §1.1).
-enum class ReduceOp { Sum, Mean };
+/// tf.distribute.ReduceOp: SUM and MEAN only (spec §1.1). It is
+/// torus::ReduceOp (Tensor.h), whose other members (the core reducers
+/// Product, Max, Min) every API here refuses with checkReduceOp's error.
+using torus::ReduceOp;
 
-/// "SUM" / "MEAN" (the enum's value).
+/// OK for ReduceOp::Sum and ReduceOp::Mean; InvalidArgument
+/// "ReduceOp::Max is not a tf.distribute.ReduceOp (SUM or MEAN)" otherwise.
+absl::Status checkReduceOp(ReduceOp op);
+
+/// "SUM" / "MEAN" (the enum's value; "MAX", ... for the core reducers).
 std::string_view reduceOpValue(ReduceOp op);
 /// "ReduceOp.SUM" / "ReduceOp.MEAN" (Python's str() of the member).
 std::string reduceOpName(ReduceOp op);

@@ -22,11 +22,13 @@
 #include "torus/HostTensor.h"
 #include "torus/Status.h"
 #include "torus/Tensor.h"
+#include "torus/Trace.h"
 #include "torus/distribute/ClusterResolver.h"
 #include "torus/distribute/Contexts.h"
 #include "torus/distribute/Dataset.h"
 #include "torus/distribute/DistributedDataset.h"
 #include "torus/distribute/Enums.h"
+#include "torus/distribute/Nest.h"
 #include "torus/distribute/ReplicaContext.h"
 #include "torus/distribute/Values.h"
 #include "torus/distribute/Variable.h"
@@ -52,16 +54,40 @@ using ReplicaFn = std::function<std::vector<Tensor>(const std::vector<Tensor> &)
 
 /// tf.function: a replica function with a cache of compiled steps, one per
 /// strategy and input signature. TPUStrategy::run requires one (spec §8.3).
+///
+/// The function takes trace()'s forms (Trace.h): one Tensor parameter per
+/// argument, `[](Tensor x, Tensor y) {...}`, whose count run() checks
+/// (InvalidArgument "train_step() takes 2 positional arguments but 1 was
+/// given", TensorFlow's TypeError), or one `const std::vector<Tensor> &`
+/// holding all of them. It may return any structure of tensors (a Tensor, a
+/// tuple, vectors, a struct with TORUS_TENSOR_FIELDS), flattened depth first
+/// into run()'s results.
 class Function {
 public:
   /// A function named "fn".
   explicit Function(ReplicaFn fn) : Function("fn", std::move(fn)) {}
   /// `fn` under `name`, which names the traced step and its errors. Copies
   /// share the cache.
-  Function(std::string name, ReplicaFn fn);
+  Function(std::string name, ReplicaFn fn) : Function(std::move(name), std::move(fn), -1) {}
+  ///@{
+  /// The same for trace()'s typed and structured forms.
+  template <torus::detail::StructuredTraceFn Fn>
+  explicit Function(Fn fn) : Function("fn", std::move(fn)) {}
+  template <torus::detail::StructuredTraceFn Fn>
+  Function(std::string name, Fn fn)
+      : Function(std::move(name),
+                 torus::detail::flatTraceFn<torus::detail::tensorArity<Fn>()>(
+                     std::move(fn)),
+                 torus::detail::tensorArity<Fn>()) {}
+  ///@}
 
   /// The name given at construction.
   const std::string &name() const;
+  /// The number of Tensor parameters of a typed function; -1 for the vector
+  /// form, which run() cannot check (read its arguments with `at()`: reading
+  /// past them is InvalidArgument "train_step() read an argument it was not
+  /// given (1 given): ...").
+  int64_t arity() const;
   /// How many times the function has been traced and compiled (a cache
   /// miss each).
   int64_t numCompiles() const;
@@ -70,7 +96,34 @@ public:
   const std::shared_ptr<detail::FunctionImpl> &impl() const { return impl_; }
 
 private:
+  Function(std::string name, ReplicaFn fn, int64_t arity);
   std::shared_ptr<detail::FunctionImpl> impl_;
+};
+
+/// A replica function over nested structures: Python's step taking and
+/// returning tuples, lists and dicts of tensors. It receives this replica's
+/// arguments in the shape they were given to run() and returns any nest;
+/// run() returns the same nest of PerReplica values. Compiled steps are
+/// cached per argument structure and signature, as in a Function.
+class NestedFunction {
+public:
+  /// The callable: this replica's arguments in, any nest of tensors out.
+  using Fn = std::function<Nest<Tensor>(const Nest<Tensor> &)>;
+  /// `fn` under `name`, which names the traced step and its errors. Copies
+  /// share the cache.
+  NestedFunction(std::string name, Fn fn);
+  /// The name given at construction.
+  const std::string &name() const;
+  /// How many times the function has been traced and compiled.
+  int64_t numCompiles() const;
+
+  /// Internal: the flat Functions per argument structure.
+  struct Impl;
+  /// Internal: the implementation, shared by copies.
+  const std::shared_ptr<Impl> &impl() const { return impl_; }
+
+private:
+  std::shared_ptr<Impl> impl_;
 };
 
 /// tf.distribute.RunOptions (spec §1.5). Read only by TPUStrategy.
@@ -257,7 +310,25 @@ public:
   /// rejects pure eager functions.
   absl::StatusOr<std::vector<PerReplica>>
   run(const ReplicaFn &fn, const Values &args = {},
-      const RunOptions &options = {}) const;
+      const RunOptions &options = {}) const {
+    return runEager(fn, -1, args, options);
+  }
+  /// run() of a function over nested structures: `args` keep their shape
+  /// (dicts, lists, values), and so do the results. Errors are those of
+  /// run(Function, Values) on the flattened arguments (dict entries in
+  /// sorted key order, as tf.nest flattens).
+  absl::StatusOr<Nest<PerReplica>> run(const NestedFunction &fn,
+                                       const Nest<Value> &args,
+                                       const RunOptions &options = {}) const;
+  /// The same with trace()'s typed and structured forms (see Function).
+  template <torus::detail::StructuredTraceFn Fn>
+    requires(!std::is_same_v<std::remove_cvref_t<Fn>, Function>)
+  absl::StatusOr<std::vector<PerReplica>>
+  run(Fn &&fn, const Values &args = {}, const RunOptions &options = {}) const {
+    constexpr int64_t arity = torus::detail::tensorArity<std::decay_t<Fn>>();
+    return runEager(torus::detail::flatTraceFn<arity>(std::ref(fn)), arity,
+                    args, options);
+  }
 
   ///@{
   /// reduce(op, value, axis) (spec §2.3). `axis` nullopt is Python's None.
@@ -360,6 +431,12 @@ public:
 protected:
   /// Internal: the state shared by copies of the handle.
   std::shared_ptr<detail::StrategyState> state_;
+
+private:
+  /// run() of a plain callable taking `arity` tensors (-1: a vector).
+  absl::StatusOr<std::vector<PerReplica>>
+  runEager(const ReplicaFn &fn, int64_t arity, const Values &args,
+           const RunOptions &options) const;
 };
 
 /// The default (no-op) strategy: what getStrategy() returns outside any

@@ -124,8 +124,12 @@ public:
 
   //===--- Replica context (inside a traced replica function) ------------===//
 
-  /// This replica's value, as a tensor of the function being traced.
-  Tensor read() const;
+  /// This replica's value, as a tensor of the function being traced. Outside
+  /// a replica function it is an invalid tensor: inside another trace
+  /// (torus::trace, Jit) that trace fails with FailedPrecondition
+  /// "Variable::read() of 'v' outside a replica function: ..."; host code
+  /// reads a variable with value().
+  Tensor read(Loc loc = Loc::current()) const;
   ///@{
   /// Updates with §4.2 / §4.3 / §7.2's replica-context rules; returns the
   /// new value. A C++ number counts as the same Python object passed by
