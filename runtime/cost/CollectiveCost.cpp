@@ -98,6 +98,12 @@ private:
   TorusRouting routing_;
 };
 
+/// Whether a ring of `members` sends both ways: with two members the
+/// previous member is the next one, and one message carries the chunk.
+bool bidirectional(const Pricer &pricer, int64_t members) {
+  return pricer.ici().bidirectionalRings && members > 2;
+}
+
 /// Adds `steps` identical steps of price `step` to `cost`.
 void addSteps(CollectiveCost &cost, int64_t steps, const StepPrice &step) {
   cost.steps += steps;
@@ -125,13 +131,19 @@ CollectiveCost priceSchedule(const Pricer &pricer, const CollectiveOp &op,
   const bool gather = op.kind == CollectiveOpKind::AllGather;
 
   if (algorithm != CollectiveAlgorithm::Torus) {
+    const bool both = bidirectional(pricer, n);
     std::vector<Message> ring;
     for (const auto &group : groups)
-      for (int64_t i = 0; i < n; ++i)
-        ring.push_back({group[i], group[(i + 1) % n], bytes / n});
+      for (int64_t i = 0; i < n; ++i) {
+        ring.push_back({group[i], group[(i + 1) % n], both ? bytes / n / 2
+                                                           : bytes / n});
+        if (both)
+          ring.push_back({group[i], group[(i + n - 1) % n], bytes / n / 2});
+      }
     StepPrice step = pricer.priceStep(ring);
     addSteps(cost, allReduce ? 2 * (n - 1) : n - 1, step);
-    cost.detail = fmt::format("ring over {}{}: {} steps of {}", n,
+    cost.detail = fmt::format("{}ring over {}{}: {} steps of {}",
+                              both ? "bidirectional " : "", n,
                               groups.size() > 1
                                   ? fmt::format(" ({} groups)", groups.size())
                                   : "",
@@ -140,11 +152,14 @@ CollectiveCost priceSchedule(const Pricer &pricer, const CollectiveOp &op,
     const GroupGrid &shape = grids[0];
     const size_t dims = shape.extents.size();
     std::vector<std::string> phases;
+    bool anyBoth = false;
     double before = 1; // product of the extents of the earlier dimensions
     for (size_t d = 0; d < dims; ++d) {
       const int64_t k = shape.extents[d];
       // The chunk each step moves in this dimension's rings.
       double chunk = gather ? bytes / n * before : bytes / (before * k);
+      const bool both = bidirectional(pricer, k);
+      anyBoth |= both;
       std::vector<Message> rings;
       for (size_t g = 0; g < groups.size(); ++g) {
         const GroupGrid &grid = grids[g];
@@ -152,7 +167,15 @@ CollectiveCost priceSchedule(const Pricer &pricer, const CollectiveOp &op,
           std::vector<int64_t> next = grid.positions[rank];
           next[d] = (next[d] + 1) % k;
           rings.push_back({groups[g][rank],
-                           groups[g][grid.rankAtPosition(next)], chunk});
+                           groups[g][grid.rankAtPosition(next)],
+                           both ? chunk / 2 : chunk});
+          if (!both)
+            continue;
+          std::vector<int64_t> previous = grid.positions[rank];
+          previous[d] = (previous[d] + k - 1) % k;
+          rings.push_back({groups[g][rank],
+                           groups[g][grid.rankAtPosition(previous)],
+                           chunk / 2});
         }
       }
       StepPrice step = pricer.priceStep(rings);
@@ -161,10 +184,11 @@ CollectiveCost priceSchedule(const Pricer &pricer, const CollectiveOp &op,
                                    bytesText(chunk)));
       before *= static_cast<double>(k);
     }
-    cost.detail = fmt::format("torus over {}{}: rings along {}, {} steps", n,
+    cost.detail = fmt::format("torus over {}{}: {}rings along {}, {} steps", n,
                               groups.size() > 1
                                   ? fmt::format(" ({} groups)", groups.size())
                                   : "",
+                              anyBoth ? "bidirectional " : "",
                               fmt::join(phases, ", then "), cost.steps);
   }
   cost.seconds = cost.bandwidthSeconds + cost.latencySeconds;

@@ -31,6 +31,13 @@ struct IciParameters {
   double onChipBandwidth = 0;
   /// Seconds a transfer between two cores of one chip takes to start.
   double onChipLatency = kEstimatedOnChipLatency;
+  /// Rings (and the rings of a torus schedule) use both directions of their
+  /// links: every step each member sends half its chunk to the next member
+  /// and half to the previous one, as TPU collectives do (the JAX scaling
+  /// book prices a full ring at the bidirectional bandwidth). With two
+  /// members there is one neighbour and nothing changes. False prices the
+  /// runtime's unidirectional schedule.
+  bool bidirectionalRings = true;
 
   /// The figures of `generation`.
   static IciParameters forGeneration(const TpuGeneration &generation);
