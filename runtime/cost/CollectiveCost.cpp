@@ -149,47 +149,72 @@ CollectiveCost priceSchedule(const Pricer &pricer, const CollectiveOp &op,
                                   : "",
                               cost.steps, bytesText(bytes / n));
   } else {
+    // Dimension-ordered rings. With `orders` > 1 the data is split into that
+    // many parts, part r running the dimensions in the order rotated by r,
+    // all at once: at every phase the parts use different dimensions, hence
+    // different links, so each is priced on its own and a phase lasts as
+    // long as its slowest part (the phases are kept in step).
     const GroupGrid &shape = grids[0];
     const size_t dims = shape.extents.size();
+    const size_t orders =
+        pricer.ici().concurrentDimensionOrders ? std::max<size_t>(dims, 1) : 1;
+    const double part = bytes / static_cast<double>(orders);
     std::vector<std::string> phases;
     bool anyBoth = false;
-    double before = 1; // product of the extents of the earlier dimensions
-    for (size_t d = 0; d < dims; ++d) {
-      const int64_t k = shape.extents[d];
-      // The chunk each step moves in this dimension's rings.
-      double chunk = gather ? bytes / n * before : bytes / (before * k);
-      const bool both = bidirectional(pricer, k);
-      anyBoth |= both;
-      std::vector<Message> rings;
-      for (size_t g = 0; g < groups.size(); ++g) {
-        const GroupGrid &grid = grids[g];
-        for (size_t rank = 0; rank < groups[g].size(); ++rank) {
-          std::vector<int64_t> next = grid.positions[rank];
-          next[d] = (next[d] + 1) % k;
-          rings.push_back({groups[g][rank],
-                           groups[g][grid.rankAtPosition(next)],
-                           both ? chunk / 2 : chunk});
-          if (!both)
-            continue;
-          std::vector<int64_t> previous = grid.positions[rank];
-          previous[d] = (previous[d] + k - 1) % k;
-          rings.push_back({groups[g][rank],
-                           groups[g][grid.rankAtPosition(previous)],
-                           chunk / 2});
+    // before[r]: product of the extents part r has already run.
+    std::vector<double> before(orders, 1);
+    for (size_t phase = 0; phase < dims; ++phase) {
+      StepPrice slowest;
+      int64_t slowestSteps = 0;
+      for (size_t r = 0; r < orders; ++r) {
+        const size_t d = (phase + r) % dims;
+        const int64_t k = shape.extents[d];
+        // The chunk each step moves in this dimension's rings.
+        double chunk = gather ? part / n * before[r] : part / (before[r] * k);
+        const bool both = bidirectional(pricer, k);
+        anyBoth |= both;
+        std::vector<Message> rings;
+        for (size_t g = 0; g < groups.size(); ++g) {
+          const GroupGrid &grid = grids[g];
+          for (size_t rank = 0; rank < groups[g].size(); ++rank) {
+            std::vector<int64_t> next = grid.positions[rank];
+            next[d] = (next[d] + 1) % k;
+            rings.push_back({groups[g][rank],
+                             groups[g][grid.rankAtPosition(next)],
+                             both ? chunk / 2 : chunk});
+            if (!both)
+              continue;
+            std::vector<int64_t> previous = grid.positions[rank];
+            previous[d] = (previous[d] + k - 1) % k;
+            rings.push_back({groups[g][rank],
+                             groups[g][grid.rankAtPosition(previous)],
+                             chunk / 2});
+          }
         }
+        StepPrice step = pricer.priceStep(rings);
+        const int64_t steps = allReduce ? 2 * (k - 1) : k - 1;
+        if (static_cast<double>(steps) * step.seconds() >=
+            static_cast<double>(slowestSteps) * slowest.seconds()) {
+          slowest = step;
+          slowestSteps = steps;
+        }
+        if (r == 0)
+          phases.push_back(fmt::format("{} {} ({})", k,
+                                       kAxisNames[shape.axes[d]],
+                                       bytesText(chunk)));
+        before[r] *= static_cast<double>(k);
       }
-      StepPrice step = pricer.priceStep(rings);
-      addSteps(cost, allReduce ? 2 * (k - 1) : k - 1, step);
-      phases.push_back(fmt::format("{} {} ({})", k, kAxisNames[shape.axes[d]],
-                                   bytesText(chunk)));
-      before *= static_cast<double>(k);
+      addSteps(cost, slowestSteps, slowest);
     }
-    cost.detail = fmt::format("torus over {}{}: {}rings along {}, {} steps", n,
-                              groups.size() > 1
-                                  ? fmt::format(" ({} groups)", groups.size())
-                                  : "",
-                              anyBoth ? "bidirectional " : "",
-                              fmt::join(phases, ", then "), cost.steps);
+    cost.detail = fmt::format(
+        "torus over {}{}: {}rings along {}, {} steps{}", n,
+        groups.size() > 1 ? fmt::format(" ({} groups)", groups.size()) : "",
+        anyBoth ? "bidirectional " : "", fmt::join(phases, ", then "),
+        cost.steps,
+        orders > 1 ? fmt::format("; {} dimension orders at once, 1/{} of the "
+                                 "data each",
+                                 orders, orders)
+                   : "");
   }
   cost.seconds = cost.bandwidthSeconds + cost.latencySeconds;
   return cost;

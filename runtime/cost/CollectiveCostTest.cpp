@@ -73,6 +73,7 @@ CollectiveCost cost(const CollectiveOp &op, const ReplicaGroups &groups,
                     bool bidirectional = false) {
   IciParameters ici = IciParameters::forGeneration(gen);
   ici.bidirectionalRings = bidirectional;
+  ici.concurrentDimensionOrders = bidirectional;
   auto c = costCollective(op, groups, p, ici, algorithm);
   EXPECT_TRUE(c.ok()) << c.status();
   return c.ok() ? *c : CollectiveCost{};
@@ -157,15 +158,33 @@ TEST(CollectiveCostTest, BidirectionalRingsHalveTheBandwidthTerm) {
                 cost(op, {}, pair, CollectiveAlgorithm::Ring, v4(), false)
                     .seconds);
 
-  // Torus schedules send both ways along every dimension of extent > 2.
-  CollectiveCost torus = cost(f32Op(CollectiveOpKind::AllGather, 1 << 12), {},
-                              p, CollectiveAlgorithm::Auto, v4(), true);
-  CollectiveCost oneWay = cost(f32Op(CollectiveOpKind::AllGather, 1 << 12),
-                               {}, p, CollectiveAlgorithm::Auto, v4(), false);
+}
+
+TEST(CollectiveCostTest, TorusRunsEveryDimensionOrderAtOnce) {
+  // An all-gather over a 4x4x4 torus: three parts of a third of the data
+  // each, x-y-z, y-z-x and z-x-y at once, every ring bidirectional. The
+  // cube is symmetric, so every phase costs what one part's does, and a
+  // phase moves a third of the data of the one-order schedule, half each
+  // way: the bandwidth term is 1/6 of the unidirectional single order's.
+  const MeshPlacement p = grid({4, 4, 4, 1}, {true, true, true});
+  const CollectiveOp op = f32Op(CollectiveOpKind::AllGather, 1 << 12);
+  CollectiveCost torus = cost(op, {}, p, CollectiveAlgorithm::Auto, v4(), true);
+  CollectiveCost oneWay =
+      cost(op, {}, p, CollectiveAlgorithm::Auto, v4(), false);
   EXPECT_EQ(torus.algorithm, CollectiveAlgorithm::Torus);
-  expectSeconds(torus.bandwidthSeconds, oneWay.bandwidthSeconds / 2);
+  EXPECT_EQ(torus.steps, oneWay.steps);
+  EXPECT_EQ(torus.steps, 9);
+  // One order: three phases of 3 steps, chunks B/64, B/16 and B/4. Three
+  // orders: in phase p every part moves (B/3)/64 * 4^p, half each way.
+  const double bytes = 4.0 * (1 << 12) * 64, bw = v4().iciLinkBandwidth;
+  const double third = bytes / 3;
+  expectSeconds(torus.bandwidthSeconds,
+                3 * (third / 64 + third / 16 + third / 4) / 2 / bw);
+  expectSeconds(oneWay.bandwidthSeconds,
+                3 * (bytes / 64 + bytes / 16 + bytes / 4) / bw);
   expectSeconds(torus.latencySeconds, oneWay.latencySeconds);
   EXPECT_THAT(torus.detail, HasSubstr("bidirectional rings along"));
+  EXPECT_THAT(torus.detail, HasSubstr("3 dimension orders at once"));
 }
 
 TEST(CollectiveCostTest, RingOnAMeshLinePaysTheLongWayBack) {

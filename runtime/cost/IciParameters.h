@@ -38,6 +38,12 @@ struct IciParameters {
   /// members there is one neighbour and nothing changes. False prices the
   /// runtime's unidirectional schedule.
   bool bidirectionalRings = true;
+  /// A torus schedule over D grid dimensions splits the data into D parts
+  /// that run the dimensions in D rotated orders at once (x-y-z, y-z-x,
+  /// z-x-y), so every dimension's links carry data in every phase: the
+  /// scaling book's multi-axis AllGather, D times the bandwidth of one axis.
+  /// False runs all the data in one order (the runtime's schedule).
+  bool concurrentDimensionOrders = true;
 
   /// The figures of `generation`.
   static IciParameters forGeneration(const TpuGeneration &generation);
