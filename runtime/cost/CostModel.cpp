@@ -92,6 +92,8 @@ absl::StatusOr<StepCost> estimateStepCost(const ProgramSpec &spec,
                      counts.f32Flops / generation->peakF32FlopsPerCore;
   step.memorySeconds = counts.hbmBytes / generation->hbmBandwidthPerCore;
   step.computeSeconds = std::max(step.flopSeconds, step.memorySeconds);
+  step.flops = counts.bf16Flops + counts.f32Flops;
+  step.peakFlops = generation->peakBf16FlopsPerCore;
 
   for (size_t i = 0; i < spec.collectives.size(); ++i) {
     const CollectiveSpec &c = spec.collectives[i];
@@ -144,6 +146,18 @@ estimateStepCost(const ProgramSpec &spec, const ProgramCounts &counts,
   return estimateStepCost(spec, counts, topology, options);
 }
 
+double StepCost::mfu() const {
+  return totalSeconds > 0 && peakFlops > 0
+             ? flops / (totalSeconds * peakFlops)
+             : 0;
+}
+
+double StepCost::overlappedMfu() const {
+  return overlappedSeconds > 0 && peakFlops > 0
+             ? flops / (overlappedSeconds * peakFlops)
+             : 0;
+}
+
 std::string formatStepCost(const StepCost &cost,
                            std::optional<absl::Duration> measuredPerStep) {
   std::string out = fmt::format(
@@ -166,6 +180,11 @@ std::string formatStepCost(const StepCost &cost,
                      "overlapped compute perfectly)\n",
                      formatSeconds(cost.totalSeconds),
                      formatSeconds(cost.overlappedSeconds));
+  out += fmt::format("  MFU          {:>9.1f}%  (model FLOPs {:.4g} per core / "
+                     "(step time x peak {:.4g} FLOP/s); {:.1f}% if "
+                     "overlapped)\n",
+                     100 * cost.mfu(), cost.flops, cost.peakFlops,
+                     100 * cost.overlappedMfu());
   if (measuredPerStep) {
     double measured = absl::ToDoubleSeconds(*measuredPerStep);
     out += fmt::format("  measured     {:>10}  per step on this host",
