@@ -115,11 +115,13 @@ void addSteps(CollectiveCost &cost, int64_t steps, const StepPrice &step) {
 
 /// Ring or torus schedule of all-reduce, all-gather or reduce-scatter over
 /// groups that share one structure (so their steps coincide). `bytes` is B.
+/// `allOrders`: the torus schedule runs every rotated dimension order at
+/// once (IciParameters::concurrentDimensionOrders).
 CollectiveCost priceSchedule(const Pricer &pricer, const CollectiveOp &op,
                              const std::vector<std::vector<int64_t>> &groups,
                              CollectiveAlgorithm algorithm,
-                             const std::vector<GroupGrid> &grids,
-                             double bytes) {
+                             const std::vector<GroupGrid> &grids, double bytes,
+                             bool allOrders = false) {
   CollectiveCost cost;
   cost.kind = op.kind;
   cost.algorithm = algorithm;
@@ -156,8 +158,7 @@ CollectiveCost priceSchedule(const Pricer &pricer, const CollectiveOp &op,
     // long as its slowest part (the phases are kept in step).
     const GroupGrid &shape = grids[0];
     const size_t dims = shape.extents.size();
-    const size_t orders =
-        pricer.ici().concurrentDimensionOrders ? std::max<size_t>(dims, 1) : 1;
+    const size_t orders = allOrders && dims > 1 ? dims : 1;
     const double part = bytes / static_cast<double>(orders);
     std::vector<std::string> phases;
     bool anyBoth = false;
@@ -429,6 +430,17 @@ costCollective(const CollectiveOp &op, const ReplicaGroups &groups,
                        : static_cast<double>(op.operandBytes());
     CollectiveCost cost =
         priceSchedule(pricer, op, c.groups, c.algorithm, c.grids, bytes);
+    // Every dimension order at once pays each phase's slowest dimension, so
+    // on grids of unequal extents with little data (latency-bound) one
+    // order is faster: a tuned library takes the faster schedule.
+    if (c.algorithm == CollectiveAlgorithm::Torus &&
+        pricer.ici().concurrentDimensionOrders &&
+        c.grids[0].extents.size() > 1) {
+      CollectiveCost all = priceSchedule(pricer, op, c.groups, c.algorithm,
+                                         c.grids, bytes, /*allOrders=*/true);
+      if (all.seconds < cost.seconds)
+        cost = std::move(all);
+    }
     cost.numGroups = static_cast<int64_t>(effective.size());
     if (first || cost.seconds > worst.seconds)
       worst = cost;

@@ -187,6 +187,22 @@ TEST(CollectiveCostTest, TorusRunsEveryDimensionOrderAtOnce) {
   EXPECT_THAT(torus.detail, HasSubstr("3 dimension orders at once"));
 }
 
+TEST(CollectiveCostTest, TorusTakesTheFasterOfOneOrderAndAllOrders) {
+  // v4-32: 2x2x4 chips, no wraparound. All orders at once keep the phases
+  // in step, so every phase waits for a part on the 4-long z line: with
+  // little data (latency-bound) one order is faster and is priced; with
+  // much data the three orders' bandwidth wins.
+  const MeshPlacement p = grid({2, 2, 4, 1}, {false, false, false});
+  CollectiveCost small = cost(f32Op(CollectiveOpKind::AllReduce, 1 << 10), {},
+                              p, CollectiveAlgorithm::Auto, v4(), true);
+  EXPECT_EQ(small.steps, 2 + 2 + 6);
+  EXPECT_THAT(small.detail, ::testing::Not(HasSubstr("orders at once")));
+  CollectiveCost large = cost(f32Op(CollectiveOpKind::AllReduce, 1 << 24), {},
+                              p, CollectiveAlgorithm::Auto, v4(), true);
+  EXPECT_EQ(large.steps, 3 * 6);
+  EXPECT_THAT(large.detail, HasSubstr("3 dimension orders at once"));
+}
+
 TEST(CollectiveCostTest, RingOnAMeshLinePaysTheLongWayBack) {
   // v4-32 is 2x2x4 without wraparound: a ring along z closes with 3 hops
   // back; every step waits for that message.

@@ -180,11 +180,6 @@ std::string formatStepCost(const StepCost &cost,
                      "overlapped compute perfectly)\n",
                      formatSeconds(cost.totalSeconds),
                      formatSeconds(cost.overlappedSeconds));
-  out += fmt::format("  MFU          {:>9.1f}%  (model FLOPs {:.4g} per core / "
-                     "(step time x peak {:.4g} FLOP/s); {:.1f}% if "
-                     "overlapped)\n",
-                     100 * cost.mfu(), cost.flops, cost.peakFlops,
-                     100 * cost.overlappedMfu());
   if (measuredPerStep) {
     double measured = absl::ToDoubleSeconds(*measuredPerStep);
     out += fmt::format("  measured     {:>10}  per step on this host",
@@ -194,6 +189,11 @@ std::string formatStepCost(const StepCost &cost,
                          measured / cost.totalSeconds);
     out += "\n";
   }
+  out += fmt::format("  MFU          {:>9.1f}%  (model FLOPs {:.4g} per device / "
+                     "(simulated step x peak {:.4g} FLOP/s); {:.1f}% if "
+                     "overlapped)\n",
+                     100 * cost.mfu(), cost.flops, cost.peakFlops,
+                     100 * cost.overlappedMfu());
   return out;
 }
 

@@ -42,7 +42,10 @@ struct IciParameters {
   /// that run the dimensions in D rotated orders at once (x-y-z, y-z-x,
   /// z-x-y), so every dimension's links carry data in every phase: the
   /// scaling book's multi-axis AllGather, D times the bandwidth of one axis.
-  /// False runs all the data in one order (the runtime's schedule).
+  /// The phases are kept in step, so each lasts as long as its slowest
+  /// dimension; when one order is faster (little data on a grid of unequal
+  /// extents) that one is priced. False runs all the data in one order (the
+  /// runtime's schedule).
   bool concurrentDimensionOrders = true;
 
   /// The figures of `generation`.

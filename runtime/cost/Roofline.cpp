@@ -104,7 +104,6 @@ absl::StatusOr<Roofline> computeRoofline(const ProgramSpec &spec,
     row.bound = c.cost.latencySeconds > c.cost.bandwidthSeconds ? Bound::Latency
                                                                 : Bound::Ici;
     r.iciBytes += row.iciBytes;
-    r.opSecondsSum += row.seconds;
     r.ops.push_back(std::move(row));
   }
   double latency = 0, bandwidthTerm = 0;
@@ -123,8 +122,8 @@ std::string formatRoofline(const Roofline &r) {
   const StepCost &step = r.step;
   std::string out = fmt::format(
       "Roofline of one step on {} ({} {} devices); per device: peak {:.4g} "
-      "FLOP/s (bf16), HBM {}, ICI {} per link and direction\n\n",
-      step.slice, step.numDevices, step.generation, r.peakFlops,
+      "TFLOP/s (bf16), HBM {}, ICI {} per link and direction\n\n",
+      step.slice, step.numDevices, step.generation, r.peakFlops / 1e12,
       bandwidth(r.hbmBandwidth), bandwidth(r.iciLinkBandwidth));
   out += fmt::format("  {:<22} {:>16} {:>14} {:>14} {:>11} {:>11} {:>11} "
                      "{:>11}  {:<8} {}\n",

@@ -54,7 +54,7 @@ struct Roofline {
   double flops = 0;
   double hbmBytes = 0;
   double iciBytes = 0;
-  /// The ops one after another: the sum of their own rooflines.
+  /// The compute ops one after another: the sum of their own rooflines.
   double opSecondsSum = 0;
   /// The largest of the step's FLOP, HBM and collective times.
   Bound bound = Bound::Compute;
