@@ -22,6 +22,13 @@ std::string formatSeconds(double seconds) {
   return fmt::format("{:.3f} s", seconds);
 }
 
+std::string formatPercent(double fraction) {
+  const double percent = 100 * fraction;
+  if (percent == 0 || percent >= 0.1)
+    return fmt::format("{:.1f}%", percent);
+  return fmt::format("{:.2g}%", percent);
+}
+
 absl::StatusOr<MeshPlacement>
 placementOnTopology(const Topology &topology, int64_t numDevices,
                     const std::vector<int64_t> &deviceToCore) {
@@ -189,11 +196,11 @@ std::string formatStepCost(const StepCost &cost,
                          measured / cost.totalSeconds);
     out += "\n";
   }
-  out += fmt::format("  MFU          {:>9.1f}%  (model FLOPs {:.4g} per device / "
-                     "(simulated step x peak {:.4g} FLOP/s); {:.1f}% if "
+  out += fmt::format("  MFU          {:>10}  (model FLOPs {:.4g} per device / "
+                     "(simulated step x peak {:.4g} FLOP/s); {} if "
                      "overlapped)\n",
-                     100 * cost.mfu(), cost.flops, cost.peakFlops,
-                     100 * cost.overlappedMfu());
+                     formatPercent(cost.mfu()), cost.flops, cost.peakFlops,
+                     formatPercent(cost.overlappedMfu()));
   return out;
 }
 

@@ -143,6 +143,10 @@ formatStepCost(const StepCost &cost,
 /// `1.25 ms`, `830 us`, `12.5 s`.
 std::string formatSeconds(double seconds);
 
+/// A fraction as a percentage: `46.2%`, and two significant digits below
+/// 0.1% (`0.0042%`), so a tiny utilisation does not read as zero.
+std::string formatPercent(double fraction);
+
 } // namespace torus::rt
 
 #endif // TORUS_RUNTIME_COST_COSTMODEL_H

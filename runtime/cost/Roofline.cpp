@@ -157,8 +157,9 @@ std::string formatRoofline(const Roofline &r) {
                      formatSeconds(step.totalSeconds),
                      formatSeconds(step.overlappedSeconds));
   out += fmt::format("  bound        {:>16}\n", boundName(r.bound));
-  out += fmt::format("  MFU          {:>15.1f}%  ({:.1f}% if overlapped)\n",
-                     100 * step.mfu(), 100 * step.overlappedMfu());
+  out += fmt::format("  MFU          {:>16}  ({} if overlapped)\n",
+                     formatPercent(step.mfu()),
+                     formatPercent(step.overlappedMfu()));
   return out;
 }
 
@@ -177,11 +178,11 @@ std::string formatWhatIf(const std::vector<WhatIfEntry> &entries) {
     if (first == 0)
       first = s.totalSeconds;
     out += fmt::format(
-        "  {:<12} {:>12} {:>11} {:>12} {:>11} {:>11}  {:<8} {:>6.1f}% {:>9}\n",
+        "  {:<12} {:>12} {:>11} {:>12} {:>11} {:>11}  {:<8} {:>7} {:>9}\n",
         e.slice, fmt::format("{} {}", s.numDevices, s.generation),
         formatSeconds(s.computeSeconds), formatSeconds(s.collectiveSeconds),
         formatSeconds(s.totalSeconds), formatSeconds(s.overlappedSeconds),
-        boundName(e.roofline->bound), 100 * s.mfu(),
+        boundName(e.roofline->bound), formatPercent(s.mfu()),
         first > 0 ? fmt::format("{:.2f}x", s.totalSeconds / first) : "-");
   }
   return out;
