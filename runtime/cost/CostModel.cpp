@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 namespace torus::rt {
 
@@ -26,7 +27,10 @@ std::string formatPercent(double fraction) {
   const double percent = 100 * fraction;
   if (percent == 0 || percent >= 0.1)
     return fmt::format("{:.1f}%", percent);
-  return fmt::format("{:.2g}%", percent);
+  // Two significant digits, never in exponent notation.
+  int decimals = std::min(12, 1 - static_cast<int>(std::floor(std::log10(
+                                  std::abs(percent)))));
+  return fmt::format("{:.{}f}%", percent, decimals);
 }
 
 absl::StatusOr<MeshPlacement>

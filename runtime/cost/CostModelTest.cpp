@@ -159,6 +159,7 @@ TEST(CostModelTest, MfuIsModelFlopsOverStepTimesPeak) {
               HasSubstr("25.0%  (model FLOPs 2.75e+11 per device"));
   EXPECT_EQ(formatPercent(0.462), "46.2%");
   EXPECT_EQ(formatPercent(4.2e-5), "0.0042%");
+  EXPECT_EQ(formatPercent(4.7e-7), "0.000047%");
   EXPECT_EQ(formatPercent(0), "0.0%");
 }
 
