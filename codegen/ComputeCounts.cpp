@@ -52,6 +52,40 @@ bool isCollective(Operation *op) {
              CollectivePermuteOp>(op);
 }
 
+/// The FLOPs of `op` into `entry` (XLA's HloCostAnalysis rules, see the
+/// header).
+void countOp(Operation *op, OpCount &entry) {
+  if (auto dot = dyn_cast<DotGeneralOp>(op)) {
+    auto lhs = cast<ShapedType>(dot->getOperand(0).getType());
+    double contracted = 1;
+    if (auto dims = op->getAttrOfType<DenseI64ArrayAttr>(
+            "lhs_contracting_dimensions"))
+      for (int64_t d : dims.asArrayRef())
+        contracted *= static_cast<double>(lhs.getDimSize(d));
+    double flops = 2 * elements(op->getResult(0).getType()) * contracted;
+    (isHalfWidthFloat(lhs) ? entry.bf16Flops : entry.f32Flops) += flops;
+    return;
+  }
+  if (auto conv = dyn_cast<ConvolutionOp>(op)) {
+    auto kernel = cast<ShapedType>(op->getOperand(1).getType());
+    double window = elements(kernel);
+    if (auto numbers = op->getAttrOfType<ConvDimensionNumbersAttr>(
+            "dimension_numbers"))
+      window /= static_cast<double>(
+          kernel.getDimSize(numbers.getKernelOutputFeatureDimension()));
+    double flops = 2 * elements(op->getResult(0).getType()) * window;
+    (isHalfWidthFloat(kernel) ? entry.bf16Flops : entry.f32Flops) += flops;
+    return;
+  }
+  if (isa<ReduceOp, ReduceWindowOp, ArgMaxOp, ArgMinOp>(op)) {
+    entry.f32Flops += elements(op->getOperand(0).getType());
+    return;
+  }
+  if (op->getNumResults() == 1 && op->getNumRegions() == 0 &&
+      !isDataMovement(op))
+    entry.f32Flops += elements(op->getResult(0).getType());
+}
+
 } // namespace
 
 absl::StatusOr<ComputeCounts> countCompute(ModuleOp module) {
@@ -94,37 +128,13 @@ absl::StatusOr<ComputeCounts> countCompute(ModuleOp module) {
       traffic += bytes(v.getType());
     for (Value v : op->getResults())
       traffic += bytes(v.getType());
-    counts.hbmBytes += traffic;
-
-    if (auto dot = dyn_cast<DotGeneralOp>(op)) {
-      auto lhs = cast<ShapedType>(dot->getOperand(0).getType());
-      double contracted = 1;
-      if (auto dims = op->getAttrOfType<DenseI64ArrayAttr>(
-              "lhs_contracting_dimensions"))
-        for (int64_t d : dims.asArrayRef())
-          contracted *= static_cast<double>(lhs.getDimSize(d));
-      double flops = 2 * elements(op->getResult(0).getType()) * contracted;
-      (isHalfWidthFloat(lhs) ? counts.bf16Flops : counts.f32Flops) += flops;
-      return;
-    }
-    if (auto conv = dyn_cast<ConvolutionOp>(op)) {
-      auto kernel = cast<ShapedType>(op->getOperand(1).getType());
-      double window = elements(kernel);
-      if (auto numbers = op->getAttrOfType<ConvDimensionNumbersAttr>(
-              "dimension_numbers"))
-        window /= static_cast<double>(
-            kernel.getDimSize(numbers.getKernelOutputFeatureDimension()));
-      double flops = 2 * elements(op->getResult(0).getType()) * window;
-      (isHalfWidthFloat(kernel) ? counts.bf16Flops : counts.f32Flops) += flops;
-      return;
-    }
-    if (isa<ReduceOp, ReduceWindowOp, ArgMaxOp, ArgMinOp>(op)) {
-      counts.f32Flops += elements(op->getOperand(0).getType());
-      return;
-    }
-    if (op->getNumResults() == 1 && op->getNumRegions() == 0 &&
-        !isDataMovement(op))
-      counts.f32Flops += elements(op->getResult(0).getType());
+    OpCount entry{op->getName().getStringRef().str(),
+                  formatLocation(op->getLoc()), 0, 0, traffic};
+    countOp(op, entry);
+    counts.hbmBytes += entry.hbmBytes;
+    counts.bf16Flops += entry.bf16Flops;
+    counts.f32Flops += entry.f32Flops;
+    counts.ops.push_back(std::move(entry));
   });
   return counts;
 }

@@ -31,7 +31,19 @@ class ModuleOp;
 
 namespace mlir::torus {
 
+/// One counted op.
+struct OpCount {
+  std::string name;     // "torus.dot_general"
+  std::string location; // "step.mlir:4:8"
+  double bf16Flops = 0;
+  double f32Flops = 0;
+  double hbmBytes = 0;
+};
+
 struct ComputeCounts {
+  /// Every op that computes or moves data, in program order; the totals
+  /// below are their sums.
+  std::vector<OpCount> ops;
   double bf16Flops = 0;
   double f32Flops = 0;
   double hbmBytes = 0;

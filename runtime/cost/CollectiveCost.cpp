@@ -98,6 +98,12 @@ private:
   TorusRouting routing_;
 };
 
+/// Whether a ring of `members` sends both ways: with two members the
+/// previous member is the next one, and one message carries the chunk.
+bool bidirectional(const Pricer &pricer, int64_t members) {
+  return pricer.ici().bidirectionalRings && members > 2;
+}
+
 /// Adds `steps` identical steps of price `step` to `cost`.
 void addSteps(CollectiveCost &cost, int64_t steps, const StepPrice &step) {
   cost.steps += steps;
@@ -109,11 +115,13 @@ void addSteps(CollectiveCost &cost, int64_t steps, const StepPrice &step) {
 
 /// Ring or torus schedule of all-reduce, all-gather or reduce-scatter over
 /// groups that share one structure (so their steps coincide). `bytes` is B.
+/// `allOrders`: the torus schedule runs every rotated dimension order at
+/// once (IciParameters::concurrentDimensionOrders).
 CollectiveCost priceSchedule(const Pricer &pricer, const CollectiveOp &op,
                              const std::vector<std::vector<int64_t>> &groups,
                              CollectiveAlgorithm algorithm,
-                             const std::vector<GroupGrid> &grids,
-                             double bytes) {
+                             const std::vector<GroupGrid> &grids, double bytes,
+                             bool allOrders = false) {
   CollectiveCost cost;
   cost.kind = op.kind;
   cost.algorithm = algorithm;
@@ -125,47 +133,89 @@ CollectiveCost priceSchedule(const Pricer &pricer, const CollectiveOp &op,
   const bool gather = op.kind == CollectiveOpKind::AllGather;
 
   if (algorithm != CollectiveAlgorithm::Torus) {
+    const bool both = bidirectional(pricer, n);
     std::vector<Message> ring;
     for (const auto &group : groups)
-      for (int64_t i = 0; i < n; ++i)
-        ring.push_back({group[i], group[(i + 1) % n], bytes / n});
+      for (int64_t i = 0; i < n; ++i) {
+        ring.push_back({group[i], group[(i + 1) % n], both ? bytes / n / 2
+                                                           : bytes / n});
+        if (both)
+          ring.push_back({group[i], group[(i + n - 1) % n], bytes / n / 2});
+      }
     StepPrice step = pricer.priceStep(ring);
     addSteps(cost, allReduce ? 2 * (n - 1) : n - 1, step);
-    cost.detail = fmt::format("ring over {}{}: {} steps of {}", n,
+    cost.detail = fmt::format("{}ring over {}{}: {} steps of {}",
+                              both ? "bidirectional " : "", n,
                               groups.size() > 1
                                   ? fmt::format(" ({} groups)", groups.size())
                                   : "",
                               cost.steps, bytesText(bytes / n));
   } else {
+    // Dimension-ordered rings. With `orders` > 1 the data is split into that
+    // many parts, part r running the dimensions in the order rotated by r,
+    // all at once: at every phase the parts use different dimensions, hence
+    // different links, so each is priced on its own and a phase lasts as
+    // long as its slowest part (the phases are kept in step).
     const GroupGrid &shape = grids[0];
     const size_t dims = shape.extents.size();
+    const size_t orders = allOrders && dims > 1 ? dims : 1;
+    const double part = bytes / static_cast<double>(orders);
     std::vector<std::string> phases;
-    double before = 1; // product of the extents of the earlier dimensions
-    for (size_t d = 0; d < dims; ++d) {
-      const int64_t k = shape.extents[d];
-      // The chunk each step moves in this dimension's rings.
-      double chunk = gather ? bytes / n * before : bytes / (before * k);
-      std::vector<Message> rings;
-      for (size_t g = 0; g < groups.size(); ++g) {
-        const GroupGrid &grid = grids[g];
-        for (size_t rank = 0; rank < groups[g].size(); ++rank) {
-          std::vector<int64_t> next = grid.positions[rank];
-          next[d] = (next[d] + 1) % k;
-          rings.push_back({groups[g][rank],
-                           groups[g][grid.rankAtPosition(next)], chunk});
+    bool anyBoth = false;
+    // before[r]: product of the extents part r has already run.
+    std::vector<double> before(orders, 1);
+    for (size_t phase = 0; phase < dims; ++phase) {
+      StepPrice slowest;
+      int64_t slowestSteps = 0;
+      for (size_t r = 0; r < orders; ++r) {
+        const size_t d = (phase + r) % dims;
+        const int64_t k = shape.extents[d];
+        // The chunk each step moves in this dimension's rings.
+        double chunk = gather ? part / n * before[r] : part / (before[r] * k);
+        const bool both = bidirectional(pricer, k);
+        anyBoth |= both;
+        std::vector<Message> rings;
+        for (size_t g = 0; g < groups.size(); ++g) {
+          const GroupGrid &grid = grids[g];
+          for (size_t rank = 0; rank < groups[g].size(); ++rank) {
+            std::vector<int64_t> next = grid.positions[rank];
+            next[d] = (next[d] + 1) % k;
+            rings.push_back({groups[g][rank],
+                             groups[g][grid.rankAtPosition(next)],
+                             both ? chunk / 2 : chunk});
+            if (!both)
+              continue;
+            std::vector<int64_t> previous = grid.positions[rank];
+            previous[d] = (previous[d] + k - 1) % k;
+            rings.push_back({groups[g][rank],
+                             groups[g][grid.rankAtPosition(previous)],
+                             chunk / 2});
+          }
         }
+        StepPrice step = pricer.priceStep(rings);
+        const int64_t steps = allReduce ? 2 * (k - 1) : k - 1;
+        if (static_cast<double>(steps) * step.seconds() >=
+            static_cast<double>(slowestSteps) * slowest.seconds()) {
+          slowest = step;
+          slowestSteps = steps;
+        }
+        if (r == 0)
+          phases.push_back(fmt::format("{} {} ({})", k,
+                                       kAxisNames[shape.axes[d]],
+                                       bytesText(chunk)));
+        before[r] *= static_cast<double>(k);
       }
-      StepPrice step = pricer.priceStep(rings);
-      addSteps(cost, allReduce ? 2 * (k - 1) : k - 1, step);
-      phases.push_back(fmt::format("{} {} ({})", k, kAxisNames[shape.axes[d]],
-                                   bytesText(chunk)));
-      before *= static_cast<double>(k);
+      addSteps(cost, slowestSteps, slowest);
     }
-    cost.detail = fmt::format("torus over {}{}: rings along {}, {} steps", n,
-                              groups.size() > 1
-                                  ? fmt::format(" ({} groups)", groups.size())
-                                  : "",
-                              fmt::join(phases, ", then "), cost.steps);
+    cost.detail = fmt::format(
+        "torus over {}{}: {}rings along {}, {} steps{}", n,
+        groups.size() > 1 ? fmt::format(" ({} groups)", groups.size()) : "",
+        anyBoth ? "bidirectional " : "", fmt::join(phases, ", then "),
+        cost.steps,
+        orders > 1 ? fmt::format("; {} dimension orders at once, 1/{} of the "
+                                 "data each",
+                                 orders, orders)
+                   : "");
   }
   cost.seconds = cost.bandwidthSeconds + cost.latencySeconds;
   return cost;
@@ -380,6 +430,17 @@ costCollective(const CollectiveOp &op, const ReplicaGroups &groups,
                        : static_cast<double>(op.operandBytes());
     CollectiveCost cost =
         priceSchedule(pricer, op, c.groups, c.algorithm, c.grids, bytes);
+    // Every dimension order at once pays each phase's slowest dimension, so
+    // on grids of unequal extents with little data (latency-bound) one
+    // order is faster: a tuned library takes the faster schedule.
+    if (c.algorithm == CollectiveAlgorithm::Torus &&
+        pricer.ici().concurrentDimensionOrders &&
+        c.grids[0].extents.size() > 1) {
+      CollectiveCost all = priceSchedule(pricer, op, c.groups, c.algorithm,
+                                         c.grids, bytes, /*allOrders=*/true);
+      if (all.seconds < cost.seconds)
+        cost = std::move(all);
+    }
     cost.numGroups = static_cast<int64_t>(effective.size());
     if (first || cost.seconds > worst.seconds)
       worst = cost;

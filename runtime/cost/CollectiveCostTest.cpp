@@ -64,12 +64,17 @@ CollectiveOp f32Op(CollectiveOpKind kind, int64_t elements) {
 
 const TpuGeneration &v4() { return tpuGeneration(TpuVersion::V4); }
 
+/// Prices `op`; the closed forms below are those of the unidirectional
+/// schedule unless `bidirectional` (the default of IciParameters).
 CollectiveCost cost(const CollectiveOp &op, const ReplicaGroups &groups,
                     const MeshPlacement &p,
                     CollectiveAlgorithm algorithm = CollectiveAlgorithm::Auto,
-                    const TpuGeneration &gen = v4()) {
-  auto c = costCollective(op, groups, p, IciParameters::forGeneration(gen),
-                          algorithm);
+                    const TpuGeneration &gen = v4(),
+                    bool bidirectional = false) {
+  IciParameters ici = IciParameters::forGeneration(gen);
+  ici.bidirectionalRings = bidirectional;
+  ici.concurrentDimensionOrders = bidirectional;
+  auto c = costCollective(op, groups, p, ici, algorithm);
   EXPECT_TRUE(c.ok()) << c.status();
   return c.ok() ? *c : CollectiveCost{};
 }
@@ -114,6 +119,88 @@ TEST(CollectiveCostTest, RingAllReduceOnAV4SliceIsTheClosedForm) {
     EXPECT_EQ(all.numGroups, 16);
     expectSeconds(all.seconds, closedForm);
   }
+}
+
+TEST(CollectiveCostTest, BidirectionalRingsHalveTheBandwidthTerm) {
+  // Both directions of a wraparound ring: each step sends half the chunk
+  // each way over separate directed links, so the bandwidth term halves and
+  // the latency term stays.
+  const MeshPlacement p = grid({4, 4, 4, 1}, {true, true, true});
+  const double bw = v4().iciLinkBandwidth, alpha = kEstimatedIciHopLatency;
+  const CollectiveOp op = f32Op(CollectiveOpKind::AllReduce, 1 << 20);
+  const double bytes = 4.0 * (1 << 20), n = 4;
+  const MeshPlacement line =
+      subset(p, {idAt(p, 0, 0, 0), idAt(p, 1, 0, 0), idAt(p, 2, 0, 0),
+                 idAt(p, 3, 0, 0)});
+  CollectiveCost c = cost(op, {}, line, CollectiveAlgorithm::Ring, v4(),
+                          /*bidirectional=*/true);
+  EXPECT_EQ(c.steps, 6);
+  EXPECT_EQ(c.maxLinkLoad, 1);
+  expectSeconds(c.bandwidthSeconds, 2 * (n - 1) / n * bytes / 2 / bw);
+  expectSeconds(c.latencySeconds, 2 * (n - 1) * alpha);
+  EXPECT_THAT(c.detail, HasSubstr("bidirectional ring over 4"));
+
+  // On a line without wraparound the message closing the ring travels back
+  // over the links the other direction uses: two half chunks share each
+  // link, so both directions buy nothing (the scaling book's "no
+  // wraparound, no bidirectional ring").
+  const MeshPlacement mesh = grid({4, 1, 1, 1}, {false, false, false});
+  CollectiveCost open = cost(op, {}, mesh, CollectiveAlgorithm::Ring, v4(),
+                             /*bidirectional=*/true);
+  EXPECT_EQ(open.maxLinkLoad, 2);
+  expectSeconds(open.bandwidthSeconds, 2 * (n - 1) / n * bytes / bw);
+  expectSeconds(open.latencySeconds, 2 * (n - 1) * 3 * alpha);
+
+  // Two members have one neighbour: the schedule is the unidirectional one.
+  const MeshPlacement pair = grid({2, 1, 1, 1}, {false, false, false});
+  expectSeconds(cost(op, {}, pair, CollectiveAlgorithm::Ring, v4(), true)
+                    .seconds,
+                cost(op, {}, pair, CollectiveAlgorithm::Ring, v4(), false)
+                    .seconds);
+
+}
+
+TEST(CollectiveCostTest, TorusRunsEveryDimensionOrderAtOnce) {
+  // An all-gather over a 4x4x4 torus: three parts of a third of the data
+  // each, x-y-z, y-z-x and z-x-y at once, every ring bidirectional. The
+  // cube is symmetric, so every phase costs what one part's does, and a
+  // phase moves a third of the data of the one-order schedule, half each
+  // way: the bandwidth term is 1/6 of the unidirectional single order's.
+  const MeshPlacement p = grid({4, 4, 4, 1}, {true, true, true});
+  const CollectiveOp op = f32Op(CollectiveOpKind::AllGather, 1 << 12);
+  CollectiveCost torus = cost(op, {}, p, CollectiveAlgorithm::Auto, v4(), true);
+  CollectiveCost oneWay =
+      cost(op, {}, p, CollectiveAlgorithm::Auto, v4(), false);
+  EXPECT_EQ(torus.algorithm, CollectiveAlgorithm::Torus);
+  EXPECT_EQ(torus.steps, oneWay.steps);
+  EXPECT_EQ(torus.steps, 9);
+  // One order: three phases of 3 steps, chunks B/64, B/16 and B/4. Three
+  // orders: in phase p every part moves (B/3)/64 * 4^p, half each way.
+  const double bytes = 4.0 * (1 << 12) * 64, bw = v4().iciLinkBandwidth;
+  const double third = bytes / 3;
+  expectSeconds(torus.bandwidthSeconds,
+                3 * (third / 64 + third / 16 + third / 4) / 2 / bw);
+  expectSeconds(oneWay.bandwidthSeconds,
+                3 * (bytes / 64 + bytes / 16 + bytes / 4) / bw);
+  expectSeconds(torus.latencySeconds, oneWay.latencySeconds);
+  EXPECT_THAT(torus.detail, HasSubstr("bidirectional rings along"));
+  EXPECT_THAT(torus.detail, HasSubstr("3 dimension orders at once"));
+}
+
+TEST(CollectiveCostTest, TorusTakesTheFasterOfOneOrderAndAllOrders) {
+  // v4-32: 2x2x4 chips, no wraparound. All orders at once keep the phases
+  // in step, so every phase waits for a part on the 4-long z line: with
+  // little data (latency-bound) one order is faster and is priced; with
+  // much data the three orders' bandwidth wins.
+  const MeshPlacement p = grid({2, 2, 4, 1}, {false, false, false});
+  CollectiveCost small = cost(f32Op(CollectiveOpKind::AllReduce, 1 << 10), {},
+                              p, CollectiveAlgorithm::Auto, v4(), true);
+  EXPECT_EQ(small.steps, 2 + 2 + 6);
+  EXPECT_THAT(small.detail, ::testing::Not(HasSubstr("orders at once")));
+  CollectiveCost large = cost(f32Op(CollectiveOpKind::AllReduce, 1 << 24), {},
+                              p, CollectiveAlgorithm::Auto, v4(), true);
+  EXPECT_EQ(large.steps, 3 * 6);
+  EXPECT_THAT(large.detail, HasSubstr("3 dimension orders at once"));
 }
 
 TEST(CollectiveCostTest, RingOnAMeshLinePaysTheLongWayBack) {

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 namespace torus::rt {
 
@@ -20,6 +21,16 @@ std::string formatSeconds(double seconds) {
   if (seconds < 1)
     return fmt::format("{:.3f} ms", seconds * 1e3);
   return fmt::format("{:.3f} s", seconds);
+}
+
+std::string formatPercent(double fraction) {
+  const double percent = 100 * fraction;
+  if (percent == 0 || percent >= 0.1)
+    return fmt::format("{:.1f}%", percent);
+  // Two significant digits, never in exponent notation.
+  int decimals = std::min(12, 1 - static_cast<int>(std::floor(std::log10(
+                                  std::abs(percent)))));
+  return fmt::format("{:.{}f}%", percent, decimals);
 }
 
 absl::StatusOr<MeshPlacement>
@@ -92,6 +103,8 @@ absl::StatusOr<StepCost> estimateStepCost(const ProgramSpec &spec,
                      counts.f32Flops / generation->peakF32FlopsPerCore;
   step.memorySeconds = counts.hbmBytes / generation->hbmBandwidthPerCore;
   step.computeSeconds = std::max(step.flopSeconds, step.memorySeconds);
+  step.flops = counts.bf16Flops + counts.f32Flops;
+  step.peakFlops = generation->peakBf16FlopsPerCore;
 
   for (size_t i = 0; i < spec.collectives.size(); ++i) {
     const CollectiveSpec &c = spec.collectives[i];
@@ -144,6 +157,18 @@ estimateStepCost(const ProgramSpec &spec, const ProgramCounts &counts,
   return estimateStepCost(spec, counts, topology, options);
 }
 
+double StepCost::mfu() const {
+  return totalSeconds > 0 && peakFlops > 0
+             ? flops / (totalSeconds * peakFlops)
+             : 0;
+}
+
+double StepCost::overlappedMfu() const {
+  return overlappedSeconds > 0 && peakFlops > 0
+             ? flops / (overlappedSeconds * peakFlops)
+             : 0;
+}
+
 std::string formatStepCost(const StepCost &cost,
                            std::optional<absl::Duration> measuredPerStep) {
   std::string out = fmt::format(
@@ -175,6 +200,11 @@ std::string formatStepCost(const StepCost &cost,
                          measured / cost.totalSeconds);
     out += "\n";
   }
+  out += fmt::format("  MFU          {:>10}  (model FLOPs {:.4g} per device / "
+                     "(simulated step x peak {:.4g} FLOP/s); {} if "
+                     "overlapped)\n",
+                     formatPercent(cost.mfu()), cost.flops, cost.peakFlops,
+                     formatPercent(cost.overlappedMfu()));
   return out;
 }
 

@@ -38,6 +38,16 @@
 
 namespace torus::rt {
 
+/// What one op of the program does on one core, as counted by the compiler
+/// (for the roofline report, Roofline.h).
+struct OpCounts {
+  std::string name;     // "torus.dot_general"
+  std::string location; // "step.mlir:4:8"
+  double bf16Flops = 0;
+  double f32Flops = 0;
+  double hbmBytes = 0;
+};
+
 /// What one core does in one step, as counted by the compiler.
 struct ProgramCounts {
   /// Floating-point operations at bf16 (and XLA DEFAULT precision) rate.
@@ -49,6 +59,8 @@ struct ProgramCounts {
   /// How many times a step executes each collective of the ProgramSpec;
   /// empty means once each.
   std::vector<int64_t> collectiveInvocations;
+  /// Optional: the same counts op by op (their sums are the totals above).
+  std::vector<OpCounts> ops;
 };
 
 struct CostModelOptions {
@@ -91,6 +103,15 @@ struct StepCost {
   double totalSeconds = 0;
   /// max(compute, collectives): if communication overlapped perfectly.
   double overlappedSeconds = 0;
+  /// Model FLOPs of one core per step (bf16 + f32) and the core's peak
+  /// (bf16) FLOP/s: the model FLOP utilisation is
+  /// flops / (totalSeconds * peakFlops).
+  double flops = 0;
+  double peakFlops = 0;
+  /// Model FLOP utilisation of the serial and of the overlapped step, in
+  /// [0, 1]; 0 for a step that takes no time.
+  double mfu() const;
+  double overlappedMfu() const;
 };
 
 /// Prices one step of `spec` on `topology` (which must carry a generation,
@@ -121,6 +142,10 @@ formatStepCost(const StepCost &cost,
 
 /// `1.25 ms`, `830 us`, `12.5 s`.
 std::string formatSeconds(double seconds);
+
+/// A fraction as a percentage: `46.2%`, and two significant digits below
+/// 0.1% (`0.0042%`), so a tiny utilisation does not read as zero.
+std::string formatPercent(double fraction);
 
 } // namespace torus::rt
 

@@ -143,5 +143,25 @@ TEST(CostModelTest, FormatSeconds) {
   EXPECT_EQ(formatSeconds(3), "3.000 s");
 }
 
+TEST(CostModelTest, MfuIsModelFlopsOverStepTimesPeak) {
+  const TpuGeneration &v4 = tpuGeneration(TpuVersion::V4);
+  ProgramSpec spec;
+  spec.name = "step";
+  spec.numReplicas = 4;
+  ProgramCounts counts;
+  counts.bf16Flops = v4.peakBf16FlopsPerCore * 1e-3; // 1 ms at peak
+  counts.hbmBytes = v4.hbmBandwidthPerCore * 4e-3;   // 4 ms of HBM
+  auto cost = estimateStepCost(spec, counts, preset("v4-8"));
+  ASSERT_TRUE(cost.ok()) << cost.status();
+  EXPECT_DOUBLE_EQ(cost->mfu(), 0.25);
+  EXPECT_DOUBLE_EQ(cost->overlappedMfu(), 0.25);
+  EXPECT_THAT(formatStepCost(*cost),
+              HasSubstr("25.0%  (model FLOPs 2.75e+11 per device"));
+  EXPECT_EQ(formatPercent(0.462), "46.2%");
+  EXPECT_EQ(formatPercent(4.2e-5), "0.0042%");
+  EXPECT_EQ(formatPercent(4.7e-7), "0.000047%");
+  EXPECT_EQ(formatPercent(0), "0.0%");
+}
+
 } // namespace
 } // namespace torus::rt

@@ -31,6 +31,22 @@ struct IciParameters {
   double onChipBandwidth = 0;
   /// Seconds a transfer between two cores of one chip takes to start.
   double onChipLatency = kEstimatedOnChipLatency;
+  /// Rings (and the rings of a torus schedule) use both directions of their
+  /// links: every step each member sends half its chunk to the next member
+  /// and half to the previous one, as TPU collectives do (the JAX scaling
+  /// book prices a full ring at the bidirectional bandwidth). With two
+  /// members there is one neighbour and nothing changes. False prices the
+  /// runtime's unidirectional schedule.
+  bool bidirectionalRings = true;
+  /// A torus schedule over D grid dimensions splits the data into D parts
+  /// that run the dimensions in D rotated orders at once (x-y-z, y-z-x,
+  /// z-x-y), so every dimension's links carry data in every phase: the
+  /// scaling book's multi-axis AllGather, D times the bandwidth of one axis.
+  /// The phases are kept in step, so each lasts as long as its slowest
+  /// dimension; when one order is faster (little data on a grid of unequal
+  /// extents) that one is priced. False runs all the data in one order (the
+  /// runtime's schedule).
+  bool concurrentDimensionOrders = true;
 
   /// The figures of `generation`.
   static IciParameters forGeneration(const TpuGeneration &generation);

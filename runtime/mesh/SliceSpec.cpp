@@ -39,7 +39,7 @@ struct Preset {
   std::array<int32_t, 3> chips;
 };
 
-// Names count TensorCores for v2/v3/v4/v5p and chips for v5e, as Cloud TPU
+// Names count TensorCores for v2/v3/v4/v5p and chips for v5e and v6e, as Cloud TPU
 // accelerator types do.
 constexpr Preset kPresets[] = {
     {"v2-8", TpuVersion::V2, {2, 2, 1}},
@@ -54,9 +54,12 @@ constexpr Preset kPresets[] = {
     {"v4-128", TpuVersion::V4, {4, 4, 4}},
     {"v4-2048", TpuVersion::V4, {8, 8, 16}},
     {"v5e-8", TpuVersion::V5e, {2, 4, 1}},
+    {"v5e-32", TpuVersion::V5e, {4, 8, 1}},
     {"v5e-256", TpuVersion::V5e, {16, 16, 1}},
     {"v5p-8", TpuVersion::V5p, {2, 2, 1}},
     {"v5p-128", TpuVersion::V5p, {4, 4, 4}},
+    {"v6e-8", TpuVersion::V6e, {2, 4, 1}},
+    {"v6e-256", TpuVersion::V6e, {16, 16, 1}},
 };
 
 std::array<bool, 3> presetWraparound(const TpuGeneration &generation,

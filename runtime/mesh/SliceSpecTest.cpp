@@ -37,9 +37,12 @@ const PresetCase kPresetCases[] = {
     {"v4-128", "v4", {4, 4, 4, 1}, 16, 4, {true, true, true}},
     {"v4-2048", "v4", {8, 8, 16, 1}, 256, 4, {true, true, true}},
     {"v5e-8", "v5e", {2, 4, 1, 1}, 1, 8, {false, false, false}},
+    {"v5e-32", "v5e", {4, 8, 1, 1}, 4, 8, {false, false, false}},
     {"v5e-256", "v5e", {16, 16, 1, 1}, 32, 8, {true, true, false}},
     {"v5p-8", "v5p", {2, 2, 1, 1}, 1, 4, {false, false, false}},
     {"v5p-128", "v5p", {4, 4, 4, 1}, 16, 4, {true, true, true}},
+    {"v6e-8", "v6e", {2, 4, 1, 1}, 1, 8, {false, false, false}},
+    {"v6e-256", "v6e", {16, 16, 1, 1}, 32, 8, {true, true, false}},
 };
 
 TEST(SliceSpecTest, EveryPresetIsListedAndTested) {

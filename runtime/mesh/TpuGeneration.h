@@ -7,7 +7,7 @@
 // "Core" here means what TensorFlow calls a TPU device (one entry of
 // mesh_shape[3]): a TensorCore on v2/v3, a whole chip on v4 and v5p, whose
 // two TensorCores TensorFlow drives as one "megacore" device, and the chip's
-// single TensorCore on v5e.
+// single TensorCore on v5e and v6e.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TORUS_RUNTIME_MESH_TPUGENERATION_H
@@ -20,11 +20,11 @@
 
 namespace torus::rt {
 
-enum class TpuVersion { V2, V3, V4, V5e, V5p };
+enum class TpuVersion { V2, V3, V4, V5e, V5p, V6e };
 
 struct TpuGeneration {
   TpuVersion version;
-  /// "v2", "v3", "v4", "v5e", "v5p".
+  /// "v2", "v3", "v4", "v5e", "v5p", "v6e".
   std::string_view name;
   /// Physical TensorCores on one chip.
   int tensorCoresPerChip;
@@ -57,7 +57,7 @@ struct TpuGeneration {
 const TpuGeneration &tpuGeneration(TpuVersion version);
 
 /// The record named `name` ("v4", case-sensitive; "v5litepod" is accepted
-/// for v5e), or nullptr.
+/// for v5e, "trillium" for v6e), or nullptr.
 const TpuGeneration *findTpuGeneration(std::string_view name);
 
 /// Every record, oldest generation first.

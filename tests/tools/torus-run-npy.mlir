@@ -28,7 +28,7 @@
 // OUT-NEXT: wrote 3 results x 8 replicas to {{.*}}jit
 // MATCH: all 480 values match (3 results)
 // AOT: @step: 8 replicas on 8 emulated cores of v3-8
-// AOT-NEXT: step 0: {{[0-9.]+}} ms host, {{[0-9.]+}} us simulated on v3-8
+// AOT-NEXT: step 0: {{[0-9.]+}} ms host, {{[0-9.]+}} us simulated on v3-8 (MFU {{[0-9.e-]+}}%)
 // AOT: simulated step on v3-8 (8 v3 devices):
 // AOT-NEXT: compute
 // AOT-NEXT: all_reduce {{.*}}#0 at {{.*}}allreduce8.mlir:12:11: torus over 8
@@ -36,6 +36,7 @@
 // AOT-NEXT: all_reduce {{.*}}#2 at {{.*}}allreduce8.mlir:18:11
 // AOT-NEXT: total
 // AOT-NEXT: measured
+// AOT-NEXT: MFU {{[0-9.e-]+}}% (model FLOPs {{.*}} per device / (simulated step x peak 6.15e+13 FLOP/s)
 // MESH: @step: 8 replicas on 8 emulated cores of 2x2x1x2
 // MESH: simulated time: not available ({{.*}}generation{{.*}})
 // RANDOM: argument 0 (x) f32[8,4]: random values, seed 7

@@ -112,7 +112,7 @@
 // PRICED: # kind {{.*}} ring sent simulated location
 // PRICED: 0 all_reduce sum f32[64,64] f32[64,64] 16384 all replicas 16 30720 {{[0-9.]+}} us {{.*}}chain.mlir:8:8
 // PRICED: Simulated on v4-32 by the ICI cost model (runtime/cost): {{[0-9.]+}} us per step for all collectives.
-// PRICED-NEXT: #0: torus over 16: rings along 2 x (8.00 KiB), then 2 y (4.00 KiB), then 4 z (1.00 KiB), 10 steps
+// PRICED-NEXT: #0: torus over 16: bidirectional rings along 2 x (8.00 KiB), then 2 y (4.00 KiB), then 4 z (1.00 KiB), 10 steps
 // COST: simulated step on v4-32 (16 v4 devices):
 // COST-NEXT: compute {{.*}}(FLOPs {{.*}}, HBM {{.*}}: memory-bound)
 // COST-NEXT: all_reduce

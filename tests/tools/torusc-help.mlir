@@ -18,12 +18,15 @@
 // CHECK: --pass-pipeline=<pipeline>
 // CHECK: --print-ir-after=<pass>
 // CHECK: --print-ir-after-all
+// CHECK: Reports:
+// CHECK: --report=<value>
+// CHECK: =roofline
 // CHECK: Target mesh:
 // CHECK: --computation-shape=<XxYxZxC>
 // CHECK: --mesh-shape=<XxYxZxC>
 // CHECK: --num-partitions=<long>
 // CHECK: --replicas=<long>
-// CHECK: --topology=<preset>
+// CHECK: --topology=<preset[,preset...]>
 // CHECK-NOT: --x86-
 // CHECK-NOT: --debug-pass
 // CHECK-NOT: --mlir-print-ir-tree-dir

@@ -27,6 +27,7 @@
 // FILES:      module_0000.mlp.collectives.txt
 // FILES-NEXT: module_0000.mlp.cost.txt
 // FILES-NEXT: module_0000.mlp.memory.txt
+// FILES-NEXT: module_0000.mlp.roofline.txt
 // FILES-NEXT: module_0000.mlp.sharded.dot
 // FILES-NEXT: module_0000.mlp.spmd.dot
 // FILES-NEXT: module_0000.mlp.torus.dot

@@ -738,9 +738,10 @@ std::variant<int, Failure> run() {
     llvm::outs() << fmt::format(
         "step {}: {:.3f} ms host{}\n", step, ms,
         stats.simulated
-            ? fmt::format(", {} simulated on {}",
+            ? fmt::format(", {} simulated on {} (MFU {})",
                           rt::formatSeconds(stats.simulated->totalSeconds),
-                          plan.topologyName)
+                          plan.topologyName,
+                          rt::formatPercent(stats.simulated->mfu()))
             : "");
     outputs = std::move(*result);
   }

@@ -26,6 +26,7 @@
 #include "runtime/ProgramSpecIO.h"
 #include "runtime/core/CoreMemory.h"
 #include "runtime/cost/CostModel.h"
+#include "runtime/cost/Roofline.h"
 #include "runtime/jit/JitModule.h"
 #include "tools/common/MeshPlan.h"
 #include "tools/common/ProgramMesh.h"
@@ -67,6 +68,7 @@ cl::OptionCategory ioCategory("Input and output");
 cl::OptionCategory targetCategory("Target mesh");
 cl::OptionCategory passCategory("Pass control");
 cl::OptionCategory dumpCategory("Dumps");
+cl::OptionCategory reportCategory("Reports");
 cl::OptionCategory mlirCategory("MLIR printing and timing");
 
 cl::opt<std::string> inputFile(cl::Positional,
@@ -100,8 +102,9 @@ cl::opt<int> optLevel("O",
 cl::opt<std::string> topology(
     "topology",
     cl::desc("TPU slice to compile for, e.g. v3-8, v4-32 (a preset); sets "
-             "the cores replicas are placed on"),
-    cl::value_desc("preset"), cl::cat(targetCategory));
+             "the cores replicas are placed on. With --report, several "
+             "presets separated by commas price the program on each"),
+    cl::value_desc("preset[,preset...]"), cl::cat(targetCategory));
 cl::opt<std::string> meshShape(
     "mesh-shape",
     cl::desc("Custom slice XxYxZxC (chips along x, y, z; cores per chip), "
@@ -178,6 +181,18 @@ cl::opt<bool> dumpBeforePasses(
     "dump-before-passes",
     cl::desc("Also write the module before every pass (needs --dump-dir)"),
     cl::cat(dumpCategory));
+
+enum class Report { None, Roofline };
+cl::opt<Report> report(
+    "report",
+    cl::desc("Write a report instead of --emit's output (to -o, default "
+             "stdout)"),
+    cl::values(clEnumValN(Report::Roofline, "roofline",
+                          "per op and per step: FLOPs, HBM and ICI bytes, "
+                          "their times on the --topology slice, the bound "
+                          "and the model FLOP utilisation; with several "
+                          "slices, one what-if table (docs/cost-model.md)")),
+    cl::init(Report::None), cl::cat(reportCategory));
 
 /// MLIR's own options shown in --help (the rest stay usable, unlisted).
 constexpr const char *kVisibleMlirOptions[] = {
@@ -269,6 +284,31 @@ absl::Status writeBinary(const std::string &path, std::string_view bytes) {
   return writeOutput(path, bytes);
 }
 
+/// The compiler's counts as the cost model takes them.
+torus::rt::ProgramCounts
+programCounts(const std::optional<mlir::torus::ComputeCounts> &counts) {
+  torus::rt::ProgramCounts programCounts;
+  if (!counts)
+    return programCounts;
+  programCounts.bf16Flops = counts->bf16Flops;
+  programCounts.f32Flops = counts->f32Flops;
+  programCounts.hbmBytes = counts->hbmBytes;
+  for (const mlir::torus::OpCount &op : counts->ops)
+    programCounts.ops.push_back(
+        {op.name, op.location, op.bf16Flops, op.f32Flops, op.hbmBytes});
+  return programCounts;
+}
+
+/// The placement of the plan's logical devices, for the cost model.
+torus::rt::CostModelOptions costOptions(const torus::tools::MeshPlan &plan) {
+  torus::rt::CostModelOptions options;
+  options.numPartitions = plan.numPartitions;
+  for (const auto &cores : plan.coresOf)
+    options.deviceToCore.insert(options.deviceToCore.end(), cores.begin(),
+                                cores.end());
+  return options;
+}
+
 /// The cost model's price of a step of `spec` on the plan's slice, or why
 /// there is none.
 struct Pricing {
@@ -285,19 +325,8 @@ Pricing price(const torus::rt::ProgramSpec &spec,
     return {std::nullopt, fmt::format("{} has no TPU generation (use a "
                                       "preset such as v3-8)",
                                       plan.topologyName)};
-  torus::rt::ProgramCounts programCounts;
-  if (counts) {
-    programCounts.bf16Flops = counts->bf16Flops;
-    programCounts.f32Flops = counts->f32Flops;
-    programCounts.hbmBytes = counts->hbmBytes;
-  }
-  torus::rt::CostModelOptions options;
-  options.numPartitions = plan.numPartitions;
-  for (const auto &cores : plan.coresOf)
-    options.deviceToCore.insert(options.deviceToCore.end(), cores.begin(),
-                                cores.end());
-  auto cost =
-      torus::rt::estimateStepCost(spec, programCounts, *plan.topology, options);
+  auto cost = torus::rt::estimateStepCost(spec, programCounts(counts),
+                                         *plan.topology, costOptions(plan));
   if (!cost.ok())
     return {std::nullopt, std::string(cost.status().message())};
   return {std::move(*cost), ""};
@@ -313,6 +342,87 @@ std::string collectiveReport(const torus::rt::ProgramSpec &spec,
   return mlir::torus::formatCollectiveReport(spec, timings, plan.topologyName,
                                              pricing.reason,
                                              plan.numPartitions);
+}
+
+/// The roofline of `spec` on the plan's slice, or why there is none.
+absl::StatusOr<torus::rt::Roofline>
+roofline(const torus::rt::ProgramSpec &spec,
+         const std::optional<mlir::torus::ComputeCounts> &counts,
+         const torus::tools::MeshPlan &plan) {
+  if (!plan.topology || !plan.topology->generation())
+    return absl::FailedPreconditionError(fmt::format(
+        "{} has no TPU generation (use a preset such as v4-8)",
+        plan.topologyName.empty() ? std::string("the mesh")
+                                  : plan.topologyName));
+  return torus::rt::computeRoofline(spec, programCounts(counts),
+                                    *plan.topology, costOptions(plan));
+}
+
+/// What the program counts' estimates are, if anything.
+std::string countNotes(const std::optional<mlir::torus::ComputeCounts> &counts) {
+  if (!counts)
+    return "no FLOP or byte counts (the program could not be counted)\n";
+  std::string out;
+  for (const std::string &note : counts->notes)
+    out += fmt::format("estimate: {}\n", note);
+  return out;
+}
+
+/// `--report=roofline`: the roofline on one slice, or with several slices
+/// the what-if table pricing the same program (replicas, partitions,
+/// computation shape) on each.
+absl::StatusOr<std::string>
+rooflineReport(const torus::rt::ProgramSpec &spec,
+               const std::optional<mlir::torus::ComputeCounts> &counts,
+               const torus::tools::MeshPlan &plan,
+               const torus::tools::MeshRequest &request,
+               const std::vector<std::string> &slices) {
+  const std::string program = fmt::format(
+      "@{} ({} replica{} x {} partition{})", spec.name, spec.numReplicas,
+      spec.numReplicas == 1 ? "" : "s", plan.numPartitions,
+      plan.numPartitions == 1 ? "" : "s");
+  if (slices.size() <= 1) {
+    auto r = roofline(spec, counts, plan);
+    if (!r.ok())
+      return r.status();
+    return fmt::format("{}\n{}", program, countNotes(counts)) +
+           torus::rt::formatRoofline(*r);
+  }
+  std::vector<torus::rt::WhatIfEntry> entries;
+  for (const std::string &slice : slices) {
+    torus::tools::MeshRequest each = request;
+    each.topology = slice;
+    each.replicas = plan.numReplicas;
+    each.numPartitions = plan.numPartitions;
+    torus::rt::WhatIfEntry entry;
+    entry.slice = slice;
+    auto placed = torus::tools::planMesh(each);
+    auto r = placed.ok() ? roofline(spec, counts, *placed)
+                         : absl::StatusOr<torus::rt::Roofline>(placed.status());
+    if (r.ok())
+      entry.roofline = std::move(*r);
+    else
+      entry.error = std::string(r.status().message());
+    entries.push_back(std::move(entry));
+  }
+  return fmt::format("What-if: {} on {} slices\n{}\n", program,
+                     slices.size(), countNotes(counts)) +
+         torus::rt::formatWhatIf(entries);
+}
+
+/// "a,b,c" -> {"a", "b", "c"}.
+std::vector<std::string> splitCommas(std::string_view text) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  while (true) {
+    size_t comma = text.find(',', start);
+    parts.emplace_back(text.substr(start, comma == std::string_view::npos
+                                              ? std::string_view::npos
+                                              : comma - start));
+    if (comma == std::string_view::npos)
+      return parts;
+    start = comma + 1;
+  }
 }
 
 std::string printModule(mlir::ModuleOp module) {
@@ -351,7 +461,7 @@ int compile(int argc, char **argv) {
   registerAndCategorizeMlirOptions();
   mlir::torus::registerCompilerPasses();
   cl::HideUnrelatedOptions({&ioCategory, &targetCategory, &passCategory,
-                            &dumpCategory, &mlirCategory});
+                            &dumpCategory, &reportCategory, &mlirCategory});
   cl::SetVersionPrinter([](llvm::raw_ostream &os) {
     os << "torusc (Torus 0.1.0), built with LLVM/MLIR " << LLVM_VERSION_STRING
        << "\n";
@@ -439,8 +549,46 @@ int compile(int argc, char **argv) {
           passPipeline.getValue()));
   }
 
+  // --topology=a,b,c: the program is compiled for the first slice and, with
+  // --report, priced on every one.
+  std::vector<std::string> slices;
+  if (!topology.empty())
+    slices = splitCommas(topology);
+  for (const std::string &slice : slices) {
+    if (slice.empty())
+      return usageError(fmt::format("--topology={}: an empty slice name in "
+                                    "the comma-separated list",
+                                    topology.getValue()));
+    if (slices.size() > 1)
+      if (auto known = torus::rt::Topology::fromPreset(slice); !known.ok())
+        return usageError(fmt::format("--topology: {}",
+                                      std::string(known.status().message())));
+  }
+  if (slices.size() > 1 && report == Report::None)
+    return usageError(fmt::format(
+        "--topology={} names {} slices; pricing a program on several slices "
+        "is a report: add --report=roofline",
+        topology.getValue(), slices.size()));
+  if (report != Report::None) {
+    if (slices.empty())
+      return usageError(fmt::format(
+          "--report=roofline prices the program on a TPU slice: give "
+          "--topology (a preset such as v4-8, or several separated by "
+          "commas){}",
+          meshShape.empty() ? ""
+                            : "; a custom --mesh-shape has no TPU "
+                              "generation to price with"));
+    if (emit.getNumOccurrences())
+      return usageError("--report writes the report instead of --emit's "
+                        "output; drop --emit (or compile twice)");
+    if (!passPipeline.empty())
+      return usageError("--report compiles with the default pipeline; drop "
+                        "--pass-pipeline");
+    stage = Stage::Linalg;
+  }
+
   torus::tools::MeshRequest request;
-  request.topology = topology;
+  request.topology = slices.empty() ? std::string() : slices[0];
   request.meshShape = meshShape;
   if (replicas.getNumOccurrences())
     request.replicas = replicas;
@@ -510,6 +658,7 @@ int compile(int argc, char **argv) {
   options.passPipeline = passPipeline;
   options.vectorBits = target->vectorBits();
   bool wroteCollectives = false;
+  std::optional<torus::rt::ProgramSpec> linalgSpec;
   std::optional<mlir::torus::ComputeCounts> counts;
   options.afterStage = [&](Stage stage, mlir::ModuleOp m) {
     // What one core computes: the input's ops, or once partitioned, the
@@ -518,6 +667,20 @@ int compile(int argc, char **argv) {
       auto counted = mlir::torus::countCompute(m);
       if (counted.ok())
         counts = std::move(*counted);
+    }
+    // The collective table, for the reports and the runtime's spec.
+    if (stage == Stage::Linalg) {
+      auto collectives =
+          mlir::torus::readCollectiveTable(m, plan->numReplicas);
+      if (collectives.ok()) {
+        torus::rt::ProgramSpec spec;
+        spec.name = name;
+        spec.numReplicas = plan->numReplicas;
+        spec.inputs = fn.inputs();
+        spec.outputs = fn.outputs();
+        spec.collectives = std::move(*collectives);
+        linalgSpec = std::move(spec);
+      }
     }
     if (!dumper)
       return;
@@ -529,24 +692,18 @@ int compile(int argc, char **argv) {
       if (dot.ok())
         record(dumper->write(mlir::torus::stageName(stage), "dot", *dot));
     }
-    if (stage == Stage::Linalg) {
-      auto collectives =
-          mlir::torus::readCollectiveTable(m, plan->numReplicas);
-      if (collectives.ok()) {
-        torus::rt::ProgramSpec spec;
-        spec.name = name;
-        spec.numReplicas = plan->numReplicas;
-        spec.inputs = fn.inputs();
-        spec.outputs = fn.outputs();
-        spec.collectives = std::move(*collectives);
-        Pricing pricing = price(spec, counts, *plan);
-        record(dumper->write("collectives", "txt",
-                             collectiveReport(spec, pricing, *plan)));
-        if (pricing.cost)
-          record(dumper->write("cost", "txt",
-                               torus::rt::formatStepCost(*pricing.cost)));
-        wroteCollectives = true;
-      }
+    if (stage == Stage::Linalg && linalgSpec) {
+      const torus::rt::ProgramSpec &spec = *linalgSpec;
+      Pricing pricing = price(spec, counts, *plan);
+      record(dumper->write("collectives", "txt",
+                           collectiveReport(spec, pricing, *plan)));
+      if (pricing.cost)
+        record(dumper->write("cost", "txt",
+                             torus::rt::formatStepCost(*pricing.cost)));
+      if (auto r = roofline(spec, counts, *plan); pricing.cost && r.ok())
+        record(dumper->write("roofline", "txt",
+                             torus::rt::formatRoofline(*r)));
+      wroteCollectives = true;
     }
     if (stage == Stage::Bufferized) {
       auto memory = mlir::torus::analyzeMemory(m, numInputs);
@@ -592,6 +749,17 @@ int compile(int argc, char **argv) {
     if (!status.ok())
       return compileError(status);
     outputText = printModule(module);
+    if (report == Report::Roofline) {
+      if (!linalgSpec)
+        return compileError(absl::InternalError(
+            "the collective table of the linalg stage was not read"));
+      auto text =
+          rooflineReport(*linalgSpec, counts, *plan, request, slices);
+      if (!text.ok())
+        return usageError(fmt::format("--report=roofline: {}",
+                                      std::string(text.status().message())));
+      outputText = std::move(*text);
+    }
   } else {
     auto compiled = mlir::torus::compileToLLVMIR(module, options);
     if (!compiled.ok())
