@@ -7,6 +7,7 @@
 #include "distribute/StepRunner.h"
 #include "distribute/StepTrace.h"
 #include "distribute/VariableImpl.h"
+#include "torus/distribute/MultiWorkerUtil.h"
 
 #include <cstdio>
 
@@ -292,6 +293,14 @@ Strategy::updateConfigProto(const ConfigProto &config) const {
   case StrategyKind::MultiWorkerMirrored:
     out.scopedAllocatorOptimization = true;
     out.scopedAllocatorEnableOps = {"CollectiveReduce"};
+    // With a cluster spec: the collective group leader, and device filters
+    // that keep this worker from talking to the others' devices (spec §5.5).
+    if (!state_->clusterSpec.empty() && state_->taskType && state_->taskId) {
+      out.collectiveGroupLeader = multi_worker_util::collectiveLeader(
+          state_->clusterSpec, state_->taskType);
+      out.deviceFilters = {"/job:" + *state_->taskType +
+                           "/task:" + std::to_string(*state_->taskId)};
+    }
     break;
   default:
     break;
@@ -340,6 +349,20 @@ StrategyExtended::reduceTo(ReduceOp op, const Value &value,
   (void)destination;
   TORUS_RETURN_IF_ERROR(requireCrossReplica());
   return detail::reduceValue(*state_, op, value, std::nullopt);
+}
+
+absl::StatusOr<HostTensor>
+StrategyExtended::reduceTo(std::string_view op, const Value &value,
+                           const std::string &destination) const {
+  TORUS_ASSIGN_OR_RETURN(ReduceOp parsed, parseReduceOp(op));
+  return reduceTo(parsed, value, destination);
+}
+
+absl::StatusOr<std::vector<HostTensor>>
+StrategyExtended::batchReduceTo(std::string_view op,
+                                const std::vector<Value> &values) const {
+  TORUS_ASSIGN_OR_RETURN(ReduceOp parsed, parseReduceOp(op));
+  return batchReduceTo(parsed, values);
 }
 
 absl::StatusOr<std::vector<HostTensor>>

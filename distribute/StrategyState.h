@@ -89,6 +89,11 @@ struct StrategyState {
   /// multi_worker_util.id_in_cluster; the group connects to the others.
   int64_t numWorkers = 1;
   int64_t workerId = 0;
+  /// The cluster and this worker's task in it (empty / nullopt without a
+  /// cluster spec); update_config_proto reads them (spec §5.5).
+  ClusterSpec clusterSpec;
+  std::optional<std::string> taskType;
+  std::optional<int> taskId;
   bool isChief = true;
   std::shared_ptr<rt::WorkerGroup> workerGroup;
   /// How long collectives wait for peers (ExecutorOptions' default unset).

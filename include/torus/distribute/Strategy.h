@@ -198,11 +198,19 @@ public:
   /// FailedPrecondition "Method requires being in cross-replica context, use
   /// get_replica_context().merge_call()" inside a replica function.
   /// InvalidArgument for replicas' values of different shapes, or for a
-  /// non-distributed value reduced with SUM over more than one replica.
+  /// non-distributed value reduced with SUM over more than one replica
+  /// (under a MultiWorkerMirroredStrategy of several workers such a value is
+  /// summed over the workers instead, as in TensorFlow). The op may be named
+  /// ("SUM", "mean", any case): InvalidArgument "'MAX' is not a valid
+  /// ReduceOp" otherwise.
   absl::StatusOr<HostTensor> reduceTo(ReduceOp op, const Value &value,
+                                      const std::string &destination = "") const;
+  absl::StatusOr<HostTensor> reduceTo(std::string_view op, const Value &value,
                                       const std::string &destination = "") const;
   absl::StatusOr<std::vector<HostTensor>>
   batchReduceTo(ReduceOp op, const std::vector<Value> &values) const;
+  absl::StatusOr<std::vector<HostTensor>>
+  batchReduceTo(std::string_view op, const std::vector<Value> &values) const;
   ///@}
 
   /// The update function of update(): the new value of one component.
@@ -265,7 +273,11 @@ public:
   /// within each value along it. The op may be named ("SUM", "MEAN", any case:
   /// InvalidArgument "'MAX' is not a valid ReduceOp" otherwise). A
   /// non-distributed value with axis None is returned as it is for MEAN and is
-  /// InvalidArgument for SUM over more than one replica. Errors:
+  /// InvalidArgument for SUM over more than one replica ("A
+  /// non-DistributedValues value tf.Tensor(1.0, shape=(), dtype=float32)
+  /// cannot be reduced with the given reduce op ReduceOp.SUM."); under a
+  /// MultiWorkerMirroredStrategy of several workers it is summed over the
+  /// workers, one contribution each (MEAN: divided by their number). Errors:
   /// FailedPrecondition "Method requires being in cross-replica context, use
   /// get_replica_context().merge_call()" inside a replica function;
   /// InvalidArgument "Incompatible shapes: ..." for replicas' values of
