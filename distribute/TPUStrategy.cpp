@@ -1,6 +1,7 @@
 //===- TPUStrategy.cpp - TPUStrategy and TPUStrategyV1 --------------------===//
 
 #include "torus/distribute/TPUStrategy.h"
+#include "torus/distribute/TpuFeed.h"
 #include "distribute/StepRunner.h"
 #include "distribute/StepTrace.h"
 #include "distribute/StrategyState.h"
@@ -269,6 +270,14 @@ TPUStrategyV1::create(std::shared_ptr<TPUClusterResolver> resolver,
 }
 
 int64_t TPUStrategyV1::stepsPerRun() const { return state_->stepsPerRun; }
+
+absl::StatusOr<std::vector<HostTensor>>
+TPUStrategyV1::partitionInfeed(
+    const HostTensor &tensor,
+    const std::optional<std::vector<int64_t>> &dims) const {
+  return tpu_feed::partitionOrReplicateOnHost(tensor, dims,
+                                              numCoresPerReplica());
+}
 
 void StepContext::setLastStepOutput(const std::string &name,
                                     const Tensor &output,

@@ -85,6 +85,16 @@ public:
   /// DEPRECATED in TensorFlow: extended().stepsPerRun().
   int64_t stepsPerRun() const;
 
+  /// The host-side infeed partitioner (tpu_feed.py's
+  /// partition_or_replicate_on_host, with num_cores_per_replica =
+  /// numCoresPerReplica()): one tensor per logical core of a replica, the
+  /// tensor itself for each when `dims` is nullopt, else its tiles (uneven
+  /// dimensions split greedily). TensorFlow's ValueError texts as
+  /// InvalidArgument (tpu_feed::checkInputPartitionDims).
+  absl::StatusOr<std::vector<HostTensor>>
+  partitionInfeed(const HostTensor &tensor,
+                  const std::optional<std::vector<int64_t>> &dims) const;
+
   /// One step of experimentalRunStepsOnIterator(): the replica's inputs in, its
   /// outputs out; `ctx` collects last-step outputs.
   using StepFn = std::function<std::vector<Tensor>(
