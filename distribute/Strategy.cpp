@@ -312,11 +312,65 @@ Strategy::updateConfigProto(const ConfigProto &config) const {
 // StrategyExtended
 //===----------------------------------------------------------------------===//
 
+namespace {
+/// tpu_devices[:, k] of a TPU strategy inside experimental_logical_device(k).
+std::optional<std::vector<std::string>>
+logicalDeviceColumn(const detail::StrategyState &state) {
+  if (state.currentLogicalDevice == 0 || state.logicalCoreDevices.empty())
+    return std::nullopt;
+  std::vector<std::string> column;
+  for (const auto &cores : state.logicalCoreDevices)
+    column.push_back(cores[state.currentLogicalDevice]);
+  return column;
+}
+} // namespace
+
 std::vector<std::string> StrategyExtended::workerDevices() const {
+  if (auto column = logicalDeviceColumn(*state_))
+    return *column;
   return state_->workerDevices;
 }
+// TPUStrategy: parameter_devices = worker_devices.
 std::vector<std::string> StrategyExtended::parameterDevices() const {
+  if (auto column = logicalDeviceColumn(*state_))
+    return *column;
   return state_->parameterDevices;
+}
+
+LogicalDeviceGuard::LogicalDeviceGuard(
+    std::shared_ptr<detail::StrategyState> state, int64_t logicalDevice)
+    : state_(std::move(state)), previous_(state_->currentLogicalDevice) {
+  state_->currentLogicalDevice = logicalDevice;
+}
+
+LogicalDeviceGuard::LogicalDeviceGuard(LogicalDeviceGuard &&other) noexcept
+    : state_(std::move(other.state_)), previous_(other.previous_) {}
+
+LogicalDeviceGuard::~LogicalDeviceGuard() {
+  if (state_)
+    state_->currentLogicalDevice = previous_;
+}
+
+absl::StatusOr<LogicalDeviceGuard>
+StrategyExtended::experimentalLogicalDevice(int64_t logicalDeviceId) const {
+  if (state_->kind != StrategyKind::TPU)
+    return absl::UnimplementedError(
+        "experimental_logical_device is a method of TPUStrategy's extended; " +
+        state_->className + " has no logical devices");
+  const int64_t L = state_->numCoresPerReplica;
+  // tpu_strategy.py checks only the upper bound (spec §12 quirk 5); a
+  // negative id indexes tpu_devices[:, k] from the end, as numpy does.
+  if (logicalDeviceId >= L)
+    return absl::InvalidArgumentError(
+        "`logical_device_id` not in range (was " +
+        std::to_string(logicalDeviceId) + ", but there are only " +
+        std::to_string(L) + " logical devices per replica).");
+  if (logicalDeviceId < -L)
+    return absl::InvalidArgumentError(
+        "index " + std::to_string(logicalDeviceId) +
+        " is out of bounds for axis 1 with size " + std::to_string(L));
+  return LogicalDeviceGuard(state_, logicalDeviceId < 0 ? logicalDeviceId + L
+                                                        : logicalDeviceId);
 }
 bool StrategyExtended::experimentalBetweenGraph() const {
   return state_->betweenGraph;

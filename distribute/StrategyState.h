@@ -107,6 +107,11 @@ struct StrategyState {
   /// (its logical core 0), and of every logical core of each replica.
   std::vector<int64_t> replicaToCore;
   std::vector<std::vector<int64_t>> logicalCoreToCore;
+  /// TPU: tpu_devices[replica][logical core], canonical names.
+  std::vector<std::vector<std::string>> logicalCoreDevices;
+  /// TPU: the logical core of extended.experimental_logical_device (0
+  /// outside any); worker devices are that column of logicalCoreDevices.
+  int64_t currentLogicalDevice = 0;
   int64_t numCores = 1;
   std::mutex executorMutex;
   std::unique_ptr<rt::Executor> executor;

@@ -160,6 +160,29 @@ private:
   std::vector<Entry> entries_;
 };
 
+/// What extended.experimental_logical_device(k) returns: while alive, the
+/// strategy's worker and parameter devices are logical core k's
+/// (tpu_devices[:, k]); destruction restores the previous logical device.
+/// Move-only.
+class LogicalDeviceGuard {
+public:
+  ///@{
+  /// Move-only; the moved-from guard restores nothing.
+  LogicalDeviceGuard(LogicalDeviceGuard &&other) noexcept;
+  LogicalDeviceGuard &operator=(LogicalDeviceGuard &&) = delete;
+  LogicalDeviceGuard(const LogicalDeviceGuard &) = delete;
+  ~LogicalDeviceGuard();
+  ///@}
+
+  /// Internal: use StrategyExtended::experimentalLogicalDevice().
+  LogicalDeviceGuard(std::shared_ptr<detail::StrategyState> state,
+                     int64_t logicalDevice);
+
+private:
+  std::shared_ptr<detail::StrategyState> state_;
+  int64_t previous_ = 0;
+};
+
 /// tf.distribute.StrategyExtended: the operations of spec §2.7.
 class StrategyExtended {
 public:
@@ -182,6 +205,18 @@ public:
   bool experimentalEnableGetNextAsOptional() const;
   /// TPUStrategyV1's steps_per_run (1 elsewhere).
   int64_t stepsPerRun() const;
+
+  /// experimental_logical_device(k) (TPUStrategy, spec §8.7): until the
+  /// guard is destroyed, workerDevices() and parameterDevices() are each
+  /// replica's logical core k. Like TensorFlow, only k >= the logical
+  /// devices per replica is checked: InvalidArgument "`logical_device_id`
+  /// not in range (was 2, but there are only 2 logical devices per
+  /// replica)."; a negative k counts from the end (numpy indexing; below
+  /// -L numpy's "index -3 is out of bounds for axis 1 with size 2").
+  /// Unimplemented for strategies other than TPUStrategy (TensorFlow's have
+  /// no such method).
+  absl::StatusOr<LogicalDeviceGuard>
+  experimentalLogicalDevice(int64_t logicalDeviceId) const;
 
   /// variable_created_in_scope(v): whether `v` was created by this strategy
   /// (false for an invalid one).

@@ -118,6 +118,30 @@ private:
   using TPUStrategy::TPUStrategy;
 };
 
+namespace experimental {
+
+/// tf.distribute.experimental.TPUStrategy, TensorFlow's deprecated alias of
+/// TPUStrategy: the same strategy (data reordered iff a device assignment is
+/// given, spec §3.10), without experimental_spmd_xla_partitioning. create()
+/// warns once per call, through the mesh warning handler
+/// (runtime/mesh/MeshWarnings.h, stderr by default): "`tf.distribute.
+/// experimental.TPUStrategy` is deprecated, please use the non-experimental
+/// symbol `tf.distribute.TPUStrategy` instead.". Its className() is
+/// "TPUStrategy", as the Python class's __name__.
+class TPUStrategy : public distribute::TPUStrategy {
+public:
+  /// TPUStrategy(tpu_cluster_resolver, device_assignment); errors as
+  /// distribute::TPUStrategy::create().
+  static absl::StatusOr<TPUStrategy>
+  create(std::shared_ptr<TPUClusterResolver> resolver = nullptr,
+         std::optional<DeviceAssignment> deviceAssignment = std::nullopt);
+
+private:
+  using distribute::TPUStrategy::TPUStrategy;
+};
+
+} // namespace experimental
+
 } // namespace torus::distribute
 
 #endif // TORUS_DISTRIBUTE_TPUSTRATEGY_H
