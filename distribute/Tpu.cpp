@@ -10,8 +10,49 @@ absl::StatusOr<Topology> Topology::fromString(const std::string &slice) {
   return wrapTopology(std::move(t));
 }
 
+absl::StatusOr<Topology> Topology::create(
+    const std::vector<int64_t> &meshShape,
+    const std::vector<std::vector<std::vector<int64_t>>> &deviceCoordinates) {
+  TORUS_ASSIGN_OR_RETURN(rt::Topology t,
+                         rt::Topology::create(meshShape, deviceCoordinates));
+  return wrapTopology(std::move(t));
+}
+
+absl::StatusOr<Topology> Topology::fromSerialized(std::string_view serialized) {
+  TORUS_ASSIGN_OR_RETURN(rt::Topology t, rt::Topology::fromSerialized(serialized));
+  return wrapTopology(std::move(t));
+}
+
 std::array<int32_t, 4> Topology::meshShape() const {
   return impl_->topology->meshShape();
+}
+int Topology::meshRank() const { return impl_->topology->meshRank(); }
+std::vector<std::array<int32_t, 4>> Topology::missingDevices() const {
+  return impl_->topology->missingDevices();
+}
+absl::StatusOr<int> Topology::taskOrdinalAtCoordinates(
+    const std::array<int32_t, 4> &coordinates) const {
+  return impl_->topology->taskOrdinalAtCoordinates(coordinates);
+}
+absl::StatusOr<int> Topology::tpuDeviceOrdinalAtCoordinates(
+    const std::array<int32_t, 4> &coordinates) const {
+  return impl_->topology->tpuDeviceOrdinalAtCoordinates(coordinates);
+}
+absl::StatusOr<std::string>
+Topology::cpuDeviceNameAtCoordinates(const std::array<int32_t, 4> &coordinates,
+                                     std::optional<std::string> job) const {
+  if (job)
+    return impl_->topology->cpuDeviceNameAtCoordinates(coordinates,
+                                                       std::string_view(*job));
+  return impl_->topology->cpuDeviceNameAtCoordinates(coordinates);
+}
+absl::StatusOr<std::string>
+Topology::tpuDeviceNameAtCoordinates(const std::array<int32_t, 4> &coordinates,
+                                     std::optional<std::string> job) const {
+  if (job)
+    return impl_->topology->tpuDeviceNameAtCoordinates(coordinates,
+                                                       std::string_view(*job));
+  return impl_->topology->tpuDeviceNameAtCoordinates(coordinates);
 }
 int Topology::numTasks() const { return impl_->topology->numTasks(); }
 int Topology::numTpusPerTask() const {
