@@ -126,6 +126,14 @@ public:
   /// TPU_CONFIG.
   static absl::StatusOr<std::shared_ptr<TPUClusterResolver>>
   create(std::optional<std::string> tpu = std::nullopt, Options options = {});
+  /// TPUClusterResolver(tpu=[...]): TensorFlow takes a list of exactly one
+  /// TPU name, resolved as create(name). InvalidArgument "At least one TPU
+  /// must be specified." for an empty list; Unimplemented "Using multiple
+  /// TPUs in a single session is not yet implemented" for more than one. (Pass
+  /// a std::vector<std::string>: a braced list of one name is ambiguous with
+  /// the single-name form.)
+  static absl::StatusOr<std::shared_ptr<TPUClusterResolver>>
+  create(const std::vector<std::string> &tpus, Options options = {});
 
   absl::StatusOr<ClusterSpec> clusterSpec() const override;
   absl::StatusOr<std::string>
@@ -134,6 +142,9 @@ public:
          std::optional<std::string> rpcLayer = std::nullopt) const override;
   std::optional<std::string> taskType() const override;
   std::optional<int> taskId() const override;
+  /// {"TPU": n}: a local slice counts all its TPU devices; a named TPU
+  /// groups its master's devices by host (tpuCoresPerHost) and gives the
+  /// cores per host.
   absl::StatusOr<std::map<std::string, int>> numAccelerators() const override;
   /// Always "", as TensorFlow's TPUClusterResolver.
   std::string environment() const override { return ""; }
@@ -154,6 +165,15 @@ public:
 private:
   std::unique_ptr<Impl> impl_;
 };
+
+/// How TPUClusterResolver.num_accelerators groups the master's devices
+/// (_get_device_dict_and_cores, _verify_and_return_same_core_count): the
+/// names ending in ".../task:{h}/.../device:TPU:{c}" grouped by host h; the
+/// TPU cores each host has, 0 when no name is a TPU core. FailedPrecondition
+/// (TensorFlow's RuntimeError) "TPU cores on each device is not the same.
+/// This should never happen. Devices: defaultdict(<class 'list'>, {'0':
+/// ['0', '1'], '1': ['0']})" when hosts differ.
+absl::StatusOr<int> tpuCoresPerHost(const std::vector<std::string> &devices);
 
 /// tf.tpu.experimental.initialize_tpu_system(resolver); null means
 /// TPUClusterResolver("").
