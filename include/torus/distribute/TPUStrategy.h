@@ -118,6 +118,8 @@ private:
   using TPUStrategy::TPUStrategy;
 };
 
+/// \namespace torus::distribute::experimental
+/// tf.distribute.experimental: TensorFlow's deprecated aliases.
 namespace experimental {
 
 /// tf.distribute.experimental.TPUStrategy, TensorFlow's deprecated alias of

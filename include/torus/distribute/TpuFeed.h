@@ -20,6 +20,9 @@
 #include <optional>
 #include <vector>
 
+/// \namespace torus::distribute::tpu_feed
+/// tensorflow/python/tpu/tpu_feed.py: the host-side partitioning of infeed
+/// data over a replica's logical cores.
 namespace torus::distribute::tpu_feed {
 
 /// _PartitionedInfeedQueue._check_input_partition_dims: nullopt or a product
