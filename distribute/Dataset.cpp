@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <fstream>
 #include <random>
 #include <string>
 
@@ -106,6 +107,8 @@ std::string Node::opName() const {
     return "SkipDataset";
   case Kind::Options:
     return "OptionsDataset";
+  case Kind::TextLine:
+    return "TextLineDataset";
   }
   return "Dataset";
 }
@@ -404,6 +407,48 @@ private:
   int64_t slice_ = 1 << 30;
 };
 
+/// TextLineDataset: the lines of each file its input names (indices into
+/// `files`), without their "\n" or "\r\n"; a last line without a newline
+/// counts, an empty file gives none.
+class TextLineIterator : public NodeIterator {
+public:
+  TextLineIterator(const Node &n, std::unique_ptr<NodeIterator> input)
+      : n_(n), input_(std::move(input)) {}
+  absl::StatusOr<bool> next(Element &out) override {
+    while (true) {
+      if (!in_.is_open()) {
+        Element index;
+        TORUS_ASSIGN_OR_RETURN(bool more, input_->next(index));
+        if (!more)
+          return false;
+        name_ = n_.files[static_cast<size_t>(index[0].data<int64_t>()[0])];
+        in_.open(name_, std::ios::binary);
+        if (!in_.is_open())
+          return absl::NotFoundError(name_ + "; No such file or directory");
+      }
+      std::string line;
+      if (std::getline(in_, line)) {
+        if (!line.empty() && line.back() == '\r')
+          line.pop_back();
+        out = {HostTensor::fromVector<uint8_t>(
+            {static_cast<int64_t>(line.size())},
+            std::vector<uint8_t>(line.begin(), line.end()))};
+        return true;
+      }
+      if (in_.bad())
+        return absl::DataLossError("reading a line of " + name_ + " failed");
+      in_.close();
+      in_.clear();
+    }
+  }
+
+private:
+  const Node &n_;
+  std::unique_ptr<NodeIterator> input_;
+  std::ifstream in_;
+  std::string name_;
+};
+
 class ShardIterator : public NodeIterator {
 public:
   ShardIterator(const Node &n, std::unique_ptr<NodeIterator> input)
@@ -606,6 +651,8 @@ makeNodeIterator(const NodePtr &node) {
   case Node::Kind::Prefetch:
   case Node::Kind::Options:
     return std::make_unique<PassThroughIterator>(std::move(input));
+  case Node::Kind::TextLine:
+    return std::make_unique<TextLineIterator>(n, std::move(input));
   }
   return absl::InternalError("unknown dataset node");
 }
@@ -671,6 +718,7 @@ NodePtr withInput(const Node &node, NodePtr input) {
   n->sizes = node.sizes;
   n->seed = node.seed;
   n->fn = node.fn;
+  n->files = node.files;
   n->options = node.options;
   return n;
 }
@@ -712,6 +760,29 @@ Dataset Dataset::fromTensors(std::vector<HostTensor> components) {
   n->tensors = std::move(components);
   return Dataset(n);
 }
+
+Dataset Dataset::textLine(std::vector<std::string> filenames) {
+  // TensorFlow reads filenames.flat_map(one file's reader): the file names
+  // are a dataset of their own, which FILE auto-sharding shards. Here it
+  // holds the indices of the names.
+  Dataset names = range(static_cast<int64_t>(filenames.size()));
+  auto n = std::make_shared<Node>();
+  n->kind = Node::Kind::TextLine;
+  n->input = names.node();
+  n->spec = {{DType::U8, {-1}}};
+  n->cardinality = kUnknownCardinality;
+  n->files = std::move(filenames);
+  return Dataset(n);
+}
+
+namespace detail {
+const Node *findFileReader(const Dataset &dataset) {
+  for (const Node *n = dataset.node().get(); n; n = n->input.get())
+    if (n->kind == Node::Kind::TextLine)
+      return n;
+  return nullptr;
+}
+} // namespace detail
 
 Dataset Dataset::range(int64_t stop) { return range(0, stop, 1); }
 

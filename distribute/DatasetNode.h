@@ -33,6 +33,7 @@ struct Dataset::Node {
     Take,
     Skip,
     Options,
+    TextLine, // its input: the indices into `files` it reads, in order
   };
 
   Kind kind = Kind::Tensors;
@@ -50,6 +51,7 @@ struct Dataset::Node {
   std::optional<uint64_t> seed;    // Shuffle
   MapFn fn;                        // Map
   DatasetOptions options;          // Options
+  std::vector<std::string> files;  // TextLine
   /// Passes started over this node (reshuffling per epoch).
   mutable std::atomic<uint64_t> epoch{0};
 
@@ -76,6 +78,9 @@ makeNodeIterator(const std::shared_ptr<const Dataset::Node> &node);
 std::shared_ptr<const Dataset::Node>
 makeLegacyRebatch(std::shared_ptr<const Dataset::Node> input,
                   int64_t numReplicas);
+/// The text-line reader at the bottom of a pipeline's chain of
+/// transformations, if any (what FILE auto-sharding shards).
+const Dataset::Node *findFileReader(const Dataset &dataset);
 std::shared_ptr<const Dataset::Node>
 makeShard(std::shared_ptr<const Dataset::Node> input, int64_t numShards,
           int64_t index, bool requireNonEmpty);

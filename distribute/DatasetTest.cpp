@@ -153,7 +153,6 @@ TEST(DatasetTest, GlobalBatchSizeInference) {
 }
 
 TEST(DatasetTest, BatchSizesForWorker) {
-  using detail::batchSizesForWorker;
   EXPECT_THAT(batchSizesForWorker(8, 1, 2, 0), ElementsAre(4, 4));
   EXPECT_THAT(batchSizesForWorker(7, 2, 2, 0), ElementsAre(2, 2, 2, 1));
   EXPECT_THAT(batchSizesForWorker(7, 2, 2, 1), ElementsAre(2, 1, 2, 2));
@@ -169,20 +168,20 @@ TEST(DatasetTest, OptionsMergeAndAutoShardRewrites) {
   // DATA over 3 workers keeps every third element (spec §3.7's example uses
   // the legacy rebatch first; here only the shard).
   TORUS_ASSERT_OK_AND_ASSIGN(
-      Dataset w1, detail::autoShardDataset(Dataset::range(8), 3, 1, 3));
+      Dataset w1, autoShardDataset(Dataset::range(8), 3, 1, 3));
   EXPECT_EQ(collect(w1), (V{{1}, {4}, {7}}));
   // FILE cannot shard an in-memory source (except with one worker).
   Dataset file = Dataset::range(8).withOptions({AutoShardPolicy::File});
-  EXPECT_EQ(detail::autoShardDataset(file, 2, 0, 2).status().code(),
+  EXPECT_EQ(autoShardDataset(file, 2, 0, 2).status().code(),
             absl::StatusCode::kNotFound);
   TORUS_ASSERT_OK_AND_ASSIGN(Dataset same,
-                             detail::autoShardDataset(file, 1, 0, 1));
+                             autoShardDataset(file, 1, 0, 1));
   EXPECT_EQ(collect(same).size(), 8u);
   // HINT replaces shard(SHARD_HINT, SHARD_HINT).
   Dataset hint = Dataset::range(8)
                      .shard(kShardHint, kShardHint)
                      .withOptions({AutoShardPolicy::Hint});
-  TORUS_ASSERT_OK_AND_ASSIGN(Dataset h, detail::autoShardDataset(hint, 2, 1, 2));
+  TORUS_ASSERT_OK_AND_ASSIGN(Dataset h, autoShardDataset(hint, 2, 1, 2));
   EXPECT_EQ(collect(h), (V{{1}, {3}, {5}, {7}}));
 }
 
@@ -190,7 +189,7 @@ TEST(DatasetTest, AutoShardedShardRequiresEnoughElements) {
   // One element, two workers: worker 0 fails on its first element, worker 1
   // gets nothing (shard_dataset_op.cc's require_non_empty).
   TORUS_ASSERT_OK_AND_ASSIGN(
-      Dataset w0, detail::autoShardDataset(Dataset::range(1), 2, 0, 2));
+      Dataset w0, autoShardDataset(Dataset::range(1), 2, 0, 2));
   EXPECT_STATUS(w0.toVector(), absl::StatusCode::kInvalidArgument,
                 "Could not apply FILE based sharding: the dataset only has 1 "
                 "file(s), which is not enough for the required 2 "
@@ -200,7 +199,7 @@ TEST(DatasetTest, AutoShardedShardRequiresEnoughElements) {
                 "`experimental_distribute.auto_shard_policy` option of "
                 "`tf.data.Options()`.");
   TORUS_ASSERT_OK_AND_ASSIGN(
-      Dataset w1, detail::autoShardDataset(Dataset::range(1), 2, 1, 2));
+      Dataset w1, autoShardDataset(Dataset::range(1), 2, 1, 2));
   EXPECT_EQ(collect(w1), V{});
 }
 

@@ -53,6 +53,8 @@ int64_t computeBatchSize(const Dataset &dataset) {
   return -1;
 }
 
+} // namespace detail
+
 std::vector<int64_t> batchSizesForWorker(int64_t globalBatchSize,
                                          int64_t numWorkers,
                                          int64_t numReplicasPerWorker,
@@ -71,6 +73,10 @@ std::vector<int64_t> batchSizesForWorker(int64_t globalBatchSize,
 }
 
 namespace {
+
+using detail::makeLegacyRebatch;
+using detail::makeShard;
+using detail::withInput;
 
 /// Rebuilds `chain` (output first) on top of `base`, recomputing the specs
 /// of pass-through nodes.
@@ -120,9 +126,24 @@ absl::StatusOr<Dataset> autoShardDataset(const Dataset &dataset,
     return Dataset(base);
   }
 
+  if (policy == AutoShardPolicy::File && numShards == 1 && index == 0)
+    return dataset; // auto_shard.cc skips FILE on one worker
+  if (policy == AutoShardPolicy::File || policy == AutoShardPolicy::Auto) {
+    // ShardByFile: shard the file names a reader reads, every transformation
+    // above it unchanged (no legacy rebatch rewrite).
+    if (const Node *reader = detail::findFileReader(dataset)) {
+      size_t at = 0;
+      while (chain[at] != reader)
+        ++at;
+      NodePtr sharded = withInput(
+          *reader, makeShard(reader->input, numShards, index,
+                             /*requireNonEmpty=*/true));
+      return Dataset(rebuild(std::vector<const Node *>(chain.begin(),
+                                                       chain.begin() + at),
+                             sharded));
+    }
+  }
   if (policy == AutoShardPolicy::File) {
-    if (numShards == 1 && index == 0)
-      return dataset;
     const Node *source = chain.back();
     if (isInMemorySource(*source))
       return absl::NotFoundError("Found an unshardable source dataset: name: \"" +
@@ -140,9 +161,9 @@ absl::StatusOr<Dataset> autoShardDataset(const Dataset &dataset,
         "dataset via `dataset.with_options(options)`.");
   }
 
-  // AUTO (FILE fails on the in-memory sources every Torus dataset reads) and
-  // DATA: shard(W, w) before the trailing prefetch/options, rewriting a
-  // rebatch right before it into the legacy rebatch over all replicas.
+  // AUTO over in-memory data (FILE finds no reader) and DATA: shard(W, w)
+  // before the trailing prefetch/options, rewriting a rebatch right before
+  // it into the legacy rebatch over all replicas.
   size_t k = 0;
   while (k < chain.size() && (chain[k]->kind == Node::Kind::Prefetch ||
                               chain[k]->kind == Node::Kind::Options))
@@ -162,6 +183,8 @@ absl::StatusOr<Dataset> autoShardDataset(const Dataset &dataset,
   NodePtr sharded = makeShard(point, numShards, index, /*requireNonEmpty=*/true);
   return Dataset(rebuild(trailing, sharded));
 }
+
+namespace detail {
 
 namespace {
 

@@ -36,15 +36,7 @@ namespace detail {
 
 /// distribute.compute_batch_size: the global batch size, or -1.
 int64_t computeBatchSize(const Dataset &dataset);
-/// distribute.batch_sizes_for_worker.
-std::vector<int64_t> batchSizesForWorker(int64_t globalBatchSize,
-                                         int64_t numWorkers,
-                                         int64_t numReplicasPerWorker,
-                                         int64_t workerIndex);
-/// input_ops.auto_shard_dataset's rewrite for worker `index` of `numShards`.
-absl::StatusOr<Dataset> autoShardDataset(const Dataset &dataset,
-                                         int64_t numShards, int64_t index,
-                                         int64_t numReplicasInSync);
+// batchSizesForWorker and autoShardDataset are public (Dataset.h).
 
 absl::StatusOr<DistributedDataset>
 distributeDataset(const std::shared_ptr<StrategyState> &state,

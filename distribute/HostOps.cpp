@@ -53,6 +53,31 @@ HostTensor sliceRows(const HostTensor &t, int64_t begin, int64_t end) {
   return out;
 }
 
+HostTensor sliceAxis(const HostTensor &t, int64_t axis, int64_t begin,
+                     int64_t end) {
+  Shape shape = t.shape();
+  const int64_t size = shape[axis];
+  shape[axis] = end - begin;
+  HostTensor out(t.dtype(), shape);
+  if (!out.sizeInBytes())
+    return out;
+  // outer blocks of [size x inner] elements; copy [begin, end) of each.
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < axis; ++d)
+    outer *= shape[d];
+  for (size_t d = axis + 1; d < shape.size(); ++d)
+    inner *= shape[d];
+  const size_t width = byteWidth(t.dtype());
+  const size_t chunk = static_cast<size_t>((end - begin) * inner) * width;
+  const auto *src = static_cast<const std::byte *>(t.rawData());
+  auto *dst = static_cast<std::byte *>(out.rawData());
+  for (int64_t o = 0; o < outer; ++o)
+    std::memcpy(dst + o * chunk,
+                src + static_cast<size_t>((o * size + begin) * inner) * width,
+                chunk);
+  return out;
+}
+
 HostTensor row(const HostTensor &t, int64_t i) {
   Shape shape(t.shape().begin() + 1, t.shape().end());
   HostTensor out(t.dtype(), shape);

@@ -20,6 +20,9 @@ namespace torus::distribute::detail {
 
 /// Rows [begin, end) along dimension 0.
 HostTensor sliceRows(const HostTensor &t, int64_t begin, int64_t end);
+/// Elements [begin, end) along dimension `axis` (0 <= axis < rank).
+HostTensor sliceAxis(const HostTensor &t, int64_t axis, int64_t begin,
+                     int64_t end);
 /// Row i along dimension 0 (one rank less).
 HostTensor row(const HostTensor &t, int64_t i);
 /// Stacks equally shaped tensors along a new first dimension.

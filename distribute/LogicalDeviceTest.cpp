@@ -73,6 +73,53 @@ TEST(LogicalDeviceTest, AssignToLogicalDeviceChecksTheId) {
                 "`experimental_spmd_xla_partitioning=False`");
 }
 
+TEST(LogicalDeviceTest, ExperimentalLogicalDeviceSelectsTheCoreColumn) {
+  // test_logical_device_assignment: 4 replicas of 2 cores on the ring
+  // (0,0),(1,0),(1,1),(0,1); logical core 1 of each is core 1 of its chip.
+  TORUS_ASSERT_OK_AND_ASSIGN(TPUStrategy strategy,
+                             modelParallel("v3-8", {1, 1, 1, 2}, 4));
+  const std::string p = "/job:localhost/replica:0/task:0/device:TPU:";
+  const std::vector<std::string> core0{p + "0", p + "2", p + "6", p + "4"};
+  const std::vector<std::string> core1{p + "1", p + "3", p + "7", p + "5"};
+  EXPECT_EQ(strategy.extended().workerDevices(), core0);
+  {
+    TORUS_ASSERT_OK_AND_ASSIGN(LogicalDeviceGuard one,
+                               strategy.extended().experimentalLogicalDevice(1));
+    EXPECT_EQ(strategy.extended().workerDevices(), core1);
+    EXPECT_EQ(strategy.extended().parameterDevices(), core1);
+    {
+      // Nested: the innermost wins, then the outer one is back.
+      TORUS_ASSERT_OK_AND_ASSIGN(LogicalDeviceGuard zero,
+                                 strategy.extended().experimentalLogicalDevice(0));
+      EXPECT_EQ(strategy.extended().workerDevices(), core0);
+    }
+    EXPECT_EQ(strategy.extended().workerDevices(), core1);
+  }
+  EXPECT_EQ(strategy.extended().workerDevices(), core0);
+  // TensorFlow checks only the upper bound; -1 is numpy's last column.
+  EXPECT_STATUS(strategy.extended().experimentalLogicalDevice(2),
+                absl::StatusCode::kInvalidArgument,
+                "`logical_device_id` not in range (was 2, but there are only 2 "
+                "logical devices per replica).");
+  {
+    TORUS_ASSERT_OK_AND_ASSIGN(LogicalDeviceGuard last,
+                               strategy.extended().experimentalLogicalDevice(-1));
+    EXPECT_EQ(strategy.extended().workerDevices(), core1);
+  }
+  EXPECT_STATUS(strategy.extended().experimentalLogicalDevice(-3),
+                absl::StatusCode::kInvalidArgument,
+                "index -3 is out of bounds for axis 1 with size 2");
+  // Without a device assignment there is one logical device per replica.
+  TORUS_ASSERT_OK_AND_ASSIGN(TPUStrategy plain, TPUStrategy::create());
+  EXPECT_STATUS(plain.extended().experimentalLogicalDevice(1),
+                absl::StatusCode::kInvalidArgument,
+                "`logical_device_id` not in range (was 1, but there are only 1 "
+                "logical devices per replica).");
+  TORUS_ASSERT_OK_AND_ASSIGN(MirroredStrategy mirrored, MirroredStrategy::create());
+  EXPECT_EQ(mirrored.extended().experimentalLogicalDevice(0).status().code(),
+            absl::StatusCode::kUnimplemented);
+}
+
 TEST(LogicalDeviceTest, SplitToLogicalDevicesChecksInTensorFlowsOrder) {
   TORUS_ASSERT_OK_AND_ASSIGN(TPUStrategy strategy,
                              modelParallel("v3-8", {1, 1, 1, 2}, 4));

@@ -77,6 +77,30 @@ absl::StatusOr<double> secondsFrom(std::optional<double> given,
 /// sequence on every worker.
 std::atomic<int> nextGroup{0};
 
+/// What every MultiWorkerMirroredStrategy has, over its local `devices`
+/// (one worker until create() says otherwise).
+absl::StatusOr<std::shared_ptr<detail::StrategyState>>
+mwmsState(const std::vector<std::string> &devices,
+          std::shared_ptr<ClusterResolver> resolver,
+          const CommunicationOptions &communicationOptions) {
+  auto state =
+      detail::localState(detail::StrategyKind::MultiWorkerMirrored, devices);
+  state->className = "CollectiveAllReduceStrategy";
+  state->cppClass = "torus.distribute.MultiWorkerMirroredStrategy";
+  state->parameterDevices = devices;
+  state->variablePolicy = detail::VariablePolicy::Mirrored;
+  state->enableGetNextAsOptional = true;
+  state->betweenGraph = true;
+  state->resolver = std::move(resolver);
+  state->communicationOptions = communicationOptions;
+  TORUS_ASSIGN_OR_RETURN(
+      double collectiveSeconds,
+      secondsFrom(communicationOptions.timeoutSeconds(),
+                  "TORUS_COLLECTIVE_TIMEOUT", 30.0));
+  state->collectiveTimeout = absl::Seconds(collectiveSeconds);
+  return state;
+}
+
 } // namespace
 
 absl::StatusOr<MultiWorkerMirroredStrategy>
@@ -128,25 +152,15 @@ MultiWorkerMirroredStrategy::create(std::shared_ptr<ClusterResolver> resolver,
   else
     for (int64_t i = 0; i < numLocalDevices; ++i)
       devices.push_back(prefix + "/device:GPU:" + std::to_string(i));
-  auto state =
-      detail::localState(detail::StrategyKind::MultiWorkerMirrored, devices);
-  state->className = "CollectiveAllReduceStrategy";
-  state->cppClass = "torus.distribute.MultiWorkerMirroredStrategy";
-  state->parameterDevices = devices;
-  state->variablePolicy = detail::VariablePolicy::Mirrored;
-  state->enableGetNextAsOptional = true;
-  state->betweenGraph = true;
-  state->resolver = resolver;
-  state->communicationOptions = communicationOptions;
+  TORUS_ASSIGN_OR_RETURN(auto state,
+                         mwmsState(devices, resolver, communicationOptions));
   state->numWorkers = numWorkers;
   state->workerId = workerId;
+  state->clusterSpec = spec;
+  state->taskType = taskType;
+  state->taskId = taskId;
   state->isChief = isChief;
   state->multiWorkerMode = numWorkers > 1;
-  TORUS_ASSIGN_OR_RETURN(
-      double collectiveSeconds,
-      secondsFrom(communicationOptions.timeoutSeconds(),
-                  "TORUS_COLLECTIVE_TIMEOUT", 30.0));
-  state->collectiveTimeout = absl::Seconds(collectiveSeconds);
   if (numWorkers > 1) {
     TORUS_ASSIGN_OR_RETURN(double connectSeconds,
                            secondsFrom(multiWorker.connectTimeoutSeconds,
@@ -187,6 +201,34 @@ MultiWorkerMirroredStrategy::create(std::shared_ptr<ClusterResolver> resolver,
     o.timeout = *state->collectiveTimeout;
     TORUS_ASSIGN_OR_RETURN(state->workerGroup, detail::connectWorkers(o));
   }
+  return MultiWorkerMirroredStrategy(state);
+}
+
+absl::StatusOr<MultiWorkerMirroredStrategy>
+MultiWorkerMirroredStrategy::createWithDevices(
+    const std::vector<std::string> &devices,
+    std::shared_ptr<ClusterResolver> resolver,
+    CommunicationOptions communicationOptions) {
+  // CollectiveAllReduceExtended.__init__ / _initialize_local.
+  if (resolver && !devices.empty())
+    return absl::InvalidArgumentError(
+        "cluster_resolver and devices cannot be set at the same time");
+  if (devices.empty())
+    return create(std::move(resolver), communicationOptions);
+  std::vector<std::string> canonical;
+  for (const std::string &d : devices) {
+    TORUS_ASSIGN_OR_RETURN(std::string c, detail::canonicalizeDevice(d));
+    for (const std::string &seen : canonical)
+      if (seen == c)
+        return absl::InvalidArgumentError("devices: '" + d +
+                                          "' names the device " + c +
+                                          " a second time");
+    canonical.push_back(std::move(c));
+  }
+  TORUS_ASSIGN_OR_RETURN(
+      auto state,
+      mwmsState(canonical, std::make_shared<TFConfigClusterResolver>(),
+                communicationOptions));
   return MultiWorkerMirroredStrategy(state);
 }
 

@@ -11,8 +11,6 @@
 namespace torus::distribute::detail {
 
 std::string valueStr(const HostTensor &t) {
-  if (t.shape().empty() && isFloat(t.dtype()))
-    return pyFloat(elementAsDouble(t, 0));
   return "tf.Tensor(" + numpyStr(t) + ", shape=" + pyShape(t.shape()) +
          ", dtype=" + tfDtypeName(t.dtype()) + ")";
 }
@@ -66,6 +64,16 @@ reduceValue(const StrategyState &state, ReduceOp op, const Value &value,
   } else {
     const HostTensor &t = value.tensor();
     if (!axes) {
+      // MWMS with more than one worker: a host tensor is all-reduced over
+      // the workers, one contribution each, MEAN dividing by the number of
+      // workers (collective_all_reduce_strategy._reduce_to, spec §5.4).
+      if (state.workerGroup) {
+        HostTensor sum = t;
+        TORUS_RETURN_IF_ERROR(sumAcrossWorkers(*state.workerGroup, sum));
+        if (op == ReduceOp::Sum)
+          return sum;
+        return divideBy(sum, static_cast<double>(state.numWorkers));
+      }
       // cross_device_ops.reduce_non_distributed_value.
       if (op == ReduceOp::Mean)
         return t;

@@ -21,8 +21,8 @@ absl::StatusOr<HostTensor>
 reduceValue(const StrategyState &state, ReduceOp op, const Value &value,
             const std::optional<std::vector<int64_t>> &axes);
 
-/// Python's str() of a non-distributed value in messages: the scalar's
-/// number ("5.0"), else numpy's rendering.
+/// str() of a non-distributed tensor in messages, as TensorFlow prints an
+/// eager tensor: "tf.Tensor(1.0, shape=(), dtype=float32)".
 std::string valueStr(const HostTensor &t);
 
 } // namespace torus::distribute::detail

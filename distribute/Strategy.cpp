@@ -7,6 +7,7 @@
 #include "distribute/StepRunner.h"
 #include "distribute/StepTrace.h"
 #include "distribute/VariableImpl.h"
+#include "torus/distribute/MultiWorkerUtil.h"
 
 #include <cstdio>
 
@@ -295,6 +296,14 @@ Strategy::updateConfigProto(const ConfigProto &config) const {
   case StrategyKind::MultiWorkerMirrored:
     out.scopedAllocatorOptimization = true;
     out.scopedAllocatorEnableOps = {"CollectiveReduce"};
+    // With a cluster spec: the collective group leader, and device filters
+    // that keep this worker from talking to the others' devices (spec §5.5).
+    if (!state_->clusterSpec.empty() && state_->taskType && state_->taskId) {
+      out.collectiveGroupLeader = multi_worker_util::collectiveLeader(
+          state_->clusterSpec, state_->taskType);
+      out.deviceFilters = {"/job:" + *state_->taskType +
+                           "/task:" + std::to_string(*state_->taskId)};
+    }
     break;
   default:
     break;
@@ -306,11 +315,65 @@ Strategy::updateConfigProto(const ConfigProto &config) const {
 // StrategyExtended
 //===----------------------------------------------------------------------===//
 
+namespace {
+/// tpu_devices[:, k] of a TPU strategy inside experimental_logical_device(k).
+std::optional<std::vector<std::string>>
+logicalDeviceColumn(const detail::StrategyState &state) {
+  if (state.currentLogicalDevice == 0 || state.logicalCoreDevices.empty())
+    return std::nullopt;
+  std::vector<std::string> column;
+  for (const auto &cores : state.logicalCoreDevices)
+    column.push_back(cores[state.currentLogicalDevice]);
+  return column;
+}
+} // namespace
+
 std::vector<std::string> StrategyExtended::workerDevices() const {
+  if (auto column = logicalDeviceColumn(*state_))
+    return *column;
   return state_->workerDevices;
 }
+// TPUStrategy: parameter_devices = worker_devices.
 std::vector<std::string> StrategyExtended::parameterDevices() const {
+  if (auto column = logicalDeviceColumn(*state_))
+    return *column;
   return state_->parameterDevices;
+}
+
+LogicalDeviceGuard::LogicalDeviceGuard(
+    std::shared_ptr<detail::StrategyState> state, int64_t logicalDevice)
+    : state_(std::move(state)), previous_(state_->currentLogicalDevice) {
+  state_->currentLogicalDevice = logicalDevice;
+}
+
+LogicalDeviceGuard::LogicalDeviceGuard(LogicalDeviceGuard &&other) noexcept
+    : state_(std::move(other.state_)), previous_(other.previous_) {}
+
+LogicalDeviceGuard::~LogicalDeviceGuard() {
+  if (state_)
+    state_->currentLogicalDevice = previous_;
+}
+
+absl::StatusOr<LogicalDeviceGuard>
+StrategyExtended::experimentalLogicalDevice(int64_t logicalDeviceId) const {
+  if (state_->kind != StrategyKind::TPU)
+    return absl::UnimplementedError(
+        "experimental_logical_device is a method of TPUStrategy's extended; " +
+        state_->className + " has no logical devices");
+  const int64_t L = state_->numCoresPerReplica;
+  // tpu_strategy.py checks only the upper bound (spec §12 quirk 5); a
+  // negative id indexes tpu_devices[:, k] from the end, as numpy does.
+  if (logicalDeviceId >= L)
+    return absl::InvalidArgumentError(
+        "`logical_device_id` not in range (was " +
+        std::to_string(logicalDeviceId) + ", but there are only " +
+        std::to_string(L) + " logical devices per replica).");
+  if (logicalDeviceId < -L)
+    return absl::InvalidArgumentError(
+        "index " + std::to_string(logicalDeviceId) +
+        " is out of bounds for axis 1 with size " + std::to_string(L));
+  return LogicalDeviceGuard(state_, logicalDeviceId < 0 ? logicalDeviceId + L
+                                                        : logicalDeviceId);
 }
 bool StrategyExtended::experimentalBetweenGraph() const {
   return state_->betweenGraph;
@@ -343,6 +406,20 @@ StrategyExtended::reduceTo(ReduceOp op, const Value &value,
   (void)destination;
   TORUS_RETURN_IF_ERROR(requireCrossReplica());
   return detail::reduceValue(*state_, op, value, std::nullopt);
+}
+
+absl::StatusOr<HostTensor>
+StrategyExtended::reduceTo(std::string_view op, const Value &value,
+                           const std::string &destination) const {
+  TORUS_ASSIGN_OR_RETURN(ReduceOp parsed, parseReduceOp(op));
+  return reduceTo(parsed, value, destination);
+}
+
+absl::StatusOr<std::vector<HostTensor>>
+StrategyExtended::batchReduceTo(std::string_view op,
+                                const std::vector<Value> &values) const {
+  TORUS_ASSIGN_OR_RETURN(ReduceOp parsed, parseReduceOp(op));
+  return batchReduceTo(parsed, values);
 }
 
 absl::StatusOr<std::vector<HostTensor>>

@@ -89,6 +89,11 @@ struct StrategyState {
   /// multi_worker_util.id_in_cluster; the group connects to the others.
   int64_t numWorkers = 1;
   int64_t workerId = 0;
+  /// The cluster and this worker's task in it (empty / nullopt without a
+  /// cluster spec); update_config_proto reads them (spec §5.5).
+  ClusterSpec clusterSpec;
+  std::optional<std::string> taskType;
+  std::optional<int> taskId;
   bool isChief = true;
   std::shared_ptr<rt::WorkerGroup> workerGroup;
   /// How long collectives wait for peers (ExecutorOptions' default unset).
@@ -102,6 +107,11 @@ struct StrategyState {
   /// (its logical core 0), and of every logical core of each replica.
   std::vector<int64_t> replicaToCore;
   std::vector<std::vector<int64_t>> logicalCoreToCore;
+  /// TPU: tpu_devices[replica][logical core], canonical names.
+  std::vector<std::vector<std::string>> logicalCoreDevices;
+  /// TPU: the logical core of extended.experimental_logical_device (0
+  /// outside any); worker devices are that column of logicalCoreDevices.
+  int64_t currentLogicalDevice = 0;
   int64_t numCores = 1;
   std::mutex executorMutex;
   std::unique_ptr<rt::Executor> executor;

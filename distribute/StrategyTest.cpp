@@ -2,6 +2,7 @@
 
 #include "torus/distribute/Distribute.h"
 #include "torus/distribute/GradientTape.h"
+#include "torus/distribute/SimpleClusterResolver.h"
 #include "distribute/TestUtil.h"
 
 #include <gmock/gmock.h>
@@ -241,8 +242,14 @@ TEST(StrategyTest, ReduceOfAPlainTensor) {
   MirroredStrategy strategy = twoReplicas();
   EXPECT_STATUS(strategy.reduce(ReduceOp::Sum, f32(1.0f), std::nullopt),
                 absl::StatusCode::kInvalidArgument,
-                "A non-DistributedValues value 1.0 cannot be reduced with the "
-                "given reduce op ReduceOp.SUM.");
+                "A non-DistributedValues value tf.Tensor(1.0, shape=(), "
+                "dtype=float32) cannot be reduced with the given reduce op "
+                "ReduceOp.SUM.");
+  EXPECT_STATUS(strategy.extended().reduceTo(ReduceOp::Sum, f32({2}, {1, 2})),
+                absl::StatusCode::kInvalidArgument,
+                "A non-DistributedValues value tf.Tensor([1. 2.], shape=(2,), "
+                "dtype=float32) cannot be reduced with the given reduce op "
+                "ReduceOp.SUM.");
   TORUS_ASSERT_OK_AND_ASSIGN(HostTensor mean,
                              strategy.reduce(ReduceOp::Mean, f32(5.0f), std::nullopt));
   EXPECT_EQ(floats(mean), std::vector<float>{5});
@@ -554,6 +561,61 @@ TEST(StrategyTest, UpdateConfigProto) {
   EXPECT_TRUE(m.scopedAllocatorOptimization);
   EXPECT_THAT(m.scopedAllocatorEnableOps, ElementsAre("CollectiveReduce"));
   EXPECT_THAT(in.scopedAllocatorEnableOps, ElementsAre("Other")); // a copy
+  // No cluster spec: no leader, the filters untouched.
+  EXPECT_EQ(m.collectiveGroupLeader, "");
+  EXPECT_TRUE(m.deviceFilters.empty());
+  // A cluster spec of one task (one worker, no connection): the leader and
+  // this task's filter, replacing the ones given (spec §5.5; several workers:
+  // MultiWorkerReduceTest).
+  in.deviceFilters = {"/job:ps"};
+  for (const auto &[job, leader] :
+       std::vector<std::pair<std::string, std::string>>{
+           {"worker", "/job:worker/replica:0/task:0"},
+           {"chief", "/job:chief/replica:0/task:0"}}) {
+    SimpleClusterResolverOptions o;
+    o.taskType = job;
+    o.taskId = 0;
+    TORUS_ASSERT_OK_AND_ASSIGN(
+        MultiWorkerMirroredStrategy one,
+        MultiWorkerMirroredStrategy::create(
+            std::make_shared<SimpleClusterResolver>(
+                ClusterSpec{{job, {"127.0.0.1:1"}}}, o)));
+    TORUS_ASSERT_OK_AND_ASSIGN(ConfigProto c, one.updateConfigProto(in));
+    EXPECT_EQ(c.collectiveGroupLeader, leader);
+    EXPECT_THAT(c.deviceFilters, ElementsAre("/job:" + job + "/task:0"));
+  }
+}
+
+TEST(StrategyTest, MultiWorkerMirroredWithExplicitDevices) {
+  // CollectiveAllReduceStrategy._from_local_devices.
+  TORUS_ASSERT_OK_AND_ASSIGN(
+      MultiWorkerMirroredStrategy s,
+      MultiWorkerMirroredStrategy::createWithDevices({"GPU:0", "/device:GPU:1"}));
+  EXPECT_EQ(s.numReplicasInSync(), 2);
+  EXPECT_EQ(s.numWorkers(), 1);
+  EXPECT_TRUE(s.isChief());
+  EXPECT_THAT(s.extended().workerDevices(),
+              ElementsAre("/job:localhost/replica:0/task:0/device:GPU:0",
+                          "/job:localhost/replica:0/task:0/device:GPU:1"));
+  EXPECT_NE(s.clusterResolver(), nullptr); // TFConfigClusterResolver
+  TORUS_ASSERT_OK_AND_ASSIGN(HostTensor sum,
+                             s.reduce(ReduceOp::Sum, PerReplica({f32(1.0f), f32(2.0f)}),
+                                      std::nullopt));
+  EXPECT_EQ(floats(sum), std::vector<float>{3});
+  TORUS_ASSERT_OK_AND_ASSIGN(
+      MultiWorkerMirroredStrategy none,
+      MultiWorkerMirroredStrategy::createWithDevices({}));
+  EXPECT_EQ(none.numReplicasInSync(), 1);
+  EXPECT_STATUS(MultiWorkerMirroredStrategy::createWithDevices(
+                    {"GPU:0"}, std::make_shared<TFConfigClusterResolver>()),
+                absl::StatusCode::kInvalidArgument,
+                "cluster_resolver and devices cannot be set at the same time");
+  EXPECT_STATUS(MultiWorkerMirroredStrategy::createWithDevices({"GPU:0", "GPU:0"}),
+                absl::StatusCode::kInvalidArgument,
+                "devices: 'GPU:0' names the device "
+                "/job:localhost/replica:0/task:0/device:GPU:0 a second time");
+  EXPECT_EQ(MultiWorkerMirroredStrategy::createWithDevices({"nonsense"}).status().code(),
+            absl::StatusCode::kInvalidArgument);
 }
 
 TEST(StrategyTest, ExtendedReduceToUpdateAndColocate) {
@@ -564,6 +626,17 @@ TEST(StrategyTest, ExtendedReduceToUpdateAndColocate) {
   TORUS_ASSERT_OK_AND_ASSIGN(auto batch, strategy.extended().batchReduceTo(
                                              ReduceOp::Mean, {docstringBatch(), f32(2.0f)}));
   EXPECT_EQ(floats(batch[1]), std::vector<float>{2});
+  // Reduce ops by name, any case (ReduceOp(s.upper())).
+  TORUS_ASSERT_OK_AND_ASSIGN(HostTensor named,
+                             strategy.extended().reduceTo("mean", docstringBatch()));
+  EXPECT_EQ(floats(named), (std::vector<float>{2, 3, 4, 5}));
+  TORUS_ASSERT_OK_AND_ASSIGN(auto namedBatch, strategy.extended().batchReduceTo(
+                                                  "Sum", {docstringBatch()}));
+  EXPECT_EQ(floats(namedBatch[0]), (std::vector<float>{4, 6, 8, 10}));
+  EXPECT_STATUS(strategy.extended().reduceTo("max", docstringBatch()),
+                absl::StatusCode::kInvalidArgument, "'MAX' is not a valid ReduceOp");
+  EXPECT_STATUS(strategy.extended().batchReduceTo("MIN", {docstringBatch()}),
+                absl::StatusCode::kInvalidArgument, "'MIN' is not a valid ReduceOp");
 
   Variable mine;
   {

@@ -1,11 +1,13 @@
 //===- TPUStrategy.cpp - TPUStrategy and TPUStrategyV1 --------------------===//
 
 #include "torus/distribute/TPUStrategy.h"
+#include "torus/distribute/TpuFeed.h"
 #include "distribute/StepRunner.h"
 #include "distribute/StepTrace.h"
 #include "distribute/StrategyState.h"
 #include "distribute/TpuImpl.h"
 #include "distribute/HostOps.h"
+#include "runtime/mesh/MeshWarnings.h"
 #include "torus/Sharding.h"
 
 #include <algorithm>
@@ -113,13 +115,18 @@ makeTpuState(std::shared_ptr<TPUClusterResolver> resolver,
                                      topo.numTpusPerTask() +
                                  ordinal);
       std::vector<int64_t> cores;
+      std::vector<std::string> coreDevices;
       for (int c = 0; c < assignment->numCoresPerReplica(); ++c) {
+        TORUS_ASSIGN_OR_RETURN(std::string cd,
+                               assignment->tpuDevice(r, c, job));
+        coreDevices.push_back(withReplicaPart(cd));
         TORUS_ASSIGN_OR_RETURN(auto at, assignment->coordinates(r, c));
         TORUS_ASSIGN_OR_RETURN(int t, topo.taskOrdinalAtCoordinates(at));
         TORUS_ASSIGN_OR_RETURN(int o, topo.tpuDeviceOrdinalAtCoordinates(at));
         cores.push_back(static_cast<int64_t>(t) * topo.numTpusPerTask() + o);
       }
       s->logicalCoreToCore.push_back(std::move(cores));
+      s->logicalCoreDevices.push_back(std::move(coreDevices));
     }
     std::vector<std::string> distinctHosts = hosts;
     std::sort(distinctHosts.begin(), distinctHosts.end());
@@ -155,6 +162,7 @@ makeTpuState(std::shared_ptr<TPUClusterResolver> resolver,
                                      metadata.numOfCoresPerHost +
                                  d.index);
       s->logicalCoreToCore.push_back({s->replicaToCore.back()});
+      s->logicalCoreDevices.push_back({tpuDevices[i]});
     }
     s->numHosts = metadata.numHosts;
     s->numReplicasPerHost = metadata.numOfCoresPerHost;
@@ -185,6 +193,21 @@ TPUStrategy::create(std::shared_ptr<TPUClusterResolver> resolver,
                                       /*v1=*/false,
                                       experimentalSpmdXlaPartitioning));
   return TPUStrategy(state);
+}
+
+absl::StatusOr<experimental::TPUStrategy>
+experimental::TPUStrategy::create(
+    std::shared_ptr<TPUClusterResolver> resolver,
+    std::optional<DeviceAssignment> deviceAssignment) {
+  rt::emitMeshWarning(
+      "`tf.distribute.experimental.TPUStrategy` is deprecated, please use the "
+      "non-experimental symbol `tf.distribute.TPUStrategy` instead.");
+  TORUS_ASSIGN_OR_RETURN(auto state,
+                         makeTpuState(std::move(resolver), deviceAssignment,
+                                      /*v1=*/false));
+  state->className = "TPUStrategy";
+  state->cppClass = "torus.distribute.experimental.TPUStrategy";
+  return experimental::TPUStrategy(state);
 }
 
 namespace {
@@ -269,6 +292,14 @@ TPUStrategyV1::create(std::shared_ptr<TPUClusterResolver> resolver,
 }
 
 int64_t TPUStrategyV1::stepsPerRun() const { return state_->stepsPerRun; }
+
+absl::StatusOr<std::vector<HostTensor>>
+TPUStrategyV1::partitionInfeed(
+    const HostTensor &tensor,
+    const std::optional<std::vector<int64_t>> &dims) const {
+  return tpu_feed::partitionOrReplicateOnHost(tensor, dims,
+                                              numCoresPerReplica());
+}
 
 void StepContext::setLastStepOutput(const std::string &name,
                                     const Tensor &output,

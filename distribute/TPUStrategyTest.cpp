@@ -2,6 +2,7 @@
 
 #include "torus/distribute/Distribute.h"
 #include "distribute/TestUtil.h"
+#include "runtime/mesh/MeshWarnings.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -116,6 +117,48 @@ TEST(TPUStrategyTest, UpdateConfigProtoAndV1Names) {
                              TPUClusterResolver::create("grpc://10.1.2.3:8470"));
   TORUS_ASSERT_OK_AND_ASSIGN(ClusterSpec spec, remote->clusterSpec());
   EXPECT_EQ(spec.at("worker"), std::vector<std::string>{"10.1.2.3:8470"});
+}
+
+TEST(TPUStrategyTest, DeprecatedExperimentalAliasWarnsAndReorders) {
+  std::vector<std::string> warnings;
+  rt::MeshWarningHandler previous = rt::setMeshWarningHandler(
+      [&](std::string_view m) { warnings.emplace_back(m); });
+  TORUS_ASSERT_OK_AND_ASSIGN(auto resolver, TPUClusterResolver::create(""));
+  TORUS_ASSERT_OK_AND_ASSIGN(Topology topology, initializeTpuSystem(resolver.get()));
+  warnings.clear();
+  auto plain = experimental::TPUStrategy::create(resolver);
+  auto assigned = experimental::TPUStrategy::create(
+      resolver, *DeviceAssignment::build(topology, std::vector<int64_t>{1, 1, 1, 2},
+                                         std::nullopt, 4));
+  rt::setMeshWarningHandler(previous);
+  ASSERT_TRUE(plain.ok()) << plain.status();
+  ASSERT_TRUE(assigned.ok()) << assigned.status();
+  EXPECT_THAT(warnings,
+              ElementsAre("`tf.distribute.experimental.TPUStrategy` is deprecated, "
+                          "please use the non-experimental symbol "
+                          "`tf.distribute.TPUStrategy` instead.",
+                          "`tf.distribute.experimental.TPUStrategy` is deprecated, "
+                          "please use the non-experimental symbol "
+                          "`tf.distribute.TPUStrategy` instead."));
+  EXPECT_EQ(plain->className(), "TPUStrategy");
+  EXPECT_EQ(plain->numReplicasInSync(), 8);
+  EXPECT_EQ(assigned->numReplicasInSync(), 4);
+  EXPECT_EQ(assigned->numCoresPerReplica(), 2);
+  // A TPUStrategy everywhere one is expected.
+  const TPUStrategy &base = *assigned;
+  EXPECT_EQ(base.numHosts(), 1);
+  // With a device assignment the data are reordered by device, as
+  // TPUStrategy (V2) does: replicas on TPU:0, 2, 6, 4 take elements in the
+  // order 0, 1, 3, 2.
+  TORUS_ASSERT_OK_AND_ASSIGN(
+      DistributedDataset dist,
+      assigned->experimentalDistributeDataset(
+          Dataset::range(4).batch(4).withOptions({AutoShardPolicy::Off})));
+  TORUS_ASSERT_OK_AND_ASSIGN(DistributedIterator it, dist.makeIterator());
+  TORUS_ASSERT_OK_AND_ASSIGN(Values next, it.next());
+  EXPECT_THAT(testing::perReplicaInts({next})[0],
+              ElementsAre(ElementsAre(0), ElementsAre(1), ElementsAre(3),
+                          ElementsAre(2)));
 }
 
 TEST(TPUStrategyTest, UpdateConfigProtoTakesTheResolversClusterSpec) {

@@ -125,6 +125,14 @@ public:
   static Dataset range(int64_t start, int64_t stop, int64_t step = 1);
   ///@}
 
+  /// tf.data.TextLineDataset(filenames): the lines of each file in turn,
+  /// without their "\n" (or "\r\n"). A line is a uint8 vector of its bytes
+  /// (spec (uint8, [-1])): Torus has no string dtype; map() it into numbers.
+  /// A file that cannot be opened is NotFound "<name>; No such file or
+  /// directory" when the pass reaches it. Its file names are what FILE
+  /// auto-sharding shards (autoShardDataset): each worker reads whole files.
+  static Dataset textLine(std::vector<std::string> filenames);
+
   /// `count` passes (-1: forever).
   Dataset repeat(int64_t count = -1) const;
   /// Stacks `batchSize` consecutive elements; the last batch may be smaller
@@ -186,6 +194,38 @@ public:
 private:
   std::shared_ptr<const Node> node_;
 };
+
+/// input_ops.auto_shard_dataset(dataset, num_shards, index,
+/// num_replicas_in_sync) (spec §3.6): what experimental_distribute_dataset
+/// does to worker `index` of `numShards`, by the dataset's
+/// AutoShardPolicy:
+/// - OFF: the dataset unchanged.
+/// - FILE: a text-line dataset (Dataset::textLine) reads only files index,
+///   index + numShards, ... (every worker whole files); with fewer files than
+///   shards, the first element of a worker that has a file is
+///   InvalidArgument "Could not apply FILE based sharding: the dataset only
+///   has 1 file(s), which is not enough for the required 2 shards/workers.
+///   ...", and a worker beyond the last file reads nothing. FILE with one
+///   shard is the dataset unchanged; FILE over in-memory data is NotFound
+///   "Found an unshardable source dataset: ...".
+/// - DATA: shard(numShards, index) at the end (before a trailing prefetch),
+///   a dataset.rebatch() right before it becoming the legacy split over
+///   `numReplicasInSync` replicas; the same "Could not apply FILE based
+///   sharding ..." error when there are fewer elements than shards.
+/// - AUTO (default): FILE when the pipeline reads files, else DATA.
+/// - HINT: every shard(kShardHint, kShardHint) becomes shard(numShards,
+///   index).
+absl::StatusOr<Dataset> autoShardDataset(const Dataset &dataset,
+                                         int64_t numShards, int64_t index,
+                                         int64_t numReplicasInSync = 1);
+
+/// distribute.batch_sizes_for_worker (spec §3.3): the per-replica batch
+/// sizes worker `workerIndex` cycles through to split global batches of
+/// `globalBatchSize` over numWorkers x numReplicasPerWorker replicas.
+std::vector<int64_t> batchSizesForWorker(int64_t globalBatchSize,
+                                         int64_t numWorkers,
+                                         int64_t numReplicasPerWorker,
+                                         int64_t workerIndex);
 
 } // namespace torus::distribute
 

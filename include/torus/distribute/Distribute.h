@@ -23,6 +23,7 @@
 #include "torus/distribute/Strategy.h"
 #include "torus/distribute/TPUStrategy.h"
 #include "torus/distribute/Tpu.h"
+#include "torus/distribute/TpuFeed.h"
 #include "torus/distribute/Values.h"
 #include "torus/distribute/Variable.h"
 

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace torus::distribute {
 
@@ -74,6 +75,18 @@ public:
   create(std::shared_ptr<ClusterResolver> clusterResolver = nullptr,
          CommunicationOptions communicationOptions = {},
          int64_t numLocalDevices = 1, MultiWorkerOptions multiWorker = {});
+
+  /// CollectiveAllReduceStrategy(devices=...) (TensorFlow's
+  /// `_from_local_devices`): one worker whose replicas are the given local
+  /// devices ("GPU:0", "/device:GPU:1", ...; canonicalised). Empty `devices`
+  /// is create(resolver, communicationOptions). Errors: InvalidArgument
+  /// "cluster_resolver and devices cannot be set at the same time" with a
+  /// non-null `resolver`; a name that is not a device, or a device named
+  /// twice.
+  static absl::StatusOr<MultiWorkerMirroredStrategy>
+  createWithDevices(const std::vector<std::string> &devices,
+                    std::shared_ptr<ClusterResolver> resolver = nullptr,
+                    CommunicationOptions communicationOptions = {});
 
   const CommunicationOptions &communicationOptions() const;
   /// Workers taking part in collectives (chief + workers), 1 without a

@@ -213,6 +213,29 @@ private:
   std::vector<Entry> entries_;
 };
 
+/// What extended.experimental_logical_device(k) returns: while alive, the
+/// strategy's worker and parameter devices are logical core k's
+/// (tpu_devices[:, k]); destruction restores the previous logical device.
+/// Move-only.
+class LogicalDeviceGuard {
+public:
+  ///@{
+  /// Move-only; the moved-from guard restores nothing.
+  LogicalDeviceGuard(LogicalDeviceGuard &&other) noexcept;
+  LogicalDeviceGuard &operator=(LogicalDeviceGuard &&) = delete;
+  LogicalDeviceGuard(const LogicalDeviceGuard &) = delete;
+  ~LogicalDeviceGuard();
+  ///@}
+
+  /// Internal: use StrategyExtended::experimentalLogicalDevice().
+  LogicalDeviceGuard(std::shared_ptr<detail::StrategyState> state,
+                     int64_t logicalDevice);
+
+private:
+  std::shared_ptr<detail::StrategyState> state_;
+  int64_t previous_ = 0;
+};
+
 /// tf.distribute.StrategyExtended: the operations of spec §2.7.
 class StrategyExtended {
 public:
@@ -236,6 +259,18 @@ public:
   /// TPUStrategyV1's steps_per_run (1 elsewhere).
   int64_t stepsPerRun() const;
 
+  /// experimental_logical_device(k) (TPUStrategy, spec §8.7): until the
+  /// guard is destroyed, workerDevices() and parameterDevices() are each
+  /// replica's logical core k. Like TensorFlow, only k >= the logical
+  /// devices per replica is checked: InvalidArgument "`logical_device_id`
+  /// not in range (was 2, but there are only 2 logical devices per
+  /// replica)."; a negative k counts from the end (numpy indexing; below
+  /// -L numpy's "index -3 is out of bounds for axis 1 with size 2").
+  /// Unimplemented for strategies other than TPUStrategy (TensorFlow's have
+  /// no such method).
+  absl::StatusOr<LogicalDeviceGuard>
+  experimentalLogicalDevice(int64_t logicalDeviceId) const;
+
   /// variable_created_in_scope(v): whether `v` was created by this strategy
   /// (false for an invalid one).
   bool variableCreatedInScope(const Variable &v) const;
@@ -251,11 +286,19 @@ public:
   /// FailedPrecondition "Method requires being in cross-replica context, use
   /// get_replica_context().merge_call()" inside a replica function.
   /// InvalidArgument for replicas' values of different shapes, or for a
-  /// non-distributed value reduced with SUM over more than one replica.
+  /// non-distributed value reduced with SUM over more than one replica
+  /// (under a MultiWorkerMirroredStrategy of several workers such a value is
+  /// summed over the workers instead, as in TensorFlow). The op may be named
+  /// ("SUM", "mean", any case): InvalidArgument "'MAX' is not a valid
+  /// ReduceOp" otherwise.
   absl::StatusOr<HostTensor> reduceTo(ReduceOp op, const Value &value,
+                                      const std::string &destination = "") const;
+  absl::StatusOr<HostTensor> reduceTo(std::string_view op, const Value &value,
                                       const std::string &destination = "") const;
   absl::StatusOr<std::vector<HostTensor>>
   batchReduceTo(ReduceOp op, const std::vector<Value> &values) const;
+  absl::StatusOr<std::vector<HostTensor>>
+  batchReduceTo(std::string_view op, const std::vector<Value> &values) const;
   ///@}
 
   /// The update function of update(): the new value of one component.
@@ -336,7 +379,11 @@ public:
   /// within each value along it. The op may be named ("SUM", "MEAN", any case:
   /// InvalidArgument "'MAX' is not a valid ReduceOp" otherwise). A
   /// non-distributed value with axis None is returned as it is for MEAN and is
-  /// InvalidArgument for SUM over more than one replica. Errors:
+  /// InvalidArgument for SUM over more than one replica ("A
+  /// non-DistributedValues value tf.Tensor(1.0, shape=(), dtype=float32)
+  /// cannot be reduced with the given reduce op ReduceOp.SUM."); under a
+  /// MultiWorkerMirroredStrategy of several workers it is summed over the
+  /// workers, one contribution each (MEAN: divided by their number). Errors:
   /// FailedPrecondition "Method requires being in cross-replica context, use
   /// get_replica_context().merge_call()" inside a replica function;
   /// InvalidArgument "Incompatible shapes: ..." for replicas' values of

@@ -85,6 +85,16 @@ public:
   /// DEPRECATED in TensorFlow: extended().stepsPerRun().
   int64_t stepsPerRun() const;
 
+  /// The host-side infeed partitioner (tpu_feed.py's
+  /// partition_or_replicate_on_host, with num_cores_per_replica =
+  /// numCoresPerReplica()): one tensor per logical core of a replica, the
+  /// tensor itself for each when `dims` is nullopt, else its tiles (uneven
+  /// dimensions split greedily). TensorFlow's ValueError texts as
+  /// InvalidArgument (tpu_feed::checkInputPartitionDims).
+  absl::StatusOr<std::vector<HostTensor>>
+  partitionInfeed(const HostTensor &tensor,
+                  const std::optional<std::vector<int64_t>> &dims) const;
+
   /// One step of experimentalRunStepsOnIterator(): the replica's inputs in, its
   /// outputs out; `ctx` collects last-step outputs.
   using StepFn = std::function<std::vector<Tensor>(
@@ -107,6 +117,32 @@ public:
 private:
   using TPUStrategy::TPUStrategy;
 };
+
+/// \namespace torus::distribute::experimental
+/// tf.distribute.experimental: TensorFlow's deprecated aliases.
+namespace experimental {
+
+/// tf.distribute.experimental.TPUStrategy, TensorFlow's deprecated alias of
+/// TPUStrategy: the same strategy (data reordered iff a device assignment is
+/// given, spec §3.10), without experimental_spmd_xla_partitioning. create()
+/// warns once per call, through the mesh warning handler
+/// (runtime/mesh/MeshWarnings.h, stderr by default): "`tf.distribute.
+/// experimental.TPUStrategy` is deprecated, please use the non-experimental
+/// symbol `tf.distribute.TPUStrategy` instead.". Its className() is
+/// "TPUStrategy", as the Python class's __name__.
+class TPUStrategy : public distribute::TPUStrategy {
+public:
+  /// TPUStrategy(tpu_cluster_resolver, device_assignment); errors as
+  /// distribute::TPUStrategy::create().
+  static absl::StatusOr<TPUStrategy>
+  create(std::shared_ptr<TPUClusterResolver> resolver = nullptr,
+         std::optional<DeviceAssignment> deviceAssignment = std::nullopt);
+
+private:
+  using distribute::TPUStrategy::TPUStrategy;
+};
+
+} // namespace experimental
 
 } // namespace torus::distribute
 

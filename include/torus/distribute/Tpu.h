@@ -22,6 +22,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace torus::distribute {
@@ -31,9 +32,53 @@ class Topology {
 public:
   /// A preset ("v3-8", "v4-32", ...) or mesh string ("2x2x1x2").
   static absl::StatusOr<Topology> fromString(const std::string &slice);
+  /// Topology(mesh_shape=..., device_coordinates=...): `deviceCoordinates`
+  /// is [num_tasks][num_tpus_per_task][4]. TensorFlow's ValueError texts as
+  /// InvalidArgument ("`mesh_shape` must be a sequence of 4 positive entries;
+  /// got `mesh_shape=[2 2 1]`", "`device_coordinates` must be a rank 3 int32
+  /// array with minor dimension equal to the `mesh_shape` rankgot ...").
+  /// Beyond TensorFlow, coordinates outside the mesh, negative, or naming one
+  /// core twice are InvalidArgument too.
+  static absl::StatusOr<Topology>
+  create(const std::vector<int64_t> &meshShape,
+         const std::vector<std::vector<std::vector<int64_t>>> &deviceCoordinates);
+  /// Topology(serialized=...): parses a serialized TopologyProto (mesh_shape,
+  /// num_tasks, num_tpu_devices_per_task, device_coordinates), with
+  /// TensorFlow's texts ("`mesh_shape` must be a vector of size 4 with
+  /// positive entries; got [2 2]", "`device_coordinates` must have shape
+  /// num_tasks (1) * num_tpu_devices_per_task (8) * len(mesh_shape) ([2, 2,
+  /// 1, 2]); got shape 4" (TensorFlow prints the mesh shape there), ...); a malformed proto is InvalidArgument. serialized()
+  /// returns the same bytes.
+  static absl::StatusOr<Topology> fromSerialized(std::string_view serialized);
 
   /// (x, y, z, cores per chip).
   std::array<int32_t, 4> meshShape() const;
+  /// mesh_rank: always 4.
+  int meshRank() const;
+  /// missing_devices: the (x, y, z, core) mesh cells no (task, ordinal) maps
+  /// to, in row-major mesh order (numpy's argwhere).
+  std::vector<std::array<int32_t, 4>> missingDevices() const;
+  ///@{
+  /// task_ordinal_at_coordinates / tpu_device_ordinal_at_coordinates: the
+  /// task owning the core at `coordinates`, its TPU ordinal within that task;
+  /// -1 for a missing cell. Negative coordinates count from the end of their
+  /// axis (numpy); beyond that OutOfRange with numpy's IndexError text.
+  absl::StatusOr<int>
+  taskOrdinalAtCoordinates(const std::array<int32_t, 4> &coordinates) const;
+  absl::StatusOr<int>
+  tpuDeviceOrdinalAtCoordinates(const std::array<int32_t, 4> &coordinates) const;
+  ///@}
+  ///@{
+  /// cpu_device_name_at_coordinates: "/task:{t}/device:CPU:0";
+  /// tpu_device_name_at_coordinates: "/task:{t}/device:TPU:{d}"; both
+  /// prefixed with "/job:{job}" when `job` is given. Errors as above.
+  absl::StatusOr<std::string>
+  cpuDeviceNameAtCoordinates(const std::array<int32_t, 4> &coordinates,
+                             std::optional<std::string> job = std::nullopt) const;
+  absl::StatusOr<std::string>
+  tpuDeviceNameAtCoordinates(const std::array<int32_t, 4> &coordinates,
+                             std::optional<std::string> job = std::nullopt) const;
+  ///@}
   /// Hosts (tasks) of the slice.
   int numTasks() const;
   /// TPU cores each task drives.
@@ -81,6 +126,14 @@ public:
   /// TPU_CONFIG.
   static absl::StatusOr<std::shared_ptr<TPUClusterResolver>>
   create(std::optional<std::string> tpu = std::nullopt, Options options = {});
+  /// TPUClusterResolver(tpu=[...]): TensorFlow takes a list of exactly one
+  /// TPU name, resolved as create(name). InvalidArgument "At least one TPU
+  /// must be specified." for an empty list; Unimplemented "Using multiple
+  /// TPUs in a single session is not yet implemented" for more than one. (Pass
+  /// a std::vector<std::string>: a braced list of one name is ambiguous with
+  /// the single-name form.)
+  static absl::StatusOr<std::shared_ptr<TPUClusterResolver>>
+  create(const std::vector<std::string> &tpus, Options options = {});
 
   absl::StatusOr<ClusterSpec> clusterSpec() const override;
   absl::StatusOr<std::string>
@@ -89,6 +142,9 @@ public:
          std::optional<std::string> rpcLayer = std::nullopt) const override;
   std::optional<std::string> taskType() const override;
   std::optional<int> taskId() const override;
+  /// {"TPU": n}: a local slice counts all its TPU devices; a named TPU
+  /// groups its master's devices by host (tpuCoresPerHost) and gives the
+  /// cores per host.
   absl::StatusOr<std::map<std::string, int>> numAccelerators() const override;
   /// Always "", as TensorFlow's TPUClusterResolver.
   std::string environment() const override { return ""; }
@@ -109,6 +165,15 @@ public:
 private:
   std::unique_ptr<Impl> impl_;
 };
+
+/// How TPUClusterResolver.num_accelerators groups the master's devices
+/// (_get_device_dict_and_cores, _verify_and_return_same_core_count): the
+/// names ending in ".../task:{h}/.../device:TPU:{c}" grouped by host h; the
+/// TPU cores each host has, 0 when no name is a TPU core. FailedPrecondition
+/// (TensorFlow's RuntimeError) "TPU cores on each device is not the same.
+/// This should never happen. Devices: defaultdict(<class 'list'>, {'0':
+/// ['0', '1'], '1': ['0']})" when hosts differ.
+absl::StatusOr<int> tpuCoresPerHost(const std::vector<std::string> &devices);
 
 /// tf.tpu.experimental.initialize_tpu_system(resolver); null means
 /// TPUClusterResolver("").
