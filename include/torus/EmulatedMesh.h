@@ -12,6 +12,7 @@
 
 #include "torus/Compile.h"
 #include "torus/HostTensor.h"
+#include "torus/LoadedExecutable.h"
 #include "torus/Status.h"
 
 #include <memory>
@@ -52,6 +53,14 @@ public:
   absl::StatusOr<std::vector<std::vector<HostTensor>>>
   run(const Executable &exe,
       const std::vector<std::vector<HostTensor>> &inputs);
+  /// Loads `exe` on the cores with `inputs` (indexed as run() takes them;
+  /// empty: zeros) to run step after step without copying (LoadedExecutable.h).
+  /// The errors of run() for the inputs, InvalidArgument for a bad carried
+  /// pair, ResourceExhausted when the buffers do not fit a core.
+  absl::StatusOr<LoadedExecutable>
+  load(const Executable &exe,
+       const std::vector<std::vector<HostTensor>> &inputs = {},
+       const LoadOptions &options = {});
 
 private:
   explicit EmulatedMesh(std::unique_ptr<rt::Executor> executor);
