@@ -3,6 +3,7 @@
 #include "runtime/jit/JitModule.h"
 #include "runtime/jit/PerfMap.h"
 #include "runtime/SupportRoutines.h"
+#include "runtime/trace/TraceRecorder.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
@@ -107,6 +108,8 @@ absl::Status optimize(llvm::Module &module, llvm::TargetMachine &tm,
 
 absl::Status JitModule::optimizeFor(llvm::Module &module,
                                     const CpuTarget &target, int optLevel) {
+  TraceSpan span("LLVM optimization", "llvm");
+  span.addArg("opt_level", int64_t{optLevel});
   TORUS_ASSIGN_OR_RETURN(auto jtmb, targetMachine(target, optLevel));
   auto tm = jtmb.createTargetMachine();
   if (!tm)
@@ -177,8 +180,12 @@ JitModule::load(std::unique_ptr<llvm::LLVMContext> context,
   auto tm = jtmb.createTargetMachine();
   if (!tm)
     return toStatus(tm.takeError(), "cannot create a target machine");
-  TORUS_RETURN_IF_ERROR(optimize(*module, **tm, options.optLevel));
+  {
+    TraceSpan span("LLVM optimization", "llvm");
+    TORUS_RETURN_IF_ERROR(optimize(*module, **tm, options.optLevel));
+  }
 
+  TraceSpan span("JIT load", "llvm");
   auto errors = std::make_shared<SessionErrors>();
   TORUS_ASSIGN_OR_RETURN(auto jit, createJit(options, errors));
   if (llvm::Error e = jit->addIRModule(
@@ -191,6 +198,8 @@ JitModule::load(std::unique_ptr<llvm::LLVMContext> context,
 absl::StatusOr<std::unique_ptr<JitModule>>
 JitModule::loadObject(std::string_view bytes, std::string_view name,
                       const JitOptions &options) {
+  TraceSpan span("JIT load object", "llvm");
+  span.addArg("bytes", static_cast<int64_t>(bytes.size()));
   auto errors = std::make_shared<SessionErrors>();
   TORUS_ASSIGN_OR_RETURN(auto jit, createJit(options, errors));
   auto buffer = llvm::MemoryBuffer::getMemBufferCopy(
@@ -220,6 +229,9 @@ absl::StatusOr<std::string> JitModule::compileFor(llvm::Module &module,
                                                   const CpuTarget &target,
                                                   CodeFileType type,
                                                   int optLevel) {
+  TraceSpan span(type == CodeFileType::Object ? "machine code: object"
+                                              : "machine code: assembly",
+                 "llvm");
   TORUS_ASSIGN_OR_RETURN(auto jtmb, targetMachine(target, optLevel));
   // Position-independent code: JITLink loads it as well as a system linker
   // linking it into an executable or a shared library.
@@ -243,6 +255,8 @@ absl::StatusOr<std::string> JitModule::compileFor(llvm::Module &module,
 }
 
 absl::StatusOr<void *> JitModule::lookup(std::string_view symbol) {
+  // The first lookup links what was added (JITLink): the JIT's link step.
+  TraceSpan span("JIT link and lookup", "llvm");
   auto address = jit_->lookup(llvm::StringRef(symbol.data(), symbol.size()));
   if (!address) {
     absl::Status status =

@@ -27,6 +27,7 @@
 #include "runtime/core/CoreMemory.h"
 #include "runtime/cost/CostModel.h"
 #include "runtime/jit/JitModule.h"
+#include "runtime/trace/TraceRecorder.h"
 #include "tools/common/MeshPlan.h"
 #include "tools/common/ProgramMesh.h"
 #include "tools/common/SourceProgram.h"
@@ -174,6 +175,12 @@ cl::opt<bool> dumpDot(
     cl::desc("Also write a Graphviz graph of the torus-level program "
              "(needs --dump-dir)"),
     cl::cat(dumpCategory));
+cl::opt<std::string> traceFile(
+    "trace",
+    cl::desc("Write a timeline of the compile (every pass, the LLVM stages) "
+             "as Chrome/Perfetto trace JSON into this file (open it in "
+             "ui.perfetto.dev)"),
+    cl::value_desc("file"), cl::cat(dumpCategory));
 cl::opt<bool> dumpBeforePasses(
     "dump-before-passes",
     cl::desc("Also write the module before every pass (needs --dump-dir)"),
@@ -186,6 +193,10 @@ constexpr const char *kVisibleMlirOptions[] = {
     "mlir-print-op-generic",  "mlir-timing",
     "mlir-pass-statistics",   "mlir-disable-threading",
 };
+
+/// The compile's timeline, with --trace (written by main()).
+std::unique_ptr<torus::rt::TraceRecorder> trace;
+constexpr int64_t kTracePid = 1, kTraceTid = 1;
 
 int fail(std::string_view message, int code) {
   llvm::errs() << message;
@@ -451,6 +462,17 @@ int compile(int argc, char **argv) {
   if (!plan.ok())
     return usageError(plan.status());
 
+  // --- The timeline (--trace): everything below on the "compile" track ----
+  std::optional<torus::rt::TraceTrack> track;
+  if (!traceFile.empty()) {
+    trace = std::make_unique<torus::rt::TraceRecorder>();
+    trace->nameProcess(kTracePid, "torusc");
+    trace->nameThread(kTracePid, kTraceTid, "compile");
+    track.emplace(trace.get(), kTracePid, kTraceTid);
+  }
+  torus::rt::TraceSpan compileSpan("torusc", "compile");
+  compileSpan.addArg("input", std::string_view(inputFile.getValue()));
+
   // --- Read and verify ------------------------------------------------------
   // The device counts of the command line are the HLO reader's for a
   // program that does not state its own (docs/hlo.md, "Device counts").
@@ -459,7 +481,10 @@ int compile(int argc, char **argv) {
     sourceOptions.numReplicas = replicas;
   if (numPartitions.getNumOccurrences())
     sourceOptions.numPartitions = numPartitions;
+  std::optional<torus::rt::TraceSpan> parseSpan(std::in_place, "parse",
+                                                "compile");
   auto source = torus::tools::readSourceProgram(inputFile, sourceOptions);
+  parseSpan.reset();
   if (!source.ok())
     return compileError(source.status());
   torus::TracedFunction &fn = source->function;
@@ -682,6 +707,10 @@ int compile(int argc, char **argv) {
 
 int main(int argc, char **argv) {
   int code = compile(argc, argv);
+  // The timeline of a failed compile too: where it stopped.
+  if (trace)
+    if (absl::Status s = trace->writeFile(traceFile); !s.ok() && code == 0)
+      code = usageError(s);
   absl::Status written = torus::tools::flushStandardOutput();
   if (code == 0 && !written.ok())
     return usageError(written);
