@@ -24,6 +24,7 @@
 #include "runtime/executor/Executor.h"
 #include "runtime/jit/AotProgram.h"
 #include "runtime/jit/JitModule.h"
+#include "runtime/trace/TraceRecorder.h"
 #include "support/DTypeDispatch.h"
 #include "support/Npy.h"
 #include "tools/common/GlobalArrays.h"
@@ -130,11 +131,23 @@ cl::opt<int64_t> steps("steps", cl::desc("Run the program N times"),
                        cl::init(1), cl::cat(runCategory));
 cl::opt<int> optLevel("O", cl::desc("LLVM optimization level (0-3) for .mlir"),
                       cl::init(3), cl::Prefix, cl::cat(runCategory));
+cl::opt<std::string> traceFile(
+    "trace",
+    cl::desc("Write a timeline of the run as Chrome/Perfetto trace JSON into "
+             "this file: the compile's passes and LLVM stages, one track per "
+             "emulated core (transfers, steps, kernels, collectives and their "
+             "waits) and, on a TPU slice, the simulated TPU time beside it "
+             "(open it in ui.perfetto.dev)"),
+    cl::value_desc("file"), cl::cat(runCategory));
 cl::opt<int64_t> coreMemoryMiB(
     "core-memory-mib",
     cl::desc("Memory capacity of every emulated core in MiB (default: the "
              "topology's HBM per core, else 16 GiB)"),
     cl::cat(runCategory));
+
+/// The run's timeline, with --trace (written by main()).
+std::unique_ptr<rt::TraceRecorder> trace;
+constexpr int64_t kHostPid = 1, kHostTid = 1;
 
 /// An error with its exit code.
 struct Failure {
@@ -656,7 +669,18 @@ std::variant<int, Failure> run() {
                              "whole number of MiB from 0 to {}",
                              coreMemoryMiB.getValue(), kMaxCoreMemoryMiB));
 
+  std::optional<rt::TraceTrack> track;
+  if (!traceFile.empty()) {
+    trace = std::make_unique<rt::TraceRecorder>();
+    trace->nameProcess(kHostPid, "torus-run", kHostPid);
+    trace->nameThread(kHostPid, kHostTid, "host");
+    track.emplace(trace.get(), kHostPid, kHostTid);
+  }
+  std::optional<rt::TraceSpan> loadSpan(std::in_place, "load program",
+                                        "compile");
+  loadSpan->addArg("program", std::string_view(programPath));
   auto loaded = loadProgram(programPath);
+  loadSpan.reset();
   if (!loaded.ok()) {
     if (loaded.status().code() == absl::StatusCode::kFailedPrecondition)
       return usage(std::string(loaded.status().message()));
@@ -720,9 +744,12 @@ std::variant<int, Failure> run() {
   std::optional<rt::StepCost> simulated;
   std::string noSimulation =
       plan.topology ? "" : "no TPU slice given (--topology or --mesh-shape)";
+  runOptions.trace = trace.get();
   for (int64_t step = 0; step < steps; ++step) {
     rt::RunStats stats;
     runOptions.stats = &stats;
+    rt::TraceSpan runSpan(trace ? fmt::format("run {}", step) : std::string(),
+                          "run");
     auto result = (*executor)->run(loaded->program, perDevice, runOptions);
     if (!result.ok())
       return Failure{kExitRunFailed,
@@ -862,6 +889,11 @@ int main(int argc, char **argv) {
           &errorStream))
     return report(Failure{kExitUsage, errors});
   auto result = run();
+  // The timeline of a failed run too: where it stopped.
+  if (trace)
+    if (absl::Status s = trace->writeFile(traceFile); !s.ok())
+      if (std::holds_alternative<int>(result))
+        result = fromStatus(s, kExitUsage);
   absl::Status written = torus::tools::flushStandardOutput();
   if (auto *failure = std::get_if<Failure>(&result))
     return report(*failure);
