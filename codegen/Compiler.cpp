@@ -372,6 +372,7 @@ absl::Status lowerToStage(ModuleOp module, Stage stage,
     codegen.fuse = options.fuse;
     codegen.planBuffers = options.planBuffers;
     codegen.vectorBits = options.vectorBits;
+    codegen.traceKernels = options.traceKernels;
     if (!buildStagePipeline(pm, next, codegen))
       continue; // Not built yet, and not the stage asked for.
     {

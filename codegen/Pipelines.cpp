@@ -143,6 +143,9 @@ void buildBufferizePipeline(OpPassManager &pm, const CodegenOptions &options) {
 
 void buildBuffersToLLVMPipeline(OpPassManager &pm,
                                 const CodegenOptions &options) {
+  // Kernel spans for run traces, while the ops still name their kernels.
+  if (options.traceKernels)
+    pm.addPass(createTorusTraceKernels());
   // The kernel stage: contractions and convolutions tiled and vectorized
   // for the host CPU (VectorizeKernels.cpp, docs/codegen.md).
   pm.addNestedPass<func::FuncOp>(createTorusFuseEpilogues());

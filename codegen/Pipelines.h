@@ -39,6 +39,9 @@ struct CodegenOptions {
   /// The target CPU's vector width, for the kernel stage's
   /// `vector-bits` options; 0: the builders pass defaultVectorBits().
   int64_t vectorBits = 0;
+  /// Bracket every kernel with the runtime's __torus_kernel_begin/end
+  /// calls (torus-trace-kernels), for run traces.
+  bool traceKernels = false;
 };
 
 /// torus → linalg, tensor, arith and math on tensors; collectives become

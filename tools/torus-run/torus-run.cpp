@@ -388,6 +388,8 @@ absl::StatusOr<LoadedProgram> compileSource(const std::string &path) {
   options.numReplicas = loaded.plan.numReplicas;
   options.numPartitions = loaded.plan.numPartitions;
   options.vectorBits = target.vectorBits();
+  // A traced run shows the kernels on the cores' tracks.
+  options.traceKernels = !traceFile.empty();
   TORUS_ASSIGN_OR_RETURN(
       auto compiled,
       mlir::torus::compileToLLVMIR(*source.function.impl().module, options));
