@@ -673,7 +673,11 @@ std::variant<int, Failure> run() {
 
   std::optional<rt::TraceTrack> track;
   if (!traceFile.empty()) {
-    trace = std::make_unique<rt::TraceRecorder>();
+    auto recorder = std::make_unique<rt::TraceRecorder>();
+    // An unwritable file fails now, not after the compile and the run.
+    if (absl::Status s = recorder->writeFile(traceFile); !s.ok())
+      return fromStatus(s, kExitUsage);
+    trace = std::move(recorder);
     trace->nameProcess(kHostPid, "torus-run", kHostPid);
     trace->nameThread(kHostPid, kHostTid, "host");
     track.emplace(trace.get(), kHostPid, kHostTid);

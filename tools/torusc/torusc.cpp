@@ -465,7 +465,11 @@ int compile(int argc, char **argv) {
   // --- The timeline (--trace): everything below on the "compile" track ----
   std::optional<torus::rt::TraceTrack> track;
   if (!traceFile.empty()) {
-    trace = std::make_unique<torus::rt::TraceRecorder>();
+    auto recorder = std::make_unique<torus::rt::TraceRecorder>();
+    // An unwritable file fails now, not after the compile.
+    if (absl::Status s = recorder->writeFile(traceFile); !s.ok())
+      return usageError(s);
+    trace = std::move(recorder);
     trace->nameProcess(kTracePid, "torusc");
     trace->nameThread(kTracePid, kTraceTid, "compile");
     track.emplace(trace.get(), kTracePid, kTraceTid);
