@@ -29,6 +29,7 @@
 #include "support/Npy.h"
 #include "tools/common/GlobalArrays.h"
 #include "tools/common/MeshPlan.h"
+#include "tools/common/Progress.h"
 #include "tools/common/ProgramMesh.h"
 #include "tools/common/SourceProgram.h"
 #include "tools/common/StandardOutput.h"
@@ -131,6 +132,11 @@ cl::opt<int64_t> steps("steps", cl::desc("Run the program N times"),
                        cl::init(1), cl::cat(runCategory));
 cl::opt<int> optLevel("O", cl::desc("LLVM optimization level (0-3) for .mlir"),
                       cl::init(3), cl::Prefix, cl::cat(runCategory));
+cl::opt<bool> verbose("v",
+                      cl::desc("Print each phase of loading the program "
+                               "(parsing, the passes of each stage, codegen, "
+                               "linking) with its time on stderr"),
+                      cl::cat(runCategory));
 cl::opt<std::string> traceFile(
     "trace",
     cl::desc("Write a timeline of the run as Chrome/Perfetto trace JSON into "
@@ -350,6 +356,8 @@ absl::StatusOr<LoadedProgram> loadAot(const std::string &path) {
 
 absl::StatusOr<LoadedProgram> compileSource(const std::string &path) {
   LoadedProgram loaded;
+  torus::tools::Progress progress("torus-run", verbose);
+  progress.begin(fmt::format("parsing {}", path));
   // The device counts given on the command line are the HLO importer's for
   // a program that does not state its own.
   torus::tools::SourceOptions sourceOptions;
@@ -359,6 +367,7 @@ absl::StatusOr<LoadedProgram> compileSource(const std::string &path) {
     sourceOptions.numPartitions = numPartitions;
   TORUS_ASSIGN_OR_RETURN(auto source,
                          torus::tools::readSourceProgram(path, sourceOptions));
+  progress.done();
   // The device counts the program states are the defaults of --replicas
   // and --num-partitions, exactly as for torusc.
   auto plan = torus::tools::planMeshForProgram(
@@ -390,9 +399,12 @@ absl::StatusOr<LoadedProgram> compileSource(const std::string &path) {
   options.vectorBits = target.vectorBits();
   // A traced run shows the kernels on the cores' tracks.
   options.traceKernels = !traceFile.empty();
+  progress.watch(options, /*translates=*/true);
   TORUS_ASSIGN_OR_RETURN(
       auto compiled,
       mlir::torus::compileToLLVMIR(*source.function.impl().module, options));
+  progress.done();
+  progress.begin(fmt::format("LLVM optimization (-O{})", optLevel.getValue()));
   rt::JitOptions jit;
   jit.optLevel = optLevel;
   jit.target = target;
@@ -401,7 +413,9 @@ absl::StatusOr<LoadedProgram> compileSource(const std::string &path) {
                          rt::JitModule::load(std::move(compiled.llvmContext),
                                              std::move(compiled.llvmModule),
                                              jit));
+  progress.begin("machine code and linking (JIT)");
   TORUS_ASSIGN_OR_RETURN(void *entry, loaded.code->lookup(compiled.entrySymbol));
+  progress.done();
   loaded.program.spec = std::move(compiled.spec);
   loaded.program.entry = reinterpret_cast<rt::EntryFn>(entry);
   if (compiled.numPartitions > 1) {

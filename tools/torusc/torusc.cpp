@@ -29,6 +29,7 @@
 #include "runtime/jit/JitModule.h"
 #include "runtime/trace/TraceRecorder.h"
 #include "tools/common/MeshPlan.h"
+#include "tools/common/Progress.h"
 #include "tools/common/ProgramMesh.h"
 #include "tools/common/SourceProgram.h"
 #include "tools/common/StandardOutput.h"
@@ -135,6 +136,12 @@ cl::opt<std::string> targetFeatures(
     cl::desc("CPU features added to or removed from --target-cpu's, e.g. "
              "+avx512bf16,+avx512fp16 or -fma"),
     cl::value_desc("+f,-g"), cl::cat(targetCategory));
+
+cl::opt<bool> verbose("v",
+                      cl::desc("Print each phase of the compile (parsing, "
+                               "the passes of each stage, codegen, LLVM) "
+                               "with its time on stderr"),
+                      cl::cat(ioCategory));
 
 cl::opt<std::string> passPipeline(
     "pass-pipeline",
@@ -485,10 +492,14 @@ int compile(int argc, char **argv) {
     sourceOptions.numReplicas = replicas;
   if (numPartitions.getNumOccurrences())
     sourceOptions.numPartitions = numPartitions;
+  torus::tools::Progress progress("torusc", verbose);
+  progress.begin(fmt::format("parsing {}", inputFile.getValue()));
   std::optional<torus::rt::TraceSpan> parseSpan(std::in_place, "parse",
                                                 "compile");
   auto source = torus::tools::readSourceProgram(inputFile, sourceOptions);
   parseSpan.reset();
+  if (source.ok())
+    progress.done();
   if (!source.ok())
     return compileError(source.status());
   torus::TracedFunction &fn = source->function;
@@ -614,6 +625,7 @@ int compile(int argc, char **argv) {
     (void)mlir::applyPassManagerCLOptions(pm);
     pm.enableTiming(rootTiming);
   };
+  progress.watch(options, !isMlirStage(stage));
 
   std::string outputText;
   if (isMlirStage(stage)) {
@@ -625,6 +637,7 @@ int compile(int argc, char **argv) {
     auto compiled = mlir::torus::compileToLLVMIR(module, options);
     if (!compiled.ok())
       return compileError(compiled.status());
+    progress.done();
     llvm::Module &llvmModule = *compiled->llvmModule;
     if (dumper && !wroteCollectives) {
       Pricing pricing = price(compiled->spec, counts, *plan);
@@ -640,30 +653,37 @@ int compile(int argc, char **argv) {
       outputText = printLLVM(llvmModule);
 
     if (dumper || stage == Stage::Asm || stage == Stage::Obj) {
+      progress.begin(fmt::format("LLVM optimization (-O{})",
+                                 optLevel.getValue()));
       absl::Status optimized =
           torus::rt::JitModule::optimizeFor(llvmModule, *target, optLevel);
       if (!optimized.ok())
         return compileError(optimized);
+      progress.done();
       if (dumper)
         record(dumper->writeNumbered("llvm-opt", "ll", printLLVM(llvmModule)));
     }
     if (stage == Stage::Asm || (dumper && stage == Stage::Obj)) {
       // Code generation changes the module; the object is made from a copy.
       std::unique_ptr<llvm::Module> copy = llvm::CloneModule(llvmModule);
+      progress.begin("machine code (assembly)");
       auto assembly = torus::rt::JitModule::compileFor(
           *copy, *target, torus::rt::CodeFileType::Assembly, optLevel);
       if (!assembly.ok())
         return compileError(assembly.status());
+      progress.done();
       if (dumper)
         record(dumper->writeNumbered("asm", "s", *assembly));
       if (stage == Stage::Asm)
         outputText = std::move(*assembly);
     }
     if (stage == Stage::Obj) {
+      progress.begin("machine code (object)");
       auto object = torus::rt::JitModule::compileFor(
           llvmModule, *target, torus::rt::CodeFileType::Object, optLevel);
       if (!object.ok())
         return compileError(object.status());
+      progress.done();
       torus::rt::ProgramArtifact artifact;
       artifact.spec = compiled->spec;
       artifact.entrySymbol = compiled->entrySymbol;
