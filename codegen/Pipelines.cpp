@@ -101,16 +101,10 @@ std::unique_ptr<Pass> withOptions(std::unique_ptr<Pass> pass,
 
 int64_t defaultVectorBits() {
   // A bad TORUS_TARGET is reported where code is compiled (compile(),
-  // torusc); here, building a pipeline, the host's width stands in.
-  static std::once_flag warned;
+  // torusc, torus-opt's startup); here, building a pipeline, the host's
+  // width stands in. A library prints nothing.
   auto target = ::torus::rt::defaultCpuTarget();
-  if (target.ok())
-    return target->vectorBits();
-  std::call_once(warned, [&] {
-    llvm::errs() << "torus: " << std::string(target.status().message())
-                 << "; using this host's vector width\n";
-  });
-  return hostVectorBits();
+  return target.ok() ? target->vectorBits() : hostVectorBits();
 }
 
 int64_t hostVectorBits() {

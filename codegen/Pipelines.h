@@ -73,7 +73,8 @@ void buildKernelPipeline(OpPassManager &pm,
 /// 256 with AVX2 and FMA, else 128): this host's, or TORUS_TARGET's when it
 /// is set (runtime/jit/CpuTarget.h). The pipeline builders pass it as the
 /// kernel passes' `vector-bits` option when CodegenOptions::vectorBits is 0;
-/// a bad TORUS_TARGET is named on stderr and this host's width used.
+/// with a bad TORUS_TARGET, this host's width (the tools name the problem;
+/// the library prints nothing).
 int64_t defaultVectorBits();
 
 /// This host's vector register width in bits (as defaultVectorBits, without

@@ -1,6 +1,7 @@
 //===- JitModule.cpp - Generated code loaded into this process ------------===//
 
 #include "runtime/jit/JitModule.h"
+#include "runtime/jit/LlvmDiagnostics.h"
 #include "runtime/jit/PerfMap.h"
 #include "runtime/SupportRoutines.h"
 #include "runtime/trace/TraceRecorder.h"
@@ -110,11 +111,13 @@ absl::Status JitModule::optimizeFor(llvm::Module &module,
                                     const CpuTarget &target, int optLevel) {
   TraceSpan span("LLVM optimization", "llvm");
   span.addArg("opt_level", int64_t{optLevel});
+  auto diagnostics = captureLlvmDiagnostics(module.getContext());
   TORUS_ASSIGN_OR_RETURN(auto jtmb, targetMachine(target, optLevel));
   auto tm = jtmb.createTargetMachine();
   if (!tm)
     return toStatus(tm.takeError(), "cannot create a target machine");
-  return optimize(module, **tm, optLevel);
+  TORUS_RETURN_IF_ERROR(optimize(module, **tm, optLevel));
+  return diagnostics->takeErrors("LLVM optimization");
 }
 
 struct JitModule::SessionErrors {
@@ -180,9 +183,11 @@ JitModule::load(std::unique_ptr<llvm::LLVMContext> context,
   auto tm = jtmb.createTargetMachine();
   if (!tm)
     return toStatus(tm.takeError(), "cannot create a target machine");
+  auto diagnostics = captureLlvmDiagnostics(*context);
   {
     TraceSpan span("LLVM optimization", "llvm");
     TORUS_RETURN_IF_ERROR(optimize(*module, **tm, options.optLevel));
+    TORUS_RETURN_IF_ERROR(diagnostics->takeErrors("LLVM optimization"));
   }
 
   TraceSpan span("JIT load", "llvm");
@@ -191,8 +196,10 @@ JitModule::load(std::unique_ptr<llvm::LLVMContext> context,
   if (llvm::Error e = jit->addIRModule(
           llvm::orc::ThreadSafeModule(std::move(module), std::move(context))))
     return toStatus(std::move(e), "cannot add the module to the JIT");
-  return std::unique_ptr<JitModule>(
+  auto loaded = std::unique_ptr<JitModule>(
       new JitModule(std::move(jit), std::move(errors)));
+  loaded->llvmDiagnostics_ = std::move(diagnostics);
+  return loaded;
 }
 
 absl::StatusOr<std::unique_ptr<JitModule>>
@@ -239,6 +246,7 @@ absl::StatusOr<std::string> JitModule::compileFor(llvm::Module &module,
   auto tm = jtmb.createTargetMachine();
   if (!tm)
     return toStatus(tm.takeError(), "cannot create a target machine");
+  auto diagnostics = captureLlvmDiagnostics(module.getContext());
   module.setTargetTriple((*tm)->getTargetTriple().str());
   module.setDataLayout((*tm)->createDataLayout());
   llvm::SmallVector<char, 0> code;
@@ -251,6 +259,7 @@ absl::StatusOr<std::string> JitModule::compileFor(llvm::Module &module,
     return absl::InternalError(
         "the target machine cannot emit this file type");
   pm.run(module);
+  TORUS_RETURN_IF_ERROR(diagnostics->takeErrors("LLVM code generation"));
   return std::string(code.begin(), code.end());
 }
 
@@ -258,6 +267,14 @@ absl::StatusOr<void *> JitModule::lookup(std::string_view symbol) {
   // The first lookup links what was added (JITLink): the JIT's link step.
   TraceSpan span("JIT link and lookup", "llvm");
   auto address = jit_->lookup(llvm::StringRef(symbol.data(), symbol.size()));
+  // Errors of compiling the IR (at the first lookup) are LLVM diagnostics.
+  if (llvmDiagnostics_)
+    if (absl::Status s = llvmDiagnostics_->takeErrors("LLVM code generation");
+        !s.ok()) {
+      if (!address)
+        llvm::consumeError(address.takeError());
+      return s;
+    }
   if (!address) {
     absl::Status status =
         toStatus(address.takeError(),
