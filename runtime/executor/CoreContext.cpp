@@ -66,8 +66,11 @@ absl::Status CoreContext::executeCollective(int64_t index, const void *in,
   // nest inside.
   TraceSpan span(TraceTrack::current() ? where() : std::string(),
                  "collective");
-  span.addArg("operand", collective.operand.toString());
-  span.addArg("bytes", static_cast<int64_t>(collective.operand.sizeInBytes()));
+  if (span.active()) {
+    span.addArg("operand", collective.operand.toString());
+    span.addArg("bytes",
+                static_cast<int64_t>(collective.operand.sizeInBytes()));
+  }
   CollectiveKey key{run_.runId(), index, invocations_[index]++};
 
   Communicator &comm = run_.communicator();
