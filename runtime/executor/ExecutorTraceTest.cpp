@@ -191,6 +191,50 @@ TEST(ExecutorTraceTest, EveryCoreHasATrackWithItsStepsCollectivesAndWaits) {
   EXPECT_TRUE(namedSimulated);
 }
 
+// Two kernels around the all-reduce, as torus-trace-kernels brackets them.
+void kernelsEntry(void **buffers) {
+  __torus_kernel_begin("fusion.0 at k.mlir:1:1");
+  __torus_kernel_end();
+  __torus_collective(0, buffers[0], buffers[1]);
+  __torus_kernel_begin("fusion.1 at k.mlir:2:1");
+  __torus_kernel_end();
+}
+
+TEST(ExecutorTraceTest, KernelSpansGoToTheCoresTrackWhenTraced) {
+  auto executor = Executor::create(2);
+  ASSERT_TRUE(executor.ok());
+  Program program = allReduceProgram(2);
+  program.entry = &kernelsEntry;
+  TraceRecorder trace;
+  RunOptions options;
+  options.trace = &trace;
+  ASSERT_TRUE((*executor)->run(program, inputs(2), options).ok());
+  json parsed = json::parse(trace.toJson());
+  std::map<int64_t, std::string> names;
+  auto cores = spansOf(parsed, kTraceCoresPid, names);
+  ASSERT_EQ(cores.size(), 2u);
+  for (const auto &[tid, spans] : cores) {
+    std::map<std::string, std::vector<Span>> byName;
+    for (const Span &s : spans)
+      byName[s.name].push_back(s);
+    ASSERT_EQ(byName["fusion.0 at k.mlir:1:1"].size(), 1u);
+    ASSERT_EQ(byName["fusion.1 at k.mlir:2:1"].size(), 1u);
+    ASSERT_EQ(byName["all_reduce #0 at sum.mlir:3:7"].size(), 1u);
+    const Span &step = byName["step 0"].at(0);
+    EXPECT_TRUE(within(byName["fusion.0 at k.mlir:1:1"][0], step));
+    EXPECT_LE(byName["fusion.0 at k.mlir:1:1"][0].end,
+              byName["all_reduce #0 at sum.mlir:3:7"][0].start);
+    EXPECT_LE(byName["all_reduce #0 at sum.mlir:3:7"][0].end,
+              byName["fusion.1 at k.mlir:2:1"][0].start);
+  }
+  // Untraced, the calls return at once: the recorder of the last run gets
+  // nothing more.
+  const size_t recorded = trace.numSpans();
+  options.trace = nullptr;
+  ASSERT_TRUE((*executor)->run(program, inputs(2), options).ok());
+  EXPECT_EQ(trace.numSpans(), recorded);
+}
+
 TEST(ExecutorTraceTest, NoTopologyMeansNoSimulatedTracks) {
   auto executor = Executor::create(2);
   ASSERT_TRUE(executor.ok());
