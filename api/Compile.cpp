@@ -2,9 +2,11 @@
 
 #include "api/CompileKeepingShardings.h"
 #include "api/ExecutableImpl.h"
+#include "api/TraceFiles.h"
 #include "codegen/Compiler.h"
 #include "codegen/IRDumper.h"
 #include "ir/trace/TracedFunctionImpl.h"
+#include "runtime/trace/TraceRecorder.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OperationSupport.h"
@@ -77,10 +79,11 @@ std::string printLLVM(const llvm::Module &module) {
 }
 } // namespace
 
+namespace {
 absl::StatusOr<Executable>
-compileKeepingShardings(const TracedFunction &fn, const CompileOptions &options,
-                        std::vector<std::string> &inputShardings,
-                        std::vector<std::string> &outputShardings) {
+compileTraced(const TracedFunction &fn, const CompileOptions &options,
+              std::vector<std::string> &inputShardings,
+              std::vector<std::string> &outputShardings) {
   TORUS_RETURN_IF_ERROR(checkOptions(options));
   auto [context, module] = isolatedCopy(*fn.impl().module);
   if (!module)
@@ -94,6 +97,7 @@ compileKeepingShardings(const TracedFunction &fn, const CompileOptions &options,
   compilerOptions.numPartitions = options.numPartitions;
   compilerOptions.fuse = options.fuse;
   compilerOptions.planBuffers = options.planBuffers;
+  compilerOptions.traceKernels = options.kernelSpans || traceToIsSet();
   TORUS_ASSIGN_OR_RETURN(auto dumper, dumperFor(options, fn.impl().name));
   if (dumper) {
     compilerOptions.afterStage = [&](mlir::torus::Stage stage,
@@ -136,6 +140,34 @@ compileKeepingShardings(const TracedFunction &fn, const CompileOptions &options,
   artifact.targetCpu = target.cpu;
   artifact.targetFeatures = target.features;
   return loadExecutable(std::move(object), std::move(artifact));
+}
+} // namespace
+
+absl::StatusOr<Executable>
+compileKeepingShardings(const TracedFunction &fn, const CompileOptions &options,
+                        std::vector<std::string> &inputShardings,
+                        std::vector<std::string> &outputShardings) {
+  const std::string traceFile =
+      traceFileFor(options.traceFile, TraceKind::Compile, fn.impl().name);
+  if (traceFile.empty())
+    return compileTraced(fn, options, inputShardings, outputShardings);
+  // The calling thread's track: the passes, stages and LLVM steps find it.
+  rt::TraceRecorder trace;
+  constexpr int64_t kPid = 1, kTid = 1;
+  trace.nameProcess(kPid, "torus::compile");
+  trace.nameThread(kPid, kTid, "compile " + fn.impl().name);
+  absl::StatusOr<Executable> compiled = absl::UnknownError("not compiled");
+  {
+    rt::TraceTrack track(&trace, kPid, kTid);
+    rt::TraceSpan span("compile " + fn.impl().name, "compile");
+    compiled = compileTraced(fn, options, inputShardings, outputShardings);
+  }
+  // A failed compile's trace too; its own error comes first.
+  absl::Status written = trace.writeFile(traceFile);
+  if (!compiled.ok())
+    return compiled;
+  TORUS_RETURN_IF_ERROR(written);
+  return compiled;
 }
 
 absl::StatusOr<Executable> compile(const TracedFunction &fn,

@@ -1,6 +1,7 @@
 //===- CompileCache.cpp - Executables by program, options and target ------===//
 
 #include "torus/CompileCache.h"
+#include "api/TraceFiles.h"
 
 #include "ir/trace/TracedFunctionImpl.h"
 #include "runtime/jit/JitModule.h"
@@ -32,16 +33,18 @@ template <typename T, typename... Fields> constexpr size_t fieldCount() {
     return sizeof...(Fields);
 }
 
-// Every field of CompileOptions but dumpDir decides the generated code, so
-// those fields are the key (the target as resolved, in getOrCompile); a hit
-// writes no dumps.
-static_assert(fieldCount<CompileOptions>() == 7,
+// Every field of CompileOptions but dumpDir and traceFile decides the
+// generated code, so those fields are the key (the target as resolved, in
+// getOrCompile; kernel spans as TORUS_TRACE_TO turns them on); a hit writes
+// no dumps and no compile trace.
+static_assert(fieldCount<CompileOptions>() == 9,
               "CompileOptions changed: add the new field to optionsKey()");
 
 std::string optionsKey(const CompileOptions &o) {
-  return fmt::format("replicas={} partitions={} opt={} fuse={} plan={}",
-                     o.numReplicas, o.numPartitions, o.optLevel, o.fuse,
-                     o.planBuffers);
+  return fmt::format(
+      "replicas={} partitions={} opt={} fuse={} plan={} kernel-spans={}",
+      o.numReplicas, o.numPartitions, o.optLevel, o.fuse, o.planBuffers,
+      o.kernelSpans || traceToIsSet());
 }
 
 /// The program's text with its locations: two programs that differ only in

@@ -2,7 +2,9 @@
 
 #include "torus/EmulatedMesh.h"
 #include "api/ExecutableImpl.h"
+#include "api/TraceFiles.h"
 #include "runtime/executor/LoadedProgram.h"
+#include "runtime/trace/TraceRecorder.h"
 
 #include <fmt/format.h>
 
@@ -26,9 +28,37 @@ int64_t EmulatedMesh::numCores() const { return executor_->numCores(); }
 absl::StatusOr<std::vector<std::vector<HostTensor>>>
 EmulatedMesh::run(const Executable &exe,
                   const std::vector<std::vector<HostTensor>> &inputs) {
-  rt::RunOptions options;
-  options.numPartitions = exe.numPartitions();
-  return executor_->run(exe.impl().program, inputs, options);
+  return run(exe, inputs, MeshRunOptions{});
+}
+
+absl::StatusOr<std::vector<std::vector<HostTensor>>>
+EmulatedMesh::run(const Executable &exe,
+                  const std::vector<std::vector<HostTensor>> &inputs,
+                  const MeshRunOptions &options) {
+  rt::RunOptions runOptions;
+  runOptions.numPartitions = exe.numPartitions();
+  const std::string traceFile =
+      traceFileFor(options.traceFile, TraceKind::Run, exe.name());
+  if (traceFile.empty())
+    return executor_->run(exe.impl().program, inputs, runOptions);
+
+  rt::TraceRecorder trace;
+  constexpr int64_t kHostPid = 1, kHostTid = 1;
+  trace.nameProcess(kHostPid, "host", kHostPid);
+  trace.nameThread(kHostPid, kHostTid, "EmulatedMesh::run");
+  runOptions.trace = &trace;
+  absl::StatusOr<std::vector<std::vector<HostTensor>>> outputs;
+  {
+    rt::TraceTrack track(&trace, kHostPid, kHostTid);
+    rt::TraceSpan span("run " + exe.name(), "run");
+    outputs = executor_->run(exe.impl().program, inputs, runOptions);
+  }
+  // A failed run's trace too; its own error comes first.
+  absl::Status written = trace.writeFile(traceFile);
+  if (!outputs.ok())
+    return outputs;
+  TORUS_RETURN_IF_ERROR(written);
+  return outputs;
 }
 
 struct LoadedExecutable::Impl {

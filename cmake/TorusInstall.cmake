@@ -47,7 +47,8 @@ endfunction()
 
 set(TORUS_RUNTIME_ARCHIVES
   TorusRuntimeApi TorusAot TorusJit TorusProgramSpecIO TorusExecutor
-  TorusCollectives TorusRuntimeCore TorusProgramSpec TorusSupport)
+  TorusCollectives TorusTraceRecorder TorusRuntimeCore TorusProgramSpec
+  TorusSupport)
 torus_add_installed_library(torus_runtime_shared torus_runtime runtime
   WHOLE ${TORUS_RUNTIME_ARCHIVES})
 

@@ -2,12 +2,14 @@
 
 #include "codegen/Compiler.h"
 #include "codegen/LLVMTranslation.h"
+#include "codegen/PassTracing.h"
 #include "codegen/Passes.h"
 #include "codegen/Pipelines.h"
 #include "ir/DiagnosticCollector.h"
 #include "ir/Sharding.h"
 #include "ir/TensorTypes.h"
 #include "ir/TorusOps.h"
+#include "runtime/trace/TraceRecorder.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -92,6 +94,8 @@ absl::Status runPipeline(PassManager &pm, ModuleOp module,
                          DiagnosticCollector &diags) {
   if (options.configurePassManager)
     options.configurePassManager(pm);
+  if (const auto *track = rt::TraceTrack::current())
+    pm.addInstrumentation(createPassTracing(*track));
   if (failed(pm.run(module))) {
     std::string text = diags.take();
     if (text.empty())
@@ -368,9 +372,13 @@ absl::Status lowerToStage(ModuleOp module, Stage stage,
     codegen.fuse = options.fuse;
     codegen.planBuffers = options.planBuffers;
     codegen.vectorBits = options.vectorBits;
+    codegen.traceKernels = options.traceKernels;
     if (!buildStagePipeline(pm, next, codegen))
       continue; // Not built yet, and not the stage asked for.
-    TORUS_RETURN_IF_ERROR(runPipeline(pm, module, options, diags));
+    {
+      rt::TraceSpan span(fmt::format("stage {}", stageName(next)), "stage");
+      TORUS_RETURN_IF_ERROR(runPipeline(pm, module, options, diags));
+    }
     if (options.afterStage)
       options.afterStage(next, module);
   }
@@ -477,6 +485,7 @@ absl::StatusOr<CompiledModule> compileToLLVMIR(ModuleOp module,
       spec.workspaceBytes = std::max<int64_t>(0, bytes.getInt());
 
   result.llvmContext = std::make_unique<llvm::LLVMContext>();
+  rt::TraceSpan translation("translate to LLVM IR", "llvm");
   TORUS_ASSIGN_OR_RETURN(
       result.llvmModule,
       translateToLLVMIR(module, *result.llvmContext, spec.name,

@@ -85,6 +85,10 @@ struct CompilerOptions {
   /// The target CPU's vector width in bits (rt::CpuTarget::vectorBits),
   /// which sizes the kernels; 0: the default target's (defaultVectorBits).
   int64_t vectorBits = 0;
+  /// Compile a span per kernel into the code (torus-trace-kernels): a run
+  /// traced with RunOptions::trace then shows every kernel on its core's
+  /// track. Off, the code has no such calls.
+  bool traceKernels = false;
 };
 
 /// An LLVM IR module ready for a JIT, with what the runtime must know.

@@ -137,6 +137,39 @@ def TorusUniqueResultBuffers : Pass<"torus-unique-result-buffers", "func::FuncOp
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def TorusTraceKernels : Pass<"torus-trace-kernels", "ModuleOp"> {
+  let summary = "Mark where every kernel starts and ends, for run traces";
+  let description = [{
+    For `torus-run --trace` (and CompileOptions::kernelSpans): the ops of
+    one kernel (consecutive top-level ops of a function body with the same
+    `torus.kernel` name, as torus-fusion names them) are bracketed by calls
+    to the runtime's `__torus_kernel_begin(name)` and
+    `__torus_kernel_end()`, which record a span on the calling core's trace
+    track (a test of one thread-local pointer when the run is not traced).
+    The name is a constant string: the kernel's name and its first op's
+    source location. Runs on bufferized code, before the kernel stage;
+    nothing else changes.
+
+    Before:
+    ```mlir
+    linalg.fill {torus.kernel = "fusion.0"} ins(%c : f32) outs(%v : memref<8x32xf32>)
+    linalg.generic {..., torus.kernel = "fusion.1"} ...
+    ```
+    After:
+    ```mlir
+    call @__torus_kernel_begin(%name0) : (!llvm.ptr) -> ()
+    linalg.fill {torus.kernel = "fusion.0"} ins(%c : f32) outs(%v : memref<8x32xf32>)
+    call @__torus_kernel_end() : () -> ()
+    call @__torus_kernel_begin(%name1) : (!llvm.ptr) -> ()
+    linalg.generic {..., torus.kernel = "fusion.1"} ...
+    call @__torus_kernel_end() : () -> ()
+    ```
+    where `%name0` points to the constant `"fusion.0 at step.mlir:3:8"`.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::LLVM::LLVMDialect"];
+}
+
 def TorusEmptyBufferArguments
     : Pass<"torus-empty-buffer-arguments", "ModuleOp"> {
   let summary = "Pass zero-element buffers as memref<0xT>";

@@ -101,16 +101,10 @@ std::unique_ptr<Pass> withOptions(std::unique_ptr<Pass> pass,
 
 int64_t defaultVectorBits() {
   // A bad TORUS_TARGET is reported where code is compiled (compile(),
-  // torusc); here, building a pipeline, the host's width stands in.
-  static std::once_flag warned;
+  // torusc, torus-opt's startup); here, building a pipeline, the host's
+  // width stands in. A library prints nothing.
   auto target = ::torus::rt::defaultCpuTarget();
-  if (target.ok())
-    return target->vectorBits();
-  std::call_once(warned, [&] {
-    llvm::errs() << "torus: " << std::string(target.status().message())
-                 << "; using this host's vector width\n";
-  });
-  return hostVectorBits();
+  return target.ok() ? target->vectorBits() : hostVectorBits();
 }
 
 int64_t hostVectorBits() {
@@ -143,6 +137,9 @@ void buildBufferizePipeline(OpPassManager &pm, const CodegenOptions &options) {
 
 void buildBuffersToLLVMPipeline(OpPassManager &pm,
                                 const CodegenOptions &options) {
+  // Kernel spans for run traces, while the ops still name their kernels.
+  if (options.traceKernels)
+    pm.addPass(createTorusTraceKernels());
   // The kernel stage: contractions and convolutions tiled and vectorized
   // for the host CPU (VectorizeKernels.cpp, docs/codegen.md).
   pm.addNestedPass<func::FuncOp>(createTorusFuseEpilogues());

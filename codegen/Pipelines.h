@@ -39,6 +39,9 @@ struct CodegenOptions {
   /// The target CPU's vector width, for the kernel stage's
   /// `vector-bits` options; 0: the builders pass defaultVectorBits().
   int64_t vectorBits = 0;
+  /// Bracket every kernel with the runtime's __torus_kernel_begin/end
+  /// calls (torus-trace-kernels), for run traces.
+  bool traceKernels = false;
 };
 
 /// torus → linalg, tensor, arith and math on tensors; collectives become
@@ -70,7 +73,8 @@ void buildKernelPipeline(OpPassManager &pm,
 /// 256 with AVX2 and FMA, else 128): this host's, or TORUS_TARGET's when it
 /// is set (runtime/jit/CpuTarget.h). The pipeline builders pass it as the
 /// kernel passes' `vector-bits` option when CodegenOptions::vectorBits is 0;
-/// a bad TORUS_TARGET is named on stderr and this host's width used.
+/// with a bad TORUS_TARGET, this host's width (the tools name the problem;
+/// the library prints nothing).
 int64_t defaultVectorBits();
 
 /// This host's vector register width in bits (as defaultVectorBits, without

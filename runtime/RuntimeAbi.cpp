@@ -4,6 +4,7 @@
 #include "runtime/ParallelFor.h"
 
 #include "runtime/executor/CoreContext.h"
+#include "runtime/trace/TraceRecorder.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -68,6 +69,33 @@ extern "C" void *__torus_workspace(int64_t bytes) {
   return fallback.data;
 }
 
+namespace {
+/// The kernel the calling core is in, between begin and end (kernels do
+/// not nest: a kernel's ops make no calls into the runtime).
+struct OpenKernel {
+  const char *name = nullptr;
+  int64_t start = 0;
+};
+thread_local OpenKernel openKernel;
+} // namespace
+
+extern "C" void __torus_kernel_begin(const char *name) {
+  const torus::rt::TraceTrack *track = torus::rt::TraceTrack::current();
+  if (!track)
+    return;
+  openKernel = {name, track->recorder().now()};
+}
+
+extern "C" void __torus_kernel_end() {
+  const torus::rt::TraceTrack *track = torus::rt::TraceTrack::current();
+  if (!track || !openKernel.name)
+    return;
+  torus::rt::TraceRecorder &recorder = track->recorder();
+  recorder.addSpan(track->pid(), track->tid(), openKernel.name, "kernel",
+                   openKernel.start, recorder.now() - openKernel.start);
+  openKernel.name = nullptr;
+}
+
 namespace torus::rt {
 std::vector<std::pair<std::string_view, void *>> runtimeAbiSymbols() {
   return {
@@ -78,6 +106,9 @@ std::vector<std::pair<std::string_view, void *>> runtimeAbiSymbols() {
       {"__torus_parallel_for",
        reinterpret_cast<void *>(&__torus_parallel_for)},
       {"__torus_workspace", reinterpret_cast<void *>(&__torus_workspace)},
+      {"__torus_kernel_begin",
+       reinterpret_cast<void *>(&__torus_kernel_begin)},
+      {"__torus_kernel_end", reinterpret_cast<void *>(&__torus_kernel_end)},
   };
 }
 } // namespace torus::rt

@@ -34,6 +34,12 @@ void __torus_collective(int64_t index, const void *in, void *out);
 /// smaller (a spec that does not state the size), a buffer of the calling
 /// thread, allocated on first use and kept.
 void *__torus_workspace(int64_t bytes);
+/// Kernel spans (code compiled with torus-trace-kernels): the calling core
+/// enters the kernel `name` (a constant C string of the code) / leaves it.
+/// When the run is traced (RunOptions::trace), the time between is a span
+/// on the core's track; otherwise both return at once.
+void __torus_kernel_begin(const char *name);
+void __torus_kernel_end();
 }
 
 namespace torus::rt {

@@ -2,7 +2,8 @@
 // compilers build it) gives the kernel pass the default target's vector
 // width, the host's unless the variable names another CPU (so the kernels
 // of AVX2 and SSE hosts are compiled on any host); a target it cannot
-// resolve is named and the host's width used. The pass itself reads no
+// resolve is named (by torus-opt: the library prints nothing) and the
+// host's width used. The pass itself reads no
 // environment variable.
 // RUN: env TORUS_TARGET=x86-64-v4 torus-opt %s --torus-kernels | FileCheck %s --check-prefix=AVX512
 // RUN: env TORUS_TARGET=x86-64-v3 torus-opt %s --torus-kernels | FileCheck %s --check-prefix=AVX2
@@ -19,7 +20,7 @@
 // AVX2: -> (vector<6x16xf32>)
 // SSE-LABEL: func.func @matmul
 // SSE: -> (vector<4x8xf32>)
-// BAD: torus: TORUS_TARGET: target 'pentium9': unknown x86-64 CPU 'pentium9'{{.*}}; using this host's vector width
+// BAD: torus-opt: TORUS_TARGET: target 'pentium9': unknown x86-64 CPU 'pentium9'{{.*}}; using this host's vector width
 func.func @matmul(%a: memref<12x16xf32>, %b: memref<16x16xf32>, %c: memref<12x16xf32>) {
   linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]}
       ins(%a, %b : memref<12x16xf32>, memref<16x16xf32>) outs(%c : memref<12x16xf32>) {

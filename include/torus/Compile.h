@@ -65,6 +65,18 @@ struct CompileOptions {
   /// dump that cannot be written fails the compile. A CompileCache hit
   /// compiles nothing and so dumps nothing.
   std::string dumpDir;
+  /// Write a timeline of this compile into this file as Chrome/Perfetto
+  /// trace JSON (open it in ui.perfetto.dev): a span per pass and per
+  /// lowering stage, LLVM IR translation, optimization, machine code and
+  /// JIT loading, as `torusc --trace` writes (docs/torusc.md, "Traces").
+  /// Empty: `module_<NNNN>.<name>.compile.trace.json` in the directory in
+  /// the environment variable TORUS_TRACE_TO when it is set, else no trace.
+  /// A trace that cannot be written fails the compile.
+  std::string traceFile;
+  /// Compile a span per kernel into the code, so that traced runs
+  /// (MeshRunOptions::traceFile) show every kernel on its core's track.
+  /// Also on when TORUS_TRACE_TO is set. Off, the code has no such calls.
+  bool kernelSpans = false;
 };
 
 /// A compiled program: host machine code for one SPMD step and what the

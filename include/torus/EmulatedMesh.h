@@ -16,6 +16,7 @@
 #include "torus/Status.h"
 
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace torus {
@@ -23,6 +24,18 @@ namespace torus {
 namespace rt {
 class Executor;
 } // namespace rt
+
+/// How EmulatedMesh::run runs.
+struct MeshRunOptions {
+  /// Write a timeline of the run into this file as Chrome/Perfetto trace
+  /// JSON (open it in ui.perfetto.dev): one track per core with its
+  /// transfers, its step, its kernels (when compiled with
+  /// CompileOptions::kernelSpans), its collectives and the time it waited
+  /// in them for its peers. Empty: `run_<NNNN>.<name>.trace.json` in the
+  /// directory in the environment variable TORUS_TRACE_TO when it is set,
+  /// else no trace. A trace that cannot be written fails the run.
+  std::string traceFile;
+};
 
 /// An emulated TPU system of `numCores` cores in this process: each core has
 /// its own thread and memory, and collectives run between them. Runs
@@ -53,6 +66,11 @@ public:
   absl::StatusOr<std::vector<std::vector<HostTensor>>>
   run(const Executable &exe,
       const std::vector<std::vector<HostTensor>> &inputs);
+  /// As above, with `options`.
+  absl::StatusOr<std::vector<std::vector<HostTensor>>>
+  run(const Executable &exe,
+      const std::vector<std::vector<HostTensor>> &inputs,
+      const MeshRunOptions &options);
   /// Loads `exe` on the cores with `inputs` (indexed as run() takes them;
   /// empty: zeros) to run step after step without copying (LoadedExecutable.h).
   /// The errors of run() for the inputs, InvalidArgument for a bad carried

@@ -5,6 +5,7 @@
 #include "runtime/collectives/BlockCopy.h"
 #include "runtime/collectives/Reduction.h"
 #include "runtime/collectives/StreamingCopy.h"
+#include "runtime/trace/TraceRecorder.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -14,6 +15,7 @@
 #include <cassert>
 #include <climits>
 #include <cstring>
+#include <optional>
 #include <thread>
 
 #include <linux/futex.h>
@@ -791,6 +793,7 @@ absl::Status InProcessCommunicator::run(const CollectiveKey &key,
       // Every share, one after the other, with the direct schedule (the
       // results are the same for every schedule).
       lock.unlock();
+      TraceSpan span("move data (every share)", "transfer");
       for (int64_t r = 0; r < size; ++r)
         MemberWork(rv->op, rv->result, CollectiveAlgorithm::Direct, rv->grid,
                    rv->inputs, rv->outputs, rv->progress.get(), &rv->numRead,
@@ -803,6 +806,7 @@ absl::Status InProcessCommunicator::run(const CollectiveKey &key,
     }
   } else {
     lock.unlock();
+    std::optional<TraceSpan> waiting(std::in_place, "wait for peers", "wait");
     const absl::Time deadline =
         timeout >= kForever ? absl::InfiniteFuture() : absl::Now() + timeout;
     // Waiting for the others (until the deadline), then, if the last one
@@ -824,6 +828,7 @@ absl::Status InProcessCommunicator::run(const CollectiveKey &key,
         break;
       futexWait(rv->state, s, left);
     }
+    waiting.reset();
     lock.lock();
     switch (rv->state.load(std::memory_order_acquire)) {
     case Rendezvous::Complete:
@@ -861,10 +866,13 @@ absl::Status InProcessCommunicator::run(const CollectiveKey &key,
   const bool staged = rv->staged;
   lock.unlock();
 
-  MemberWork(rv->op, rv->result, rv->algorithm, rv->grid, rv->inputs,
-             rv->outputs, rv->progress.get(), &rv->numRead, staged, rank,
-             rv->members)
-      .run();
+  {
+    TraceSpan span("move data", "transfer");
+    MemberWork(rv->op, rv->result, rv->algorithm, rv->grid, rv->inputs,
+               rv->outputs, rv->progress.get(), &rv->numRead, staged, rank,
+               rv->members)
+        .run();
+  }
 
   // Nobody leaves (and frees its buffers) before every share is done.
   // Bounded: every member is in its work phase, which only waits on peers
@@ -873,6 +881,7 @@ absl::Status InProcessCommunicator::run(const CollectiveKey &key,
     rv->numFinished.notify_all();
     close(*rv);
   } else {
+    TraceSpan span("wait for peers to finish", "wait");
     waitAtLeast(rv->numFinished, static_cast<int32_t>(size));
   }
   return absl::OkStatus();

@@ -2,6 +2,8 @@
 
 #include "runtime/executor/CoreContext.h"
 
+#include "runtime/trace/TraceRecorder.h"
+
 #include <fmt/format.h>
 
 namespace torus::rt {
@@ -60,6 +62,15 @@ absl::Status CoreContext::executeCollective(int64_t index, const void *in,
 
   if (run_.isAborted())
     return absl::AbortedError(fmt::format("{}: run aborted", where()));
+  // Named only when traced; the communicator's waits and data movement
+  // nest inside.
+  TraceSpan span(TraceTrack::current() ? where() : std::string(),
+                 "collective");
+  if (span.active()) {
+    span.addArg("operand", collective.operand.toString());
+    span.addArg("bytes",
+                static_cast<int64_t>(collective.operand.sizeInBytes()));
+  }
   CollectiveKey key{run_.runId(), index, invocations_[index]++};
 
   Communicator &comm = run_.communicator();

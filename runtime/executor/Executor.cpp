@@ -16,6 +16,8 @@
 #include <chrono>
 #include <cstring>
 #include <exception>
+#include <optional>
+#include <string>
 
 namespace torus::rt {
 
@@ -124,6 +126,8 @@ void runDevice(const Program &program, const std::vector<HostTensor> &inputs,
   pointers.reserve(numInputs + spec.outputs.size());
 
   // Host-to-device transfer, on the core's own thread.
+  std::optional<TraceSpan> transfer(std::in_place, "host to device",
+                                    "transfer");
   for (size_t i = 0; i < numInputs; ++i) {
     const size_t bytes = spec.inputs[i].sizeInBytes();
     if (plan.perStep[i]) {
@@ -153,6 +157,7 @@ void runDevice(const Program &program, const std::vector<HostTensor> &inputs,
     pointers.push_back(buffer->data());
     buffers.push_back(std::move(*buffer));
   }
+  transfer.reset();
   // The buffer plan's workspace: once per run, not per step.
   DeviceBuffer workspace;
   if (spec.workspaceBytes > 0) {
@@ -170,6 +175,10 @@ void runDevice(const Program &program, const std::vector<HostTensor> &inputs,
     return;
 
   for (int64_t step = 0; step < plan.steps; ++step) {
+    TraceSpan stepSpan(TraceTrack::current()
+                           ? fmt::format("step {}", step)
+                           : std::string(),
+                       "step");
     if (step > 0)
       for (const auto &[o, i] : *plan.carried)
         std::swap(pointers[i], pointers[numInputs + o]);
@@ -191,6 +200,7 @@ void runDevice(const Program &program, const std::vector<HostTensor> &inputs,
   }
 
   // Device-to-host transfer.
+  TraceSpan toHost("device to host", "transfer");
   outputs.clear();
   outputs.reserve(spec.outputs.size());
   for (size_t o = 0; o < spec.outputs.size(); ++o) {
@@ -446,6 +456,68 @@ HostMemory Executor::hostMemory() const {
 
 namespace {
 
+/// Names the processes of a run's trace and the track of every core used.
+void nameTraceTracks(TraceRecorder &trace, const ProgramSpec &spec,
+                     const std::vector<int64_t> &deviceToCore,
+                     int64_t numPartitions) {
+  trace.nameProcess(kTraceCoresPid, "emulated cores (host time)",
+                    kTraceCoresPid);
+  for (size_t d = 0; d < deviceToCore.size(); ++d) {
+    const int64_t core = deviceToCore[d];
+    const int64_t device = static_cast<int64_t>(d);
+    std::string who =
+        numPartitions > 1
+            ? fmt::format("core {} (replica {} partition {})", core,
+                          device / numPartitions, device % numPartitions)
+            : fmt::format("core {} (replica {})", core, device);
+    trace.nameThread(kTraceCoresPid, core + 1, who, core);
+  }
+}
+
+/// The cost model's `cost` of one step as spans on every core used:
+/// `steps` steps back to back from `startNs`, each its compute (the
+/// roofline of FLOPs and HBM bytes) then its collectives, in program order.
+void traceSimulatedSteps(TraceRecorder &trace, const StepCost &cost,
+                         const std::vector<int64_t> &deviceToCore,
+                         int64_t startNs, int64_t steps) {
+  trace.nameProcess(kTraceSimulatedPid,
+                    fmt::format("simulated TPU {} (cost model)", cost.slice),
+                    kTraceSimulatedPid);
+  auto toNs = [](double seconds) {
+    return static_cast<int64_t>(seconds * 1e9 + 0.5);
+  };
+  const int64_t stepNs = toNs(cost.totalSeconds);
+  for (int64_t core : deviceToCore) {
+    trace.nameThread(kTraceSimulatedPid, core + 1,
+                     fmt::format("core {}", core), core);
+    for (int64_t step = 0; step < steps; ++step) {
+      int64_t t = startNs + step * stepNs;
+      trace.addSpan(kTraceSimulatedPid, core + 1, fmt::format("step {}", step),
+                    "step", t, stepNs,
+                    {{"seconds", cost.totalSeconds},
+                     {"generation", cost.generation}});
+      const int64_t compute = toNs(cost.computeSeconds);
+      trace.addSpan(kTraceSimulatedPid, core + 1, "compute", "compute", t,
+                    compute,
+                    {{"flop_seconds", cost.flopSeconds},
+                     {"hbm_seconds", cost.memorySeconds}});
+      t += compute;
+      for (const CollectiveStepCost &c : cost.collectives) {
+        // Rounded to whole nanoseconds, clamped into the step.
+        const int64_t ns =
+            std::min(toNs(c.seconds()), startNs + (step + 1) * stepNs - t);
+        trace.addSpan(kTraceSimulatedPid, core + 1, c.name, "collective", t,
+                      ns,
+                      {{"seconds", c.seconds()},
+                       {"invocations", c.invocations},
+                       {"bytes", c.cost.bytes},
+                       {"detail", c.cost.detail}});
+        t += ns;
+      }
+    }
+  }
+}
+
 RunMemory planFor(const ProgramSpec &spec, const RunOptions &runOptions) {
   std::vector<char> perStep(spec.inputs.size(), 0);
   for (int i : runOptions.perStepInputs)
@@ -547,9 +619,15 @@ Executor::run(const Program &program,
       runOptions.collectiveTimeout.value_or(options_.collectiveTimeout),
       numPartitions);
 
+  TraceRecorder *trace = runOptions.trace;
+  if (trace)
+    nameTraceTracks(*trace, program.spec, deviceToCore, numPartitions);
+  const int64_t traceStart = trace ? trace->now() : 0;
+
   std::vector<std::vector<HostTensor>> outputs(numDevices);
   pool_.run(deviceToCore, [&](int64_t core) {
     const int64_t device = coreToDevice[core];
+    TraceTrack track(trace, kTraceCoresPid, core + 1);
     CoreMemory &memory = *memories_[core];
     memory.resetPeak();
     CoreContext context(core, device / numPartitions, device % numPartitions,
@@ -569,6 +647,26 @@ Executor::run(const Program &program,
     communicator_.reset();
     return status;
   }
+  std::optional<StepCost> simulated;
+  absl::Status simulationStatus;
+  if ((runOptions.stats || trace) && runOptions.costCounts && topology_) {
+    CostModelOptions costOptions;
+    costOptions.numPartitions = numPartitions;
+    costOptions.deviceToCore = deviceToCore;
+    costOptions.algorithm = options_.collectiveAlgorithm;
+    auto estimate = estimateStepCost(program.spec, *runOptions.costCounts,
+                                     *topology_, costOptions);
+    if (estimate.ok())
+      simulated = std::move(*estimate);
+    else
+      simulationStatus = estimate.status();
+  } else if (runOptions.costCounts) {
+    simulationStatus = absl::FailedPreconditionError(
+        "no simulated time: the executor was not created from a topology");
+  }
+  if (trace && simulated)
+    traceSimulatedSteps(*trace, *simulated, deviceToCore, traceStart,
+                        runOptions.stepsPerRun);
   if (runOptions.stats) {
     RunStats &stats = *runOptions.stats;
     stats.hostTime = absl::FromChrono(std::chrono::steady_clock::now() - start);
@@ -577,23 +675,8 @@ Executor::run(const Program &program,
     for (int64_t core : deviceToCore)
       stats.peakCoreBytes =
           std::max(stats.peakCoreBytes, memories_[core]->peakBytesInUse());
-    stats.simulated.reset();
-    stats.simulationStatus = absl::OkStatus();
-    if (runOptions.costCounts && topology_) {
-      CostModelOptions costOptions;
-      costOptions.numPartitions = numPartitions;
-      costOptions.deviceToCore = deviceToCore;
-      costOptions.algorithm = options_.collectiveAlgorithm;
-      auto simulated = estimateStepCost(program.spec, *runOptions.costCounts,
-                                        *topology_, costOptions);
-      if (simulated.ok())
-        stats.simulated = std::move(*simulated);
-      else
-        stats.simulationStatus = simulated.status();
-    } else if (runOptions.costCounts) {
-      stats.simulationStatus = absl::FailedPreconditionError(
-          "no simulated time: the executor was not created from a topology");
-    }
+    stats.simulated = std::move(simulated);
+    stats.simulationStatus = simulationStatus;
   }
   return outputs;
 }

@@ -44,6 +44,7 @@
 #include "runtime/cost/CostModel.h"
 #include "runtime/executor/WorkerPool.h"
 #include "runtime/mesh/Topology.h"
+#include "runtime/trace/TraceRecorder.h"
 #include "torus/HostTensor.h"
 #include "torus/Status.h"
 
@@ -143,7 +144,20 @@ struct RunOptions {
   /// The program's per-core FLOP and byte counts (from the compiler): with
   /// `stats`, the run also reports the simulated step time.
   const ProgramCounts *costCounts = nullptr;
+  /// When set, the run records its timeline here (docs/runtime.md,
+  /// "Traces"): process kTraceCoresPid has one track per core used (tid
+  /// core + 1, "core N") with its host-to-device and device-to-host
+  /// transfers, its steps, the kernels of programs compiled with kernel
+  /// spans, its collectives and, inside them, the time spent waiting for
+  /// peers and moving data; with costCounts and a topology, process
+  /// kTraceSimulatedPid has the cost model's step on the same cores, laid
+  /// from the start of the first step. Off (null): one branch per hook.
+  TraceRecorder *trace = nullptr;
 };
+
+/// The trace processes of a run (RunOptions::trace).
+inline constexpr int64_t kTraceCoresPid = 2;
+inline constexpr int64_t kTraceSimulatedPid = 3;
 
 /// `options.wrapCommunicator(local)` (which must be set), with a null
 /// result turned into an InvalidArgument error.

@@ -569,7 +569,7 @@ TEST(ExecutorTest, OutOfCoreMemoryNamesCoreAndBuffers) {
 
 TEST(ExecutorTest, RuntimeAbiSymbolsAndNames) {
   auto symbols = runtimeAbiSymbols();
-  ASSERT_EQ(symbols.size(), 5u);
+  ASSERT_EQ(symbols.size(), 7u);
   EXPECT_EQ(symbols[0].first, "__torus_replica_id");
   EXPECT_EQ(symbols[0].second, reinterpret_cast<void *>(&__torus_replica_id));
   EXPECT_EQ(symbols[1].first, "__torus_partition_id");
@@ -581,6 +581,11 @@ TEST(ExecutorTest, RuntimeAbiSymbolsAndNames) {
   EXPECT_EQ(symbols[3].second, reinterpret_cast<void *>(&__torus_parallel_for));
   EXPECT_EQ(symbols[4].first, "__torus_workspace");
   EXPECT_EQ(symbols[4].second, reinterpret_cast<void *>(&__torus_workspace));
+  EXPECT_EQ(symbols[5].first, "__torus_kernel_begin");
+  EXPECT_EQ(symbols[5].second,
+            reinterpret_cast<void *>(&__torus_kernel_begin));
+  EXPECT_EQ(symbols[6].first, "__torus_kernel_end");
+  EXPECT_EQ(symbols[6].second, reinterpret_cast<void *>(&__torus_kernel_end));
   EXPECT_EQ(collectiveKindName(CollectiveKind::AllReduce), "all_reduce");
   EXPECT_EQ(collectiveKindName(CollectiveKind::AllGather), "all_gather");
   EXPECT_EQ(collectiveKindName(CollectiveKind::ReduceScatter),

@@ -1,8 +1,10 @@
 //===- JitModule.cpp - Generated code loaded into this process ------------===//
 
 #include "runtime/jit/JitModule.h"
+#include "runtime/jit/LlvmDiagnostics.h"
 #include "runtime/jit/PerfMap.h"
 #include "runtime/SupportRoutines.h"
+#include "runtime/trace/TraceRecorder.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
@@ -107,11 +109,15 @@ absl::Status optimize(llvm::Module &module, llvm::TargetMachine &tm,
 
 absl::Status JitModule::optimizeFor(llvm::Module &module,
                                     const CpuTarget &target, int optLevel) {
+  TraceSpan span("LLVM optimization", "llvm");
+  span.addArg("opt_level", int64_t{optLevel});
+  auto diagnostics = captureLlvmDiagnostics(module.getContext());
   TORUS_ASSIGN_OR_RETURN(auto jtmb, targetMachine(target, optLevel));
   auto tm = jtmb.createTargetMachine();
   if (!tm)
     return toStatus(tm.takeError(), "cannot create a target machine");
-  return optimize(module, **tm, optLevel);
+  TORUS_RETURN_IF_ERROR(optimize(module, **tm, optLevel));
+  return diagnostics->takeErrors("LLVM optimization");
 }
 
 struct JitModule::SessionErrors {
@@ -177,20 +183,30 @@ JitModule::load(std::unique_ptr<llvm::LLVMContext> context,
   auto tm = jtmb.createTargetMachine();
   if (!tm)
     return toStatus(tm.takeError(), "cannot create a target machine");
-  TORUS_RETURN_IF_ERROR(optimize(*module, **tm, options.optLevel));
+  auto diagnostics = captureLlvmDiagnostics(*context);
+  {
+    TraceSpan span("LLVM optimization", "llvm");
+    TORUS_RETURN_IF_ERROR(optimize(*module, **tm, options.optLevel));
+    TORUS_RETURN_IF_ERROR(diagnostics->takeErrors("LLVM optimization"));
+  }
 
+  TraceSpan span("JIT load", "llvm");
   auto errors = std::make_shared<SessionErrors>();
   TORUS_ASSIGN_OR_RETURN(auto jit, createJit(options, errors));
   if (llvm::Error e = jit->addIRModule(
           llvm::orc::ThreadSafeModule(std::move(module), std::move(context))))
     return toStatus(std::move(e), "cannot add the module to the JIT");
-  return std::unique_ptr<JitModule>(
+  auto loaded = std::unique_ptr<JitModule>(
       new JitModule(std::move(jit), std::move(errors)));
+  loaded->llvmDiagnostics_ = std::move(diagnostics);
+  return loaded;
 }
 
 absl::StatusOr<std::unique_ptr<JitModule>>
 JitModule::loadObject(std::string_view bytes, std::string_view name,
                       const JitOptions &options) {
+  TraceSpan span("JIT load object", "llvm");
+  span.addArg("bytes", static_cast<int64_t>(bytes.size()));
   auto errors = std::make_shared<SessionErrors>();
   TORUS_ASSIGN_OR_RETURN(auto jit, createJit(options, errors));
   auto buffer = llvm::MemoryBuffer::getMemBufferCopy(
@@ -220,6 +236,9 @@ absl::StatusOr<std::string> JitModule::compileFor(llvm::Module &module,
                                                   const CpuTarget &target,
                                                   CodeFileType type,
                                                   int optLevel) {
+  TraceSpan span(type == CodeFileType::Object ? "machine code: object"
+                                              : "machine code: assembly",
+                 "llvm");
   TORUS_ASSIGN_OR_RETURN(auto jtmb, targetMachine(target, optLevel));
   // Position-independent code: JITLink loads it as well as a system linker
   // linking it into an executable or a shared library.
@@ -227,6 +246,7 @@ absl::StatusOr<std::string> JitModule::compileFor(llvm::Module &module,
   auto tm = jtmb.createTargetMachine();
   if (!tm)
     return toStatus(tm.takeError(), "cannot create a target machine");
+  auto diagnostics = captureLlvmDiagnostics(module.getContext());
   module.setTargetTriple((*tm)->getTargetTriple().str());
   module.setDataLayout((*tm)->createDataLayout());
   llvm::SmallVector<char, 0> code;
@@ -239,11 +259,22 @@ absl::StatusOr<std::string> JitModule::compileFor(llvm::Module &module,
     return absl::InternalError(
         "the target machine cannot emit this file type");
   pm.run(module);
+  TORUS_RETURN_IF_ERROR(diagnostics->takeErrors("LLVM code generation"));
   return std::string(code.begin(), code.end());
 }
 
 absl::StatusOr<void *> JitModule::lookup(std::string_view symbol) {
+  // The first lookup links what was added (JITLink): the JIT's link step.
+  TraceSpan span("JIT link and lookup", "llvm");
   auto address = jit_->lookup(llvm::StringRef(symbol.data(), symbol.size()));
+  // Errors of compiling the IR (at the first lookup) are LLVM diagnostics.
+  if (llvmDiagnostics_)
+    if (absl::Status s = llvmDiagnostics_->takeErrors("LLVM code generation");
+        !s.ok()) {
+      if (!address)
+        llvm::consumeError(address.takeError());
+      return s;
+    }
   if (!address) {
     absl::Status status =
         toStatus(address.takeError(),

@@ -30,6 +30,8 @@ class LLJIT;
 
 namespace torus::rt {
 
+class LlvmDiagnostics;
+
 struct JitOptions {
   /// LLVM optimization level, 0 to 3.
   int optLevel = 3;
@@ -97,6 +99,9 @@ private:
             const std::shared_ptr<SessionErrors> &errors);
   std::unique_ptr<llvm::orc::LLJIT> jit_;
   std::shared_ptr<SessionErrors> errors_;
+  /// The diagnostics of the IR module's context (load(); the JIT compiles
+  /// it at the first lookup), or null for objects.
+  std::shared_ptr<LlvmDiagnostics> llvmDiagnostics_;
 };
 
 } // namespace torus::rt

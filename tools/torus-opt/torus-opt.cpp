@@ -14,8 +14,15 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
+#include "runtime/jit/CpuTarget.h"
+#include "llvm/Support/raw_ostream.h"
 
 int main(int argc, char **argv) {
+  // The kernel pipelines size their vectors by TORUS_TARGET; one it cannot
+  // resolve is named here, and this host's width used (defaultVectorBits).
+  if (auto target = torus::rt::defaultCpuTarget(); !target.ok())
+    llvm::errs() << "torus-opt: " << std::string(target.status().message())
+                 << "; using this host's vector width\n";
   mlir::registerTransformsPasses(); // canonicalize, cse, ...
   mlir::torus::registerTorusPipelines();
   mlir::torus::registerTorusPasses(); // torus-value-and-grad, ...

@@ -24,10 +24,12 @@
 #include "runtime/executor/Executor.h"
 #include "runtime/jit/AotProgram.h"
 #include "runtime/jit/JitModule.h"
+#include "runtime/trace/TraceRecorder.h"
 #include "support/DTypeDispatch.h"
 #include "support/Npy.h"
 #include "tools/common/GlobalArrays.h"
 #include "tools/common/MeshPlan.h"
+#include "tools/common/Progress.h"
 #include "tools/common/ProgramMesh.h"
 #include "tools/common/SourceProgram.h"
 #include "tools/common/StandardOutput.h"
@@ -130,11 +132,28 @@ cl::opt<int64_t> steps("steps", cl::desc("Run the program N times"),
                        cl::init(1), cl::cat(runCategory));
 cl::opt<int> optLevel("O", cl::desc("LLVM optimization level (0-3) for .mlir"),
                       cl::init(3), cl::Prefix, cl::cat(runCategory));
+cl::opt<bool> verbose("v",
+                      cl::desc("Print each phase of loading the program "
+                               "(parsing, the passes of each stage, codegen, "
+                               "linking) with its time on stderr"),
+                      cl::cat(runCategory));
+cl::opt<std::string> traceFile(
+    "trace",
+    cl::desc("Write a timeline of the run as Chrome/Perfetto trace JSON into "
+             "this file: the compile's passes and LLVM stages, one track per "
+             "emulated core (transfers, steps, kernels, collectives and their "
+             "waits) and, on a TPU slice, the simulated TPU time beside it "
+             "(open it in ui.perfetto.dev)"),
+    cl::value_desc("file"), cl::cat(runCategory));
 cl::opt<int64_t> coreMemoryMiB(
     "core-memory-mib",
     cl::desc("Memory capacity of every emulated core in MiB (default: the "
              "topology's HBM per core, else 16 GiB)"),
     cl::cat(runCategory));
+
+/// The run's timeline, with --trace (written by main()).
+std::unique_ptr<rt::TraceRecorder> trace;
+constexpr int64_t kHostPid = 1, kHostTid = 1;
 
 /// An error with its exit code.
 struct Failure {
@@ -337,6 +356,8 @@ absl::StatusOr<LoadedProgram> loadAot(const std::string &path) {
 
 absl::StatusOr<LoadedProgram> compileSource(const std::string &path) {
   LoadedProgram loaded;
+  torus::tools::Progress progress("torus-run", verbose);
+  progress.begin(fmt::format("parsing {}", path));
   // The device counts given on the command line are the HLO importer's for
   // a program that does not state its own.
   torus::tools::SourceOptions sourceOptions;
@@ -346,6 +367,7 @@ absl::StatusOr<LoadedProgram> compileSource(const std::string &path) {
     sourceOptions.numPartitions = numPartitions;
   TORUS_ASSIGN_OR_RETURN(auto source,
                          torus::tools::readSourceProgram(path, sourceOptions));
+  progress.done();
   // The device counts the program states are the defaults of --replicas
   // and --num-partitions, exactly as for torusc.
   auto plan = torus::tools::planMeshForProgram(
@@ -375,9 +397,14 @@ absl::StatusOr<LoadedProgram> compileSource(const std::string &path) {
   options.numReplicas = loaded.plan.numReplicas;
   options.numPartitions = loaded.plan.numPartitions;
   options.vectorBits = target.vectorBits();
+  // A traced run shows the kernels on the cores' tracks.
+  options.traceKernels = !traceFile.empty();
+  progress.watch(options, /*translates=*/true);
   TORUS_ASSIGN_OR_RETURN(
       auto compiled,
       mlir::torus::compileToLLVMIR(*source.function.impl().module, options));
+  progress.done();
+  progress.begin(fmt::format("LLVM optimization (-O{})", optLevel.getValue()));
   rt::JitOptions jit;
   jit.optLevel = optLevel;
   jit.target = target;
@@ -386,7 +413,9 @@ absl::StatusOr<LoadedProgram> compileSource(const std::string &path) {
                          rt::JitModule::load(std::move(compiled.llvmContext),
                                              std::move(compiled.llvmModule),
                                              jit));
+  progress.begin("machine code and linking (JIT)");
   TORUS_ASSIGN_OR_RETURN(void *entry, loaded.code->lookup(compiled.entrySymbol));
+  progress.done();
   loaded.program.spec = std::move(compiled.spec);
   loaded.program.entry = reinterpret_cast<rt::EntryFn>(entry);
   if (compiled.numPartitions > 1) {
@@ -656,7 +685,22 @@ std::variant<int, Failure> run() {
                              "whole number of MiB from 0 to {}",
                              coreMemoryMiB.getValue(), kMaxCoreMemoryMiB));
 
+  std::optional<rt::TraceTrack> track;
+  if (!traceFile.empty()) {
+    auto recorder = std::make_unique<rt::TraceRecorder>();
+    // An unwritable file fails now, not after the compile and the run.
+    if (absl::Status s = recorder->writeFile(traceFile); !s.ok())
+      return fromStatus(s, kExitUsage);
+    trace = std::move(recorder);
+    trace->nameProcess(kHostPid, "torus-run", kHostPid);
+    trace->nameThread(kHostPid, kHostTid, "host");
+    track.emplace(trace.get(), kHostPid, kHostTid);
+  }
+  std::optional<rt::TraceSpan> loadSpan(std::in_place, "load program",
+                                        "compile");
+  loadSpan->addArg("program", std::string_view(programPath));
   auto loaded = loadProgram(programPath);
+  loadSpan.reset();
   if (!loaded.ok()) {
     if (loaded.status().code() == absl::StatusCode::kFailedPrecondition)
       return usage(std::string(loaded.status().message()));
@@ -720,9 +764,12 @@ std::variant<int, Failure> run() {
   std::optional<rt::StepCost> simulated;
   std::string noSimulation =
       plan.topology ? "" : "no TPU slice given (--topology or --mesh-shape)";
+  runOptions.trace = trace.get();
   for (int64_t step = 0; step < steps; ++step) {
     rt::RunStats stats;
     runOptions.stats = &stats;
+    rt::TraceSpan runSpan(trace ? fmt::format("run {}", step) : std::string(),
+                          "run");
     auto result = (*executor)->run(loaded->program, perDevice, runOptions);
     if (!result.ok())
       return Failure{kExitRunFailed,
@@ -863,6 +910,11 @@ int main(int argc, char **argv) {
           &errorStream))
     return report(Failure{kExitUsage, errors});
   auto result = run();
+  // The timeline of a failed run too: where it stopped.
+  if (trace)
+    if (absl::Status s = trace->writeFile(traceFile); !s.ok())
+      if (std::holds_alternative<int>(result))
+        result = fromStatus(s, kExitUsage);
   absl::Status written = torus::tools::flushStandardOutput();
   if (auto *failure = std::get_if<Failure>(&result))
     return report(*failure);

@@ -28,7 +28,9 @@
 #include "runtime/cost/CostModel.h"
 #include "runtime/cost/Roofline.h"
 #include "runtime/jit/JitModule.h"
+#include "runtime/trace/TraceRecorder.h"
 #include "tools/common/MeshPlan.h"
+#include "tools/common/Progress.h"
 #include "tools/common/ProgramMesh.h"
 #include "tools/common/SourceProgram.h"
 #include "tools/common/StandardOutput.h"
@@ -138,6 +140,12 @@ cl::opt<std::string> targetFeatures(
              "+avx512bf16,+avx512fp16 or -fma"),
     cl::value_desc("+f,-g"), cl::cat(targetCategory));
 
+cl::opt<bool> verbose("v",
+                      cl::desc("Print each phase of the compile (parsing, "
+                               "the passes of each stage, codegen, LLVM) "
+                               "with its time on stderr"),
+                      cl::cat(ioCategory));
+
 cl::opt<std::string> passPipeline(
     "pass-pipeline",
     cl::desc("Run this textual pipeline, e.g. "
@@ -177,6 +185,12 @@ cl::opt<bool> dumpDot(
     cl::desc("Also write a Graphviz graph of the torus-level program "
              "(needs --dump-dir)"),
     cl::cat(dumpCategory));
+cl::opt<std::string> traceFile(
+    "trace",
+    cl::desc("Write a timeline of the compile (every pass, the LLVM stages) "
+             "as Chrome/Perfetto trace JSON into this file (open it in "
+             "ui.perfetto.dev)"),
+    cl::value_desc("file"), cl::cat(dumpCategory));
 cl::opt<bool> dumpBeforePasses(
     "dump-before-passes",
     cl::desc("Also write the module before every pass (needs --dump-dir)"),
@@ -201,6 +215,10 @@ constexpr const char *kVisibleMlirOptions[] = {
     "mlir-print-op-generic",  "mlir-timing",
     "mlir-pass-statistics",   "mlir-disable-threading",
 };
+
+/// The compile's timeline, with --trace (written by main()).
+std::unique_ptr<torus::rt::TraceRecorder> trace;
+constexpr int64_t kTracePid = 1, kTraceTid = 1;
 
 int fail(std::string_view message, int code) {
   llvm::errs() << message;
@@ -599,6 +617,21 @@ int compile(int argc, char **argv) {
   if (!plan.ok())
     return usageError(plan.status());
 
+  // --- The timeline (--trace): everything below on the "compile" track ----
+  std::optional<torus::rt::TraceTrack> track;
+  if (!traceFile.empty()) {
+    auto recorder = std::make_unique<torus::rt::TraceRecorder>();
+    // An unwritable file fails now, not after the compile.
+    if (absl::Status s = recorder->writeFile(traceFile); !s.ok())
+      return usageError(s);
+    trace = std::move(recorder);
+    trace->nameProcess(kTracePid, "torusc");
+    trace->nameThread(kTracePid, kTraceTid, "compile");
+    track.emplace(trace.get(), kTracePid, kTraceTid);
+  }
+  torus::rt::TraceSpan compileSpan("torusc", "compile");
+  compileSpan.addArg("input", std::string_view(inputFile.getValue()));
+
   // --- Read and verify ------------------------------------------------------
   // The device counts of the command line are the HLO reader's for a
   // program that does not state its own (docs/hlo.md, "Device counts").
@@ -607,7 +640,14 @@ int compile(int argc, char **argv) {
     sourceOptions.numReplicas = replicas;
   if (numPartitions.getNumOccurrences())
     sourceOptions.numPartitions = numPartitions;
+  torus::tools::Progress progress("torusc", verbose);
+  progress.begin(fmt::format("parsing {}", inputFile.getValue()));
+  std::optional<torus::rt::TraceSpan> parseSpan(std::in_place, "parse",
+                                                "compile");
   auto source = torus::tools::readSourceProgram(inputFile, sourceOptions);
+  parseSpan.reset();
+  if (source.ok())
+    progress.done();
   if (!source.ok())
     return compileError(source.status());
   torus::TracedFunction &fn = source->function;
@@ -742,6 +782,7 @@ int compile(int argc, char **argv) {
     (void)mlir::applyPassManagerCLOptions(pm);
     pm.enableTiming(rootTiming);
   };
+  progress.watch(options, !isMlirStage(stage));
 
   std::string outputText;
   if (isMlirStage(stage)) {
@@ -764,6 +805,7 @@ int compile(int argc, char **argv) {
     auto compiled = mlir::torus::compileToLLVMIR(module, options);
     if (!compiled.ok())
       return compileError(compiled.status());
+    progress.done();
     llvm::Module &llvmModule = *compiled->llvmModule;
     if (dumper && !wroteCollectives) {
       Pricing pricing = price(compiled->spec, counts, *plan);
@@ -779,30 +821,37 @@ int compile(int argc, char **argv) {
       outputText = printLLVM(llvmModule);
 
     if (dumper || stage == Stage::Asm || stage == Stage::Obj) {
+      progress.begin(fmt::format("LLVM optimization (-O{})",
+                                 optLevel.getValue()));
       absl::Status optimized =
           torus::rt::JitModule::optimizeFor(llvmModule, *target, optLevel);
       if (!optimized.ok())
         return compileError(optimized);
+      progress.done();
       if (dumper)
         record(dumper->writeNumbered("llvm-opt", "ll", printLLVM(llvmModule)));
     }
     if (stage == Stage::Asm || (dumper && stage == Stage::Obj)) {
       // Code generation changes the module; the object is made from a copy.
       std::unique_ptr<llvm::Module> copy = llvm::CloneModule(llvmModule);
+      progress.begin("machine code (assembly)");
       auto assembly = torus::rt::JitModule::compileFor(
           *copy, *target, torus::rt::CodeFileType::Assembly, optLevel);
       if (!assembly.ok())
         return compileError(assembly.status());
+      progress.done();
       if (dumper)
         record(dumper->writeNumbered("asm", "s", *assembly));
       if (stage == Stage::Asm)
         outputText = std::move(*assembly);
     }
     if (stage == Stage::Obj) {
+      progress.begin("machine code (object)");
       auto object = torus::rt::JitModule::compileFor(
           llvmModule, *target, torus::rt::CodeFileType::Object, optLevel);
       if (!object.ok())
         return compileError(object.status());
+      progress.done();
       torus::rt::ProgramArtifact artifact;
       artifact.spec = compiled->spec;
       artifact.entrySymbol = compiled->entrySymbol;
@@ -850,6 +899,10 @@ int compile(int argc, char **argv) {
 
 int main(int argc, char **argv) {
   int code = compile(argc, argv);
+  // The timeline of a failed compile too: where it stopped.
+  if (trace)
+    if (absl::Status s = trace->writeFile(traceFile); !s.ok() && code == 0)
+      code = usageError(s);
   absl::Status written = torus::tools::flushStandardOutput();
   if (code == 0 && !written.ok())
     return usageError(written);
