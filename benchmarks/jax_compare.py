@@ -175,12 +175,13 @@ if mode == "export":
     os.makedirs(d, exist_ok=True)
     with open(os.path.join(d, "program.hlo"), "w") as f:
         f.write(fn.lower(*call_args).compiler_ir("hlo").as_hlo_text())
+    # pmap's per-device program keeps the mapped axis, of size 1.
     for i, a in enumerate(args):
-        np.save(os.path.join(d, f"in{i}.npy"), a)
+        np.save(os.path.join(d, f"in{i}.npy"), a[None] if name in DP else a)
     outs = jax.tree_util.tree_leaves(fn(*call_args))
     for i, o in enumerate(outs):
         o = np.asarray(o)
-        np.save(os.path.join(d, f"out{i}.npy"), o[0] if name in DP else o)
+        np.save(os.path.join(d, f"out{i}.npy"), o[0:1] if name in DP else o)
     sys.exit(0)
 
 compiles, steps = int(sys.argv[4]), int(sys.argv[5])
@@ -271,43 +272,17 @@ def main():
     rows = []
     try:
         for name in names:
-            devices = 8 if name.startswith("dp8") else 1
-            subprocess.run([args.python, str(side), "export", str(work), name],
-                           env=jax_env(2, devices), check=True)
-            d = work / name
-            inputs = sorted(d.glob("in*.npy"), key=lambda p: int(p.stem[2:]))
-            torus_cmd = [str(bench), str(d / "program.hlo"),
-                         *[f"--input={p}" for p in inputs],
-                         f"--replicas={devices}", f"--compiles={args.compiles}",
-                         f"--steps={args.steps}"]
-            check = run_json(torus_cmd + [f"--output-dir={d / 'torus'}",
-                                          "--steps=1", "--compiles=1"])
-            verdict = subprocess.run(
-                [args.python, str(side), "check", str(work), name],
-                capture_output=True, text=True, check=True).stdout.strip()
-            for t in threads:
-                best = {"torus": None, "jax": None}
-                for _ in range(args.rounds):
-                    tj = run_json(["taskset", "-c", cores(t), args.python, str(side),
-                                   "time", str(work), name, str(args.compiles),
-                                   str(args.steps)], jax_env(t, devices))
-                    tt = run_json(["taskset", "-c", cores(t)] + torus_cmd +
-                                  [f"--host-threads={0 if t > 1 else 1}"])
-                    for key, r in (("jax", tj), ("torus", tt)):
-                        b = best[key]
-                        if b is None:
-                            best[key] = r
-                        else:
-                            for m in ("compile_ms", "step_ms"):
-                                b[m]["median"] = min(b[m]["median"], r[m]["median"])
-                                b[m]["min"] = min(b[m]["min"], r[m]["min"])
-                rows.append((name, t, best, verdict, check["cpu"]))
-                print_row(rows[-1], flush=True)
+            try:
+                rows += compare(name, args, bench, side, work, threads)
+            except (RuntimeError, subprocess.CalledProcessError) as e:
+                print(f"{name}: failed: {e}", flush=True)
+                rows.append((name, 0, None, f"failed: {str(e).splitlines()[-1]}", "?"))
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
     print()
-    print(f"CPU: {rows[0][4] if rows else '?'} ({cpu_model()}), JAX {jax_version}; "
+    timed = [r for r in rows if r[2]]
+    print(f"CPU: {timed[0][4] if timed else '?'} ({cpu_model()}), JAX {jax_version}; "
           f"best median of {args.rounds} interleaved rounds, {args.steps} steps "
           f"and {args.compiles} compiles each; ratio = Torus / JAX (< 1: Torus faster)")
     print("| program | threads | Torus step ms | JAX step ms | step ratio | "
@@ -316,6 +291,44 @@ def main():
     for r in rows:
         print(table_row(r))
     return 0
+
+
+def compare(name, args, bench, side, work, threads):
+    """The rows of one program: its check, then each thread count."""
+    rows = []
+    devices = 8 if name.startswith("dp8") else 1
+    subprocess.run([args.python, str(side), "export", str(work), name],
+                   env=jax_env(2, devices), check=True)
+    d = work / name
+    inputs = sorted(d.glob("in*.npy"), key=lambda p: int(p.stem[2:]))
+    torus_cmd = [str(bench), str(d / "program.hlo"),
+                 *[f"--input={p}" for p in inputs],
+                 f"--replicas={devices}", f"--compiles={args.compiles}",
+                 f"--steps={args.steps}"]
+    check = run_json(torus_cmd + [f"--output-dir={d / 'torus'}",
+                                  "--steps=1", "--compiles=1"])
+    verdict = subprocess.run(
+        [args.python, str(side), "check", str(work), name],
+        capture_output=True, text=True, check=True).stdout.strip()
+    for t in threads:
+        best = {"torus": None, "jax": None}
+        for _ in range(args.rounds):
+            tj = run_json(["taskset", "-c", cores(t), args.python, str(side),
+                           "time", str(work), name, str(args.compiles),
+                           str(args.steps)], jax_env(t, devices))
+            tt = run_json(["taskset", "-c", cores(t)] + torus_cmd +
+                          [f"--host-threads={0 if t > 1 else 1}"])
+            for key, r in (("jax", tj), ("torus", tt)):
+                b = best[key]
+                if b is None:
+                    best[key] = r
+                else:
+                    for m in ("compile_ms", "step_ms"):
+                        b[m]["median"] = min(b[m]["median"], r[m]["median"])
+                        b[m]["min"] = min(b[m]["min"], r[m]["min"])
+        rows.append((name, t, best, verdict, check["cpu"]))
+        print_row(rows[-1], flush=True)
+    return rows
 
 
 def cpu_model():
@@ -330,6 +343,8 @@ def cpu_model():
 
 def table_row(row):
     name, t, best, verdict, _ = row
+    if best is None:
+        return f"| {name} | | | | | | | | {verdict} |"
     ts, js = best["torus"]["step_ms"]["median"], best["jax"]["step_ms"]["median"]
     tc, jc = best["torus"]["compile_ms"]["median"], best["jax"]["compile_ms"]["median"]
     return (f"| {name} | {t} | {ts:.3f} | {js:.3f} | {ts / js:.2f} | "
