@@ -203,6 +203,37 @@ def TorusEmptyBufferArguments
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def TorusNoAliasArguments
+    : Pass<"torus-noalias-arguments", "ModuleOp"> {
+  let summary = "Tell LLVM that an entry's buffers do not overlap";
+  let description = [{
+    The runtime gives a program's entry function distinct buffers: each
+    input, each output and the workspace are allocations of their own
+    (inputs are only read, so even two equal inputs could share one).
+    LLVM cannot know this, so a loop writing an output while reading an
+    input or the workspace keeps every load inside the loop and is not
+    vectorized without runtime checks: a layer norm's last kernel recomputed
+    `rsqrt(var + eps)` for every element, in scalar code. This pass marks
+    every buffer argument of every public function `llvm.noalias` (LLVM's
+    `noalias`, kept as scoped alias metadata when the function is inlined
+    into its packed entry). Private functions (torus.call's callees) keep
+    their arguments as they are: a caller may pass one buffer twice.
+
+    Before:
+    ```mlir
+    func.func @main(%x: memref<4x8xf32>, %out: memref<4x8xf32>,
+                    %ws: memref<128xi8>) {...}
+    ```
+    After:
+    ```mlir
+    func.func @main(%x: memref<4x8xf32> {llvm.noalias},
+                    %out: memref<4x8xf32> {llvm.noalias},
+                    %ws: memref<128xi8> {llvm.noalias}) {...}
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def TorusStridedCopiesToLinalg
     : Pass<"torus-strided-copies-to-linalg", "func::FuncOp"> {
   let summary = "Lower copies between strided buffers to linalg.copy";

@@ -154,6 +154,7 @@ void buildBuffersToLLVMPipeline(OpPassManager &pm,
   // Loops, then LLVM (with the bare-pointer calling convention, which takes
   // zero-element buffers only as memref<0xT>).
   pm.addPass(createTorusEmptyBufferArguments());
+  pm.addPass(createTorusNoAliasArguments());
   pm.addNestedPass<func::FuncOp>(createTorusStridedCopiesToLinalg());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   // c64/c128 arithmetic on its parts; complex values stay structs of two

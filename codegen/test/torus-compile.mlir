@@ -5,7 +5,8 @@
 // RUN: torus-opt %s --torus-compile | FileCheck %s --implicit-check-not="= torus." --implicit-check-not=malloc --implicit-check-not=free
 
 // CHECK-DAG: llvm.func @__torus_collective(i64, !llvm.ptr, !llvm.ptr)
-// CHECK: llvm.func @step(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr) attributes {torus.workspace_bytes = 64 : i64}
+// The entry's buffers are distinct allocations (torus-noalias-arguments).
+// CHECK: llvm.func @step(%{{[a-z0-9]+}}: !llvm.ptr {llvm.noalias}, %{{[a-z0-9]+}}: !llvm.ptr {llvm.noalias}, %{{[a-z0-9]+}}: !llvm.ptr {llvm.noalias}, %{{[a-z0-9]+}}: !llvm.ptr {llvm.noalias}) attributes {torus.workspace_bytes = 64 : i64}
 // CHECK: llvm.call @__torus_collective
 func.func @step(%w: tensor<4x3xf32>, %x: tensor<2x4xf32>) -> tensor<2x3xf32> {
   %0 = torus.dot_general %x, %w, batching_dims = [] x [], contracting_dims = [1] x [0] : (tensor<2x4xf32>, tensor<4x3xf32>) -> tensor<2x3xf32>

@@ -27,10 +27,10 @@
 // BUFFERIZED: memref.view %{{.*}}[%{{.*}}][] {torus.buffer = 0 : i64
 // BUFFERIZED-NOT: memref.dealloc
 
-// LLVMDIALECT: llvm.func @step(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr)
+// LLVMDIALECT: llvm.func @step(%{{[a-z0-9]+}}: !llvm.ptr {llvm.noalias}, %{{[a-z0-9]+}}: !llvm.ptr {llvm.noalias}, %{{[a-z0-9]+}}: !llvm.ptr {llvm.noalias}, %{{[a-z0-9]+}}: !llvm.ptr {llvm.noalias})
 
 // LLVMIR: declare void @__torus_collective(i64, ptr, ptr)
-// LLVMIR: define internal void @step(ptr %0, ptr %1, ptr %2{{.*}})
+// LLVMIR: define internal void @step(ptr noalias %0, ptr noalias %1, ptr noalias %2{{.*}})
 // LLVMIR: {{fmul float|fmuladd}}
 // LLVMIR: call void @__torus_collective(i64 0,
 // LLVMIR: define void @__torus_entry_step(ptr %0)
