@@ -18,7 +18,11 @@
 //
 // cosh, sinh, lgamma, digamma, erf_inv and erfc compute f16 and bf16 in
 // f32, as the decomposition does.
-// Real floats only: complex operands are an error naming the op.
+// cosh, sinh, asinh, acosh, atanh, atan and asin of complex operands are
+// expanded on the real and imaginary parts as the decomposition writes them
+// (below: Hull et al.'s algorithm for asin/acosh/asinh); the other
+// functions take real floats only, complex operands are an error naming
+// the op.
 //
 //===----------------------------------------------------------------------===//
 
@@ -87,6 +91,33 @@ public:
   Value select(Value p, Value a, Value c) {
     return b_.create<SelectOp>(loc_, type_, p, a, c);
   }
+  Value max(Value a, Value c) {
+    return b_.create<MaximumOp>(loc_, type_, a, c);
+  }
+  Value min(Value a, Value c) {
+    return b_.create<MinimumOp>(loc_, type_, a, c);
+  }
+  Value orI1(Value a, Value c) {
+    return b_.create<OrOp>(loc_, a.getType(), a, c);
+  }
+  Value notI1(Value a) { return b_.create<NotOp>(loc_, a.getType(), a); }
+  /// The parts of a complex tensor whose part type is this expander's type.
+  Value real(Value z) { return b_.create<RealOp>(loc_, type_, z); }
+  Value imag(Value z) { return b_.create<ImagOp>(loc_, type_, z); }
+  Value complex(Value re, Value im) {
+    return b_.create<ComplexOp>(loc_, re, im);
+  }
+  /// The smallest positive normal value of the element type.
+  double smallestNormal() {
+    return APFloat::getSmallestNormalized(ft_.getFloatSemantics())
+        .convertToDouble();
+  }
+  /// The machine epsilon of the element type (the gap above 1).
+  double epsilon() {
+    return std::ldexp(1.0,
+                      1 - int(APFloat::semanticsPrecision(
+                              ft_.getFloatSemantics())));
+  }
 
 private:
   OpBuilder &b_;
@@ -145,6 +176,189 @@ Value asin(Expander &e, Value x) {
   Value root = e.sqrt(e.mul(e.sub(one, x), e.add(x, one)));
   Value half = e.atan2(x, e.add(root, one));
   return e.add(half, half);
+}
+
+// Complex operands. The formulas are those of StableHLO's CHLO
+// decomposition (functional_algorithms, after Hull et al., "Implementing the
+// complex arcsine and arccosine functions using exception handling", 1997),
+// step by step in the same order so that results follow XLA's roundings.
+
+/// hypot(a, b) of |a|, b >= 0 as the decomposition writes it: mx * sqrt(1 +
+/// r^2) with r = mn / mx, mx + mx r^2 / 2 when that sqrt rounds to 1, and
+/// mx sqrt(2) when a == b.
+Value hypotKernel(Expander &e, Value a, Value b) {
+  Value one = e.cst(1);
+  Value mx = e.max(a, b), mn = e.min(a, b);
+  Value r = e.div(mn, mx);
+  Value r2 = e.mul(r, r);
+  Value sq = e.sqrt(e.add(r2, one));
+  Value tiny = e.andI1(e.cmp(Dir::EQ, sq, one), e.cmp(Dir::GT, r2, e.cst(0)));
+  Value general = e.select(tiny, e.add(mx, e.div(e.mul(mx, r2), e.cst(2))),
+                           e.mul(mx, sq));
+  return e.select(e.cmp(Dir::EQ, mx, mn), e.mul(mx, e.cst(std::sqrt(2.0))),
+                  general);
+}
+
+/// The two real quantities of asin(x + iy) for ax = |x|, ay = |y|: the
+/// denominator d with Re asin = atan2(x, d) and the magnitude m with
+/// |Im asin| = m (= Re acosh, with Im acosh = +-atan2(d, x)).
+struct AsinKernel {
+  Value den, mag;
+};
+AsinKernel asinKernel(Expander &e, Value ax, Value ay) {
+  Value one = e.cst(1), half = e.cst(0.5);
+  double safeMax = std::sqrt(e.maxValue()) / 8;
+  double safeMin = std::sqrt(e.smallestNormal()) * 4;
+  Value xp1 = e.add(ax, one);
+  Value r = hypotKernel(e, e.abs(xp1), ay);
+  Value xm1 = e.sub(ax, one);
+  Value s = hypotKernel(e, e.abs(xm1), ay);
+  Value a = e.mul(e.add(r, s), half);
+  Value halfApx = e.mul(e.add(a, ax), half);
+  Value yy = e.mul(ay, ay);
+  Value rpxp1 = e.add(r, xp1);
+  Value smxm1 = e.sub(s, xm1);
+  Value spxm1 = e.add(s, xm1);
+  AsinKernel k;
+  Value inside = e.sqrt(e.mul(halfApx, e.add(e.div(yy, rpxp1), smxm1)));
+  Value outside = e.mul(
+      ay, e.sqrt(e.add(e.div(halfApx, rpxp1), e.div(halfApx, spxm1))));
+  k.den = e.select(e.cmp(Dir::GE, e.max(ax, ay), e.cst(safeMax)), ay,
+                   e.select(e.cmp(Dir::LE, ax, one), inside, outside));
+
+  Value safeMaxOpt =
+      e.select(e.cmp(Dir::LT, ax, e.cst(safeMax * 1e12)),
+               e.cst(safeMax * 1e-6), e.cst(safeMax * 1e2));
+  Value yBig = e.cmp(Dir::GE, ay, safeMaxOpt);
+  Value mx = e.select(yBig, ay, ax);
+  Value huge = e.cmp(Dir::GE, mx, e.select(yBig, safeMaxOpt, e.cst(safeMax)));
+  Value inf = e.cst(std::numeric_limits<double>::infinity());
+  Value xoy = e.select(e.andI1(yBig, e.notI1(e.cmp(Dir::EQ, ay, inf))),
+                       e.div(ax, ay), e.cst(0));
+  Value hugeMag = e.add(e.add(e.log(mx), e.cst(std::log(2.0))),
+                        e.mul(e.log1p(e.mul(xoy, xoy)), half));
+  Value tiny = e.andI1(e.cmp(Dir::LT, ay, e.cst(safeMin)),
+                       e.cmp(Dir::LT, ax, one));
+  Value ap1 = e.add(a, one);
+  Value halfYy = e.mul(yy, half);
+  Value yyOverRpxp1 = e.div(halfYy, rpxp1);
+  Value am1 = e.select(
+      tiny, e.neg(e.div(e.mul(xp1, xm1), ap1)),
+      e.select(e.cmp(Dir::GE, ax, one),
+               e.add(yyOverRpxp1, e.mul(spxm1, half)),
+               e.select(e.cmp(Dir::LE, a, e.cst(1.5)),
+                        e.add(yyOverRpxp1, e.div(halfYy, smxm1)),
+                        e.sub(a, one))));
+  Value sq = e.sqrt(e.mul(am1, ap1));
+  k.mag = e.select(huge, hugeMag,
+                   e.select(tiny, e.div(ay, sq), e.log1p(e.add(am1, sq))));
+  return k;
+}
+
+/// v negated where `negative`.
+Value negateWhere(Expander &e, Value negative, Value v) {
+  return e.select(negative, e.neg(v), v);
+}
+
+//   asin(x + iy) = atan2(x, d) + i sign(y) m
+Value complexAsin(Expander &e, Value z) {
+  Value x = e.real(z), y = e.imag(z);
+  AsinKernel k = asinKernel(e, e.abs(x), e.abs(y));
+  return e.complex(e.atan2(x, k.den),
+                   negateWhere(e, e.cmp(Dir::LT, y, e.cst(0)), k.mag));
+}
+
+//   asinh(z) = -i asin(iz): asin's kernel at (|y|, |x|).
+Value complexAsinh(Expander &e, Value z) {
+  Value x = e.real(z), y = e.imag(z);
+  AsinKernel k = asinKernel(e, e.abs(y), e.abs(x));
+  return e.complex(negateWhere(e, e.cmp(Dir::LT, x, e.cst(0)), k.mag),
+                   e.atan2(y, k.den));
+}
+
+//   acosh(x + iy) = m + i sign(y) atan2(d, x)
+Value complexAcosh(Expander &e, Value z) {
+  Value x = e.real(z), y = e.imag(z);
+  AsinKernel k = asinKernel(e, e.abs(x), e.abs(y));
+  return e.complex(k.mag, negateWhere(e, e.cmp(Dir::LT, y, e.cst(0)),
+                                      e.atan2(k.den, x)));
+}
+
+/// atanh(x + iy) as (real, imag):
+///   Re = sign(x) log1p(4 |x| / ((1 - |x|)^2 + y^2)) / 4
+///   Im = atan2(2y, (1 - |x|)(1 + |x|) - y^2) / 2
+/// with the decomposition's forms for |x| or |y| >= 4 / eps^2.
+std::pair<Value, Value> atanhParts(Expander &e, Value x, Value y) {
+  Value one = e.cst(1), zero = e.cst(0);
+  Value inf = e.cst(std::numeric_limits<double>::infinity());
+  double eps = e.epsilon();
+  Value ax = e.abs(x), ay = e.abs(y);
+  Value big = e.cst(4 / (eps * eps));
+  Value inRange = e.andI1(e.cmp(Dir::LT, ax, big), e.cmp(Dir::LT, ay, big));
+  Value oneMinusAx = e.sub(one, ax);
+  Value yy = e.mul(y, y);
+  Value signX = e.select(e.cmp(Dir::GE, x, zero), one, e.cst(-1));
+  Value moderate =
+      e.div(ax, e.add(e.mul(oneMinusAx, oneMinusAx), yy));
+  auto isInf = [&](Value v) {
+    return e.orI1(e.cmp(Dir::EQ, v, inf), e.cmp(Dir::EQ, v, e.neg(inf)));
+  };
+  Value anyInf = e.orI1(isInf(x), isInf(y));
+  Value mixed = e.div(e.div(one, e.add(e.div(ax, y), e.div(y, ax))), y);
+  Value large = e.select(
+      e.cmp(Dir::LT, e.mul(ay, e.cst(2 / eps + 2)), ax), e.div(one, ax),
+      e.select(anyInf, zero, mixed));
+  Value q = e.select(inRange, moderate, large);
+  Value re = e.mul(e.mul(signX, e.log1p(e.mul(q, e.cst(4)))), e.cst(0.25));
+  Value angle = e.atan2(e.add(y, y),
+                        e.sub(e.mul(oneMinusAx, e.add(ax, one)), yy));
+  Value signY = e.select(e.cmp(Dir::GE, y, zero), one, e.cst(-1));
+  Value im = e.mul(e.select(inRange, angle, e.mul(signY, e.cst(M_PI))),
+                   e.cst(0.5));
+  return {re, im};
+}
+
+Value complexAtanh(Expander &e, Value z) {
+  auto [re, im] = atanhParts(e, e.real(z), e.imag(z));
+  return e.complex(re, im);
+}
+
+//   atan(z) = -i atanh(iz)
+Value complexAtan(Expander &e, Value z) {
+  auto [re, im] = atanhParts(e, e.neg(e.imag(z)), e.real(z));
+  return e.complex(im, e.neg(re));
+}
+
+/// exp(x + iy) as the decomposition writes it: e^x (cos y, sin y), through
+/// e^(x/2) twice where e^x overflows, and an imaginary part 0 when y == 0.
+std::pair<Value, Value> complexExpParts(Expander &e, Value x, Value y) {
+  Value ex = e.exp(x);
+  Value overflow =
+      e.cmp(Dir::EQ, ex, e.cst(std::numeric_limits<double>::infinity()));
+  Value halfEx = e.exp(e.mul(x, e.cst(0.5)));
+  auto scale = [&](Value t) {
+    return e.select(overflow, e.mul(e.mul(halfEx, t), halfEx), e.mul(ex, t));
+  };
+  Value re = scale(e.cos(y));
+  Value im = e.select(e.cmp(Dir::EQ, y, e.cst(0)), e.cst(0), scale(e.sin(y)));
+  return {re, im};
+}
+
+/// cosh and sinh: exp(z + log(1/2)) +- exp(log(1/2) - z), complex.
+Value complexCoshOrSinh(Expander &e, Value z, bool sinh) {
+  Value x = e.real(z), y = e.imag(z);
+  Value c = e.cst(std::log(0.5));
+  auto [re1, im1] = complexExpParts(e, e.add(x, c), e.add(y, e.cst(0)));
+  auto [re2, im2] = complexExpParts(e, e.sub(c, x), e.sub(e.cst(0), y));
+  if (sinh)
+    return e.complex(e.sub(re1, re2), e.sub(im1, im2));
+  return e.complex(e.add(re1, re2), e.add(im1, im2));
+}
+Value complexCosh(Expander &e, Value z) {
+  return complexCoshOrSinh(e, z, false);
+}
+Value complexSinh(Expander &e, Value z) {
+  return complexCoshOrSinh(e, z, true);
 }
 
 // Lanczos's approximation as XLA writes it (g = 7, n = 9).
@@ -367,19 +581,28 @@ Value erfc(Expander &e, Value x) {
 template <typename OpTy>
 struct ExpandPattern : OpConversionPattern<OpTy> {
   using Fn = Value (*)(Expander &, Value);
-  ExpandPattern(MLIRContext *ctx, Fn expand, bool upcast, bool noF64 = false)
+  ExpandPattern(MLIRContext *ctx, Fn expand, bool upcast, bool noF64 = false,
+                Fn expandComplex = nullptr)
       : OpConversionPattern<OpTy>(ctx, /*benefit=*/1), expand_(expand),
-        upcast_(upcast), noF64_(noF64) {}
+        expandComplex_(expandComplex), upcast_(upcast), noF64_(noF64) {}
 
   LogicalResult
   matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto type = cast<RankedTensorType>(op.getType());
+    auto ct = dyn_cast<ComplexType>(type.getElementType());
+    if (ct && expandComplex_) {
+      // Expanded on the parts, a tensor of the complex type's float type.
+      Expander e(rewriter, op.getLoc(), type.clone(ct.getElementType()));
+      rewriter.replaceOp(op, expandComplex_(e, adaptor.getOperand()));
+      return success();
+    }
     auto ft = dyn_cast<FloatType>(type.getElementType());
     if (!ft)
       return op.emitError() << "'" << op->getName() << "' of "
-                            << type.getElementType()
-                            << " is not supported: only real floats";
+                            << type.getElementType() << " is not supported: "
+                            << (expandComplex_ ? "only floats and complex"
+                                               : "only real floats");
     if (noF64_ && ft.isF64())
       return op.emitError() << "'" << op->getName()
                             << "' of f64 is not supported: only f32 and "
@@ -400,7 +623,7 @@ struct ExpandPattern : OpConversionPattern<OpTy> {
   }
 
 private:
-  Fn expand_;
+  Fn expand_, expandComplex_;
   bool upcast_, noF64_;
 };
 
@@ -427,13 +650,20 @@ bool hasChloExpansion(Operation *op) {
 void populateChloPatterns(RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<SquarePattern>(ctx);
-  patterns.add<ExpandPattern<chlo::CoshOp>>(ctx, cosh, /*upcast=*/true);
-  patterns.add<ExpandPattern<chlo::SinhOp>>(ctx, sinh, /*upcast=*/true);
-  patterns.add<ExpandPattern<chlo::AsinhOp>>(ctx, asinh, /*upcast=*/false);
-  patterns.add<ExpandPattern<chlo::AcoshOp>>(ctx, acosh, /*upcast=*/false);
-  patterns.add<ExpandPattern<chlo::AtanhOp>>(ctx, atanh, /*upcast=*/false);
-  patterns.add<ExpandPattern<chlo::AtanOp>>(ctx, atan, /*upcast=*/false);
-  patterns.add<ExpandPattern<chlo::AsinOp>>(ctx, asin, /*upcast=*/false);
+  patterns.add<ExpandPattern<chlo::CoshOp>>(ctx, cosh, /*upcast=*/true,
+      /*noF64=*/false, complexCosh);
+  patterns.add<ExpandPattern<chlo::SinhOp>>(ctx, sinh, /*upcast=*/true,
+      /*noF64=*/false, complexSinh);
+  patterns.add<ExpandPattern<chlo::AsinhOp>>(ctx, asinh, /*upcast=*/false,
+      /*noF64=*/false, complexAsinh);
+  patterns.add<ExpandPattern<chlo::AcoshOp>>(ctx, acosh, /*upcast=*/false,
+      /*noF64=*/false, complexAcosh);
+  patterns.add<ExpandPattern<chlo::AtanhOp>>(ctx, atanh, /*upcast=*/false,
+      /*noF64=*/false, complexAtanh);
+  patterns.add<ExpandPattern<chlo::AtanOp>>(ctx, atan, /*upcast=*/false,
+      /*noF64=*/false, complexAtan);
+  patterns.add<ExpandPattern<chlo::AsinOp>>(ctx, asin, /*upcast=*/false,
+      /*noF64=*/false, complexAsin);
   patterns.add<ExpandPattern<chlo::LgammaOp>>(ctx, lgamma, /*upcast=*/true);
   patterns.add<ExpandPattern<chlo::DigammaOp>>(ctx, digamma, /*upcast=*/true);
   patterns.add<ExpandPattern<chlo::ErfInvOp>>(ctx, erfInvAny,

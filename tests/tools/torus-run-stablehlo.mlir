@@ -33,3 +33,17 @@
 // PSUM: replica 1 result 0: f32[2]{1, 1}
 // PSUM: replica 2 result 0: f32[2]{5, 5}
 // PSUM: replica 3 result 0: f32[2]{5, 5}
+
+// chlo.asin, asinh, acosh, atan, atanh, cosh and sinh of complex<f64> and
+// complex<f32> (expanded on the parts as StableHLO's CHLO decomposition
+// writes them) give NumPy's values (tests/data/stablehlo/make_chlo_complex.py)
+// at points in every branch: the inverse functions within a few ULPs; cosh
+// and sinh within the error of XLA's exp(z + log 1/2) formula (see there).
+// RUN: rm -rf %t.cc && torus-run %S/Inputs/stablehlo_chlo_complex.mlir %torus_src/tests/data/stablehlo/chlo_complex/z_re64.npy %torus_src/tests/data/stablehlo/chlo_complex/z_im64.npy %torus_src/tests/data/stablehlo/chlo_complex/w_re64.npy %torus_src/tests/data/stablehlo/chlo_complex/w_im64.npy %torus_src/tests/data/stablehlo/chlo_complex/z_re32.npy %torus_src/tests/data/stablehlo/chlo_complex/z_im32.npy %torus_src/tests/data/stablehlo/chlo_complex/w_re32.npy %torus_src/tests/data/stablehlo/chlo_complex/w_im32.npy --output-dir=%t.cc > /dev/null
+// RUN: python3 %torus_src/tests/data/compare_npy.py %torus_src/tests/data/stablehlo/chlo_complex/c128 %t.cc --rtol 1e-13 --atol 1e-305 | FileCheck %s --check-prefix=C128
+// RUN: python3 %torus_src/tests/data/compare_npy.py %torus_src/tests/data/stablehlo/chlo_complex/c64 %t.cc --rtol 1e-6 --atol 1e-37 | FileCheck %s --check-prefix=C64
+// RUN: python3 %torus_src/tests/data/compare_npy.py %torus_src/tests/data/stablehlo/chlo_complex/c128_hyp %t.cc --rtol 1e-13 --atol 1e-15 | FileCheck %s --check-prefix=HYP
+// RUN: python3 %torus_src/tests/data/compare_npy.py %torus_src/tests/data/stablehlo/chlo_complex/c64_hyp %t.cc --rtol 4e-6 --atol 1e-6 | FileCheck %s --check-prefix=HYP
+// C128: all 180 values match (10 results)
+// C64: all 180 values match (10 results)
+// HYP: all 48 values match (4 results)

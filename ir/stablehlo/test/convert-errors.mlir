@@ -19,6 +19,16 @@ func.func @erfc64(%x: tensor<4xf64>) -> tensor<4xf64> {
 
 // -----
 
+// The complex forms of lgamma, digamma, erf_inv and erfc have no expansion.
+func.func @lgamma_complex(%x: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>> {
+  // expected-error @+2 {{'chlo.lgamma' of 'complex<f32>' is not supported: only real floats}}
+  // expected-error @+1 {{failed to legalize operation 'chlo.lgamma'}}
+  %0 = chlo.lgamma %x : tensor<4xcomplex<f32>> -> tensor<4xcomplex<f32>>
+  return %0 : tensor<4xcomplex<f32>>
+}
+
+// -----
+
 func.func @target(%x: tensor<4xf32>) -> tensor<4xf32> {
   // expected-error @+2 {{unsupported custom_call target '@Sharding'}}
   // expected-error @+1 {{failed to legalize operation 'stablehlo.custom_call'}}
