@@ -14,10 +14,11 @@
 //   atan(x)  = atan2(x, 1)
 //   asin(x)  = 2 * atan2(x, 1 + sqrt((1 - x) * (1 + x)))
 //   lgamma, digamma: Lanczos's approximation with reflection (below)
-//   erf_inv, erfc: XLA's polynomials (below; erfc f32 and narrower only)
+//   erf_inv, erfc: XLA's polynomials (below; Cephes' for erfc of f64)
+//   bessel_i1e: Cephes' Chebyshev series, as XLA writes it
 //
-// cosh, sinh, lgamma, digamma, erf_inv and erfc compute f16 and bf16 in
-// f32, as the decomposition does.
+// cosh, sinh, lgamma, digamma, erf_inv, erfc and bessel_i1e compute f16 and
+// bf16 in f32, as the decomposition does.
 // cosh, sinh, asinh, acosh, atanh, atan and asin of complex operands are
 // expanded on the real and imaginary parts as the decomposition writes them
 // (below: Hull et al.'s algorithm for asin/acosh/asinh); the other
@@ -576,15 +577,135 @@ Value erfc(Expander &e, Value x) {
   return e.select(e.cmp(Dir::LT, absX, one), small, large);
 }
 
+// erfc of f64 (Cephes' ndtr.c as XLA writes it): 1 - x T(x^2) / U(x^2)
+// for |x| < 1, else exp(-x^2) P(|x|) / Q(|x|) below 8 and exp(-x^2) R(|x|)
+// / S(|x|) above, 0 when -x^2 < -maxlog, reflected (2 - y) for x < 0.
+Value erfc64(Expander &e, Value x) {
+  static constexpr double erfT[] = {
+      9.60497373987051638749E0, 9.00260197203842689217E1,
+      2.23200534594684319226E3, 7.00332514112805075473E3,
+      5.55923013010394962768E4};
+  static constexpr double erfU[] = {
+      1.0,                      3.35617141647503099647E1,
+      5.21357949780152679795E2, 4.59432382970980127987E3,
+      2.26290000613890934246E4, 4.92673942608635921086E4};
+  static constexpr double erfcP[] = {
+      2.46196981473530512524E-10, 5.64189564831068821977E-1,
+      7.46321056442269912687E0,   4.86371970985681366614E1,
+      1.96520832956077098242E2,   5.26445194995477358631E2,
+      9.34528527171957607540E2,   1.02755188689515710272E3,
+      5.57535335369399327526E2};
+  static constexpr double erfcQ[] = {
+      1.0,                      1.32281951154744992508E1,
+      8.67072140885989742329E1, 3.54937778887819891062E2,
+      9.75708501743205489753E2, 1.82390916687909736289E3,
+      2.24633760818710981792E3, 1.65666309194161350182E3,
+      5.57535340817727675546E2};
+  static constexpr double erfcR[] = {
+      5.64189583547755073984E-1, 1.27536670759978104416E0,
+      5.01905042251180477414E0,  6.16021097993053585195E0,
+      7.40974269950448939160E0,  2.97886665372100240670E0};
+  static constexpr double erfcS[] = {
+      1.0,                      2.26052863220117276590E0,
+      9.39603524938001434673E0, 1.20489539808096656605E1,
+      1.70814450747565897222E1, 9.60896809063285878198E0,
+      3.36907645100081516050E0};
+  constexpr double kMaxLog = 7.09782712893383996843E2;
+  Value one = e.cst(1);
+  Value x2 = e.mul(x, x);
+  Value small = e.sub(one, e.div(e.mul(x, horner(e, x2, erfT)),
+                                 horner(e, x2, erfU)));
+  Value z = e.neg(e.mul(x, x));
+  Value absX = e.abs(x);
+  Value ez = e.exp(z);
+  Value near =
+      e.div(e.mul(ez, horner(e, absX, erfcP)), horner(e, absX, erfcQ));
+  Value far =
+      e.div(e.mul(ez, horner(e, absX, erfcR)), horner(e, absX, erfcS));
+  Value y = e.select(e.cmp(Dir::LT, absX, e.cst(8)), near, far);
+  y = e.select(e.cmp(Dir::LT, z, e.cst(-kMaxLog)), e.cst(0), y);
+  Value large =
+      e.select(e.cmp(Dir::LT, x, e.cst(0)), e.sub(e.cst(2), y), y);
+  return e.select(e.cmp(Dir::LT, absX, one), small, large);
+}
+
+Value erfcAny(Expander &e, Value x) {
+  return e.isF64() ? erfc64(e, x) : erfc(e, x);
+}
+
+/// Cephes' chbevl as XLA writes it: b0 = x b1 - b2 + c over the
+/// coefficients (from b0 = b1 = b2 = 0; the first steps' zero terms left
+/// out as XLA's simplifier leaves them), then (b0 - b2) / 2.
+Value chebyshev(Expander &e, Value x, ArrayRef<double> coeffs) {
+  Value b0, b1, b2;
+  for (double c : coeffs) {
+    b2 = b1;
+    b1 = b0;
+    Value t = e.mul(x, b1 ? b1 : e.cst(0));
+    if (b2)
+      t = e.sub(t, b2);
+    b0 = e.add(t, e.cst(c));
+  }
+  return e.mul(e.sub(b0, b2), e.cst(0.5));
+}
+
+// bessel_i1e (Cephes' i1e, as XLA writes it): |x| A(|x|/2 - 2) for |x| <= 8,
+// B(32/|x| - 2) / sqrt|x| above (Chebyshev series), times sign(x). f32 (and
+// f16/bf16, computed in f32) take the last 17 and 7 coefficients, f64 all.
+Value besselI1e(Expander &e, Value x) {
+  static constexpr double a[] = {
+      2.77791411276104639959E-18, -2.11142121435816608115E-17,
+      1.55363195773620046921E-16, -1.10559694773538630805E-15,
+      7.60068429473540693410E-15, -5.04218550472791168711E-14,
+      3.22379336594557470981E-13, -1.98397439776494371520E-12,
+      1.17361862988909016308E-11, -6.66348972350202774223E-11,
+      3.62559028155211703701E-10, -1.88724975172282928790E-9,
+      9.38153738649577178388E-9,  -4.44505912879632808065E-8,
+      2.00329475355213526229E-7,  -8.56872026469545474066E-7,
+      3.47025130813767847674E-6,  -1.32731636560394358279E-5,
+      4.78156510755005422638E-5,  -1.61760815825896745588E-4,
+      5.12285956168575772895E-4,  -1.51357245063125314899E-3,
+      4.15642294431288815669E-3,  -1.05640848946261981558E-2,
+      2.47264490306265168283E-2,  -5.29459812080949914269E-2,
+      1.02643658689847095384E-1,  -1.76416518357834055153E-1,
+      2.52587186443633654823E-1};
+  static constexpr double b[] = {
+      7.51729631084210481353E-18,  4.41434832307170791151E-18,
+      -4.65030536848935832153E-17, -3.20952592199342395980E-17,
+      2.96262899764595013876E-16,  3.30820231092092828324E-16,
+      -1.88035477551078244854E-15, -3.81440307243700780478E-15,
+      1.04202769841288027642E-14,  4.27244001671195135429E-14,
+      -2.10154184277266431302E-14, -4.08355111109219731823E-13,
+      -7.19855177624590851209E-13, 2.03562854414708950722E-12,
+      1.41258074366137813316E-11,  3.25260358301548823856E-11,
+      -1.89749581235054123450E-11, -5.58974346219658380687E-10,
+      -3.83538038596423702205E-9,  -2.63146884688951950684E-8,
+      -2.51223623787020892529E-7,  -3.88256480887769039346E-6,
+      -1.10588938762623716291E-4,  -9.76109749136146840777E-3,
+      7.78576235018280120474E-1};
+  ArrayRef<double> ca(a), cb(b);
+  if (!e.isF64()) {
+    ca = ca.take_back(17);
+    cb = cb.take_back(7);
+  }
+  Value z = e.abs(x);
+  Value inner =
+      e.mul(z, chebyshev(e, e.sub(e.mul(z, e.cst(0.5)), e.cst(2)), ca));
+  Value outer = e.div(
+      chebyshev(e, e.sub(e.div(e.cst(32), z), e.cst(2)), cb), e.sqrt(z));
+  return e.mul(e.sign(x),
+               e.select(e.cmp(Dir::LE, z, e.cst(8)), inner, outer));
+}
+
 /// A chlo function on real floats, expanded by `expand` (in f32 for f16
 /// and bf16 when `upcast`).
 template <typename OpTy>
 struct ExpandPattern : OpConversionPattern<OpTy> {
   using Fn = Value (*)(Expander &, Value);
-  ExpandPattern(MLIRContext *ctx, Fn expand, bool upcast, bool noF64 = false,
+  ExpandPattern(MLIRContext *ctx, Fn expand, bool upcast,
                 Fn expandComplex = nullptr)
       : OpConversionPattern<OpTy>(ctx, /*benefit=*/1), expand_(expand),
-        expandComplex_(expandComplex), upcast_(upcast), noF64_(noF64) {}
+        expandComplex_(expandComplex), upcast_(upcast) {}
 
   LogicalResult
   matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
@@ -603,10 +724,6 @@ struct ExpandPattern : OpConversionPattern<OpTy> {
                             << type.getElementType() << " is not supported: "
                             << (expandComplex_ ? "only floats and complex"
                                                : "only real floats");
-    if (noF64_ && ft.isF64())
-      return op.emitError() << "'" << op->getName()
-                            << "' of f64 is not supported: only f32 and "
-                               "narrower (XLA's f64 approximation differs)";
     Location loc = op.getLoc();
     Value x = adaptor.getOperand();
     RankedTensorType work = type;
@@ -624,7 +741,7 @@ struct ExpandPattern : OpConversionPattern<OpTy> {
 
 private:
   Fn expand_, expandComplex_;
-  bool upcast_, noF64_;
+  bool upcast_;
 };
 
 /// chlo.square: x * x, for every element type (XLA's expansion).
@@ -644,32 +761,34 @@ struct SquarePattern : OpConversionPattern<chlo::SquareOp> {
 bool hasChloExpansion(Operation *op) {
   return isa<chlo::SquareOp, chlo::CoshOp, chlo::SinhOp, chlo::AsinhOp,
              chlo::AcoshOp, chlo::AtanhOp, chlo::AtanOp, chlo::AsinOp,
-             chlo::LgammaOp, chlo::DigammaOp, chlo::ErfInvOp, chlo::ErfcOp>(op);
+             chlo::LgammaOp, chlo::DigammaOp, chlo::ErfInvOp, chlo::ErfcOp,
+             chlo::BesselI1eOp>(op);
 }
 
 void populateChloPatterns(RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<SquarePattern>(ctx);
   patterns.add<ExpandPattern<chlo::CoshOp>>(ctx, cosh, /*upcast=*/true,
-      /*noF64=*/false, complexCosh);
+      /*expandComplex=*/complexCosh);
   patterns.add<ExpandPattern<chlo::SinhOp>>(ctx, sinh, /*upcast=*/true,
-      /*noF64=*/false, complexSinh);
+      /*expandComplex=*/complexSinh);
   patterns.add<ExpandPattern<chlo::AsinhOp>>(ctx, asinh, /*upcast=*/false,
-      /*noF64=*/false, complexAsinh);
+      /*expandComplex=*/complexAsinh);
   patterns.add<ExpandPattern<chlo::AcoshOp>>(ctx, acosh, /*upcast=*/false,
-      /*noF64=*/false, complexAcosh);
+      /*expandComplex=*/complexAcosh);
   patterns.add<ExpandPattern<chlo::AtanhOp>>(ctx, atanh, /*upcast=*/false,
-      /*noF64=*/false, complexAtanh);
+      /*expandComplex=*/complexAtanh);
   patterns.add<ExpandPattern<chlo::AtanOp>>(ctx, atan, /*upcast=*/false,
-      /*noF64=*/false, complexAtan);
+      /*expandComplex=*/complexAtan);
   patterns.add<ExpandPattern<chlo::AsinOp>>(ctx, asin, /*upcast=*/false,
-      /*noF64=*/false, complexAsin);
+      /*expandComplex=*/complexAsin);
   patterns.add<ExpandPattern<chlo::LgammaOp>>(ctx, lgamma, /*upcast=*/true);
   patterns.add<ExpandPattern<chlo::DigammaOp>>(ctx, digamma, /*upcast=*/true);
   patterns.add<ExpandPattern<chlo::ErfInvOp>>(ctx, erfInvAny,
                                               /*upcast=*/true);
-  patterns.add<ExpandPattern<chlo::ErfcOp>>(ctx, erfc, /*upcast=*/true,
-                                            /*noF64=*/true);
+  patterns.add<ExpandPattern<chlo::ErfcOp>>(ctx, erfcAny, /*upcast=*/true);
+  patterns.add<ExpandPattern<chlo::BesselI1eOp>>(ctx, besselI1e,
+                                                 /*upcast=*/true);
 }
 
 } // namespace mlir::torus::stablehlo

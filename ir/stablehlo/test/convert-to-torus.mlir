@@ -136,7 +136,7 @@ func.func @batching(%t: tensor<8x4xf32>, %i: tensor<8x1xi32>) -> tensor<8x1xf32>
 // -----
 
 // lgamma: Lanczos's approximation (the sum starts from 676.52.../(z + 1)),
-// reflected below 1/2; erfc of f64 has no expansion here.
+// reflected below 1/2.
 // CHECK-LABEL: func.func @special
 func.func @special(%x: tensor<4xf32>) -> tensor<4xf32> {
   // CHECK: torus.constant dense<5.000000e-01> : tensor<4xf32>
