@@ -2,7 +2,8 @@
 //
 // The arith/math code of one element of HLO's elementwise ops, shared by
 // the ops' ScalarBody definitions and code generation. Functions the LLVM
-// math lowering lacks or computes inaccurately (expm1, log1p, tanh, atan2)
+// math lowering lacks or computes inaccurately (expm1, log1p, tanh, atan2;
+// tanh of f32 as XLA computes it, a rational function)
 // are spelled out from exp, log and arithmetic, so the generated code needs
 // nothing beyond what `convert-math-to-llvm` handles; erf and cbrt, which
 // libm computes accurately, become libm calls (`convert-math-to-libm`).
@@ -18,6 +19,7 @@
 
 #include <cassert>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 namespace mlir::torus {
@@ -225,9 +227,52 @@ Value log1pOf(OpBuilder &b, Location loc, Value x) {
   return select(b, loc, cmpf(b, loc, CmpFPredicate::OEQ, u, one), x, r);
 }
 
-/// tanh(x) = sign(x) * -expm1(-2|x|) / (2 + expm1(-2|x|)).
+/// tanh of f32 as XLA's CPU backend computes it (Eigen's ptanh_float): on
+/// x clamped to +-7.99881172, x P(x^2) / Q(x^2) with P of degree 6 and Q of
+/// degree 3 in x^2, each Horner step one fused multiply-add; x itself for
+/// |x| < 4e-4 and +-1 for |x| >= 20. Within 3 ULPs of exact, and XLA's bits.
+static Value tanhF32(OpBuilder &b, Location loc, Value x) {
+  Type t = x.getType();
+  // The coefficients as f32 bit patterns, highest degree first.
+  static constexpr uint32_t kP[] = {0xA59F25C0, 0x2A61337E, 0xAEBD37FF,
+                                    0x335C0041, 0x3779434A, 0x3A270DED,
+                                    0x3BA059DC};
+  static constexpr uint32_t kQ[] = {0x35A0D3D8, 0x38F895D6, 0x3B14AA05,
+                                    0x3BA059DD};
+  constexpr uint32_t kClamp = 0x40FFF644;
+  auto bitsCst = [&](uint32_t bits) {
+    return b.create<arith::ConstantOp>(
+        loc, b.getFloatAttr(t, APFloat(APFloat::IEEEsingle(),
+                                       APInt(32, bits))));
+  };
+  auto horner = [&](Value w, ArrayRef<uint32_t> coeffs) {
+    Value p = bitsCst(coeffs[0]);
+    for (uint32_t c : coeffs.drop_front())
+      p = b.create<math::FmaOp>(loc, w, p, bitsCst(c));
+    return p;
+  };
+  Value hi = bitsCst(kClamp);
+  Value lo = b.create<arith::NegFOp>(loc, hi);
+  // Selects, not min/max, so that NaN passes through as XLA's does.
+  Value c = select(b, loc, cmpf(b, loc, CmpFPredicate::OLT, x, lo), lo, x);
+  c = select(b, loc, cmpf(b, loc, CmpFPredicate::OGT, c, hi), hi, c);
+  Value c2 = b.create<arith::MulFOp>(loc, c, c);
+  Value num = b.create<arith::MulFOp>(loc, c, horner(c2, kP));
+  Value r = b.create<arith::DivFOp>(loc, num, horner(c2, kQ));
+  Value ax = b.create<math::AbsFOp>(loc, x);
+  r = select(b, loc, cmpf(b, loc, CmpFPredicate::OLT, ax, cst(b, loc, t, 4e-4)),
+             x, r);
+  Value one = b.create<math::CopySignOp>(loc, cst(b, loc, t, 1.0), x);
+  return select(b, loc, cmpf(b, loc, CmpFPredicate::OGE, ax, cst(b, loc, t, 20)),
+                one, r);
+}
+
+/// tanh(x) = sign(x) * -expm1(-2|x|) / (2 + expm1(-2|x|)); f32 as XLA
+/// computes it (tanhF32).
 Value tanhOf(OpBuilder &b, Location loc, Value x) {
   Type t = x.getType();
+  if (t.isF32())
+    return tanhF32(b, loc, x);
   Value ax = b.create<math::AbsFOp>(loc, x);
   Value e = expm1Of(b, loc, b.create<arith::MulFOp>(loc, ax, cst(b, loc, t, -2.0)));
   Value r = b.create<arith::DivFOp>(

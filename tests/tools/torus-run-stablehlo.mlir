@@ -57,3 +57,10 @@
 // RUN: python3 %torus_src/tests/data/compare_npy.py %torus_src/tests/data/stablehlo/chlo_special/f16 %t.cs --rtol 1e-3 --atol 1e-7 | FileCheck %s --check-prefix=SPECIAL
 // SPECIAL64: all 30 values match (2 results)
 // SPECIAL: all 15 values match (1 results)
+
+// tanh of f32 gives XLA's bits (Eigen's rational function with fused
+// multiply-adds), on the edges of its ranges and 494 random points
+// (tests/data/stablehlo/make_tanh_f32.py: jax.numpy.tanh on CPU).
+// RUN: rm -rf %t.tanh && torus-run %S/Inputs/stablehlo_tanh_f32.mlir %torus_src/tests/data/stablehlo/tanh_f32/x.npy --output-dir=%t.tanh > /dev/null
+// RUN: python3 %torus_src/tests/data/compare_npy.py %torus_src/tests/data/stablehlo/tanh_f32/expected %t.tanh --rtol 0 --atol 0 | FileCheck %s --check-prefix=TANH
+// TANH: all 512 values match (1 results)
