@@ -281,6 +281,79 @@ Value tanhOf(OpBuilder &b, Location loc, Value x) {
   return b.create<math::CopySignOp>(loc, r, x);
 }
 
+/// log1p of a complex number as XLA expands it (JAX's HLO export writes
+/// the same steps):
+///   Re = max(|x|, |y|) > sqrt(largest) / 100 ? log(mx) + log1p((mn/mx)^2)/2
+///      : |x + 1| + |y| < 0.2 ? log((x + 1)^2 + y^2) / 2
+///      : log1p(2x + x^2 + y^2) / 2, that sum in double-double (Dekker's
+///        split of x and y, compensated additions);
+///   Im = atan2(y, x + 1).
+Value complexLog1pOf(OpBuilder &b, Location loc, Value z) {
+  auto ct = cast<ComplexType>(z.getType());
+  auto ft = cast<FloatType>(ct.getElementType());
+  Value x = realPart(b, loc, z), y = imagPart(b, loc, z);
+  auto add = [&](Value p, Value q) {
+    return b.create<arith::AddFOp>(loc, p, q).getResult();
+  };
+  auto sub = [&](Value p, Value q) {
+    return b.create<arith::SubFOp>(loc, p, q).getResult();
+  };
+  auto mul = [&](Value p, Value q) {
+    return b.create<arith::MulFOp>(loc, p, q).getResult();
+  };
+  auto c = [&](double v) { return cst(b, loc, ft, v); };
+  Value half = c(0.5), one = c(1);
+  Value ax = b.create<math::AbsFOp>(loc, x), ay = b.create<math::AbsFOp>(loc, y);
+  Value mx = b.create<arith::MaximumFOp>(loc, ax, ay);
+  Value mn = b.create<arith::MinimumFOp>(loc, ax, ay);
+  double largest = APFloat::getLargest(ft.getFloatSemantics()).convertToDouble();
+  Value isLarge =
+      cmpf(b, loc, CmpFPredicate::OGT, mx, c(std::sqrt(largest) * 0.01));
+  Value ratio = b.create<arith::DivFOp>(loc, mn, mx);
+  Value r2 = select(b, loc, cmpf(b, loc, CmpFPredicate::OEQ, mn, mx), one,
+                    mul(ratio, ratio));
+  Value large = add(b.create<math::LogOp>(loc, mx),
+                    mul(log1pOf(b, loc, r2), half));
+  Value xp1 = add(x, one);
+  Value isSmall = cmpf(b, loc, CmpFPredicate::OLT,
+                       add(b.create<math::AbsFOp>(loc, xp1), ay), c(0.2));
+  Value yy = mul(y, y), xx = mul(x, x);
+  Value small = mul(b.create<math::LogOp>(loc, add(mul(xp1, xp1), yy)), half);
+  // Dekker: the rounding error of v * v, with the split constant
+  // 2^ceil(p/2) + 1.
+  unsigned precision = APFloat::semanticsPrecision(ft.getFloatSemantics());
+  Value split = c(std::ldexp(1.0, (precision + 1) / 2) + 1);
+  auto squareError = [&](Value v, Value vv) {
+    Value vs = mul(v, split);
+    Value hi = add(vs, sub(v, vs));
+    Value lo = sub(v, hi);
+    Value hl = mul(hi, lo);
+    return add(add(add(add(b.create<arith::NegFOp>(loc, vv), mul(hi, hi)), hl),
+                   hl),
+               mul(lo, lo));
+  };
+  // The rounding error of s = p + q (Knuth's two-sum).
+  auto twoSumError = [&](Value s, Value p, Value q) {
+    Value d = sub(s, p);
+    return add(sub(p, sub(s, d)), sub(q, d));
+  };
+  Value x2 = add(x, x);
+  Value s1 = add(x2, yy);
+  Value s2 = add(s1, xx);
+  Value ey = squareError(y, yy);
+  Value s3 = add(s2, ey);
+  Value ex = squareError(x, xx);
+  Value s4 = add(s3, ex);
+  Value err = add(add(add(twoSumError(s1, x2, yy), twoSumError(s2, s1, xx)),
+                      twoSumError(s3, s2, ey)),
+                  twoSumError(s4, s3, ex));
+  Value moderate = mul(log1pOf(b, loc, add(s4, err)), half);
+  Value re = select(b, loc, isLarge, large,
+                    select(b, loc, isSmall, small, moderate));
+  Value im = atan2Of(b, loc, y, xp1);
+  return b.create<complex::CreateOp>(loc, ct, re, im);
+}
+
 /// C atan2(y, x), computed in f64, with C's special cases for zeros and
 /// infinities.
 Value atan2Of(OpBuilder &b, Location loc, Value y, Value x) {

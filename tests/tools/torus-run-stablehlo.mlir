@@ -64,3 +64,11 @@
 // RUN: rm -rf %t.tanh && torus-run %S/Inputs/stablehlo_tanh_f32.mlir %torus_src/tests/data/stablehlo/tanh_f32/x.npy --output-dir=%t.tanh > /dev/null
 // RUN: python3 %torus_src/tests/data/compare_npy.py %torus_src/tests/data/stablehlo/tanh_f32/expected %t.tanh --rtol 0 --atol 0 | FileCheck %s --check-prefix=TANH
 // TANH: all 512 values match (1 results)
+
+// log1p of complex<f64> and complex<f32> (XLA's expansion: the real part's
+// sum 2x + x^2 + y^2 in double-double) matches an exact-arithmetic reference
+// (tests/data/stablehlo/make_log1p_complex.py) where |1 + z| is near 1.
+// RUN: rm -rf %t.l1p && torus-run %S/Inputs/stablehlo_log1p_complex.mlir %torus_src/tests/data/stablehlo/log1p_complex/re64.npy %torus_src/tests/data/stablehlo/log1p_complex/im64.npy %torus_src/tests/data/stablehlo/log1p_complex/re32.npy %torus_src/tests/data/stablehlo/log1p_complex/im32.npy --output-dir=%t.l1p > /dev/null
+// RUN: python3 %torus_src/tests/data/compare_npy.py %torus_src/tests/data/stablehlo/log1p_complex/c128 %t.l1p --rtol 1e-15 --atol 1e-300 | FileCheck %s --check-prefix=L1P
+// RUN: python3 %torus_src/tests/data/compare_npy.py %torus_src/tests/data/stablehlo/log1p_complex/c64 %t.l1p --rtol 5e-7 --atol 1e-37 | FileCheck %s --check-prefix=L1P
+// L1P: all 32 values match (2 results)
