@@ -305,7 +305,7 @@ def Torus_Log1pOp : Torus_UnaryOp<"log1p", Torus_FloatOrComplexTensor,
   }];
   let scalarBody = [{
     if (isComplexType(x[0].getType()))
-      return b.create<complex::Log1pOp>(loc, x[0]); return log1pOf(b, loc, x[0]); }];
+      return complexLog1pOf(b, loc, x[0]); return log1pOf(b, loc, x[0]); }];
   let foldsViaDouble = "std::log1p";
 }
 def Torus_SqrtOp : Torus_UnaryOp<"sqrt", Torus_FloatOrComplexTensor, "square root",

@@ -2,7 +2,8 @@
 //
 // The arith/math code of one element of HLO's elementwise ops, shared by
 // the ops' ScalarBody definitions and code generation. Functions the LLVM
-// math lowering lacks or computes inaccurately (expm1, log1p, tanh, atan2)
+// math lowering lacks or computes inaccurately (expm1, log1p, tanh, atan2;
+// tanh of f32 as XLA computes it, a rational function)
 // are spelled out from exp, log and arithmetic, so the generated code needs
 // nothing beyond what `convert-math-to-llvm` handles; erf and cbrt, which
 // libm computes accurately, become libm calls (`convert-math-to-libm`).
@@ -18,6 +19,7 @@
 
 #include <cassert>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 namespace mlir::torus {
@@ -225,15 +227,131 @@ Value log1pOf(OpBuilder &b, Location loc, Value x) {
   return select(b, loc, cmpf(b, loc, CmpFPredicate::OEQ, u, one), x, r);
 }
 
-/// tanh(x) = sign(x) * -expm1(-2|x|) / (2 + expm1(-2|x|)).
+/// tanh of f32 as XLA's CPU backend computes it (Eigen's ptanh_float): on
+/// x clamped to +-7.99881172, x P(x^2) / Q(x^2) with P of degree 6 and Q of
+/// degree 3 in x^2, each Horner step one fused multiply-add; x itself for
+/// |x| < 4e-4 and +-1 for |x| >= 20. Within 3 ULPs of exact, and XLA's bits.
+static Value tanhF32(OpBuilder &b, Location loc, Value x) {
+  Type t = x.getType();
+  // The coefficients as f32 bit patterns, highest degree first.
+  static constexpr uint32_t kP[] = {0xA59F25C0, 0x2A61337E, 0xAEBD37FF,
+                                    0x335C0041, 0x3779434A, 0x3A270DED,
+                                    0x3BA059DC};
+  static constexpr uint32_t kQ[] = {0x35A0D3D8, 0x38F895D6, 0x3B14AA05,
+                                    0x3BA059DD};
+  constexpr uint32_t kClamp = 0x40FFF644;
+  auto bitsCst = [&](uint32_t bits) {
+    return b.create<arith::ConstantOp>(
+        loc, b.getFloatAttr(t, APFloat(APFloat::IEEEsingle(),
+                                       APInt(32, bits))));
+  };
+  auto horner = [&](Value w, ArrayRef<uint32_t> coeffs) {
+    Value p = bitsCst(coeffs[0]);
+    for (uint32_t c : coeffs.drop_front())
+      p = b.create<math::FmaOp>(loc, w, p, bitsCst(c));
+    return p;
+  };
+  Value hi = bitsCst(kClamp);
+  Value lo = b.create<arith::NegFOp>(loc, hi);
+  // Selects, not min/max, so that NaN passes through as XLA's does.
+  Value c = select(b, loc, cmpf(b, loc, CmpFPredicate::OLT, x, lo), lo, x);
+  c = select(b, loc, cmpf(b, loc, CmpFPredicate::OGT, c, hi), hi, c);
+  Value c2 = b.create<arith::MulFOp>(loc, c, c);
+  Value num = b.create<arith::MulFOp>(loc, c, horner(c2, kP));
+  Value r = b.create<arith::DivFOp>(loc, num, horner(c2, kQ));
+  Value ax = b.create<math::AbsFOp>(loc, x);
+  r = select(b, loc, cmpf(b, loc, CmpFPredicate::OLT, ax, cst(b, loc, t, 4e-4)),
+             x, r);
+  Value one = b.create<math::CopySignOp>(loc, cst(b, loc, t, 1.0), x);
+  return select(b, loc, cmpf(b, loc, CmpFPredicate::OGE, ax, cst(b, loc, t, 20)),
+                one, r);
+}
+
+/// tanh(x) = sign(x) * -expm1(-2|x|) / (2 + expm1(-2|x|)); f32 as XLA
+/// computes it (tanhF32).
 Value tanhOf(OpBuilder &b, Location loc, Value x) {
   Type t = x.getType();
+  if (t.isF32())
+    return tanhF32(b, loc, x);
   Value ax = b.create<math::AbsFOp>(loc, x);
   Value e = expm1Of(b, loc, b.create<arith::MulFOp>(loc, ax, cst(b, loc, t, -2.0)));
   Value r = b.create<arith::DivFOp>(
       loc, b.create<arith::NegFOp>(loc, e),
       b.create<arith::AddFOp>(loc, cst(b, loc, t, 2.0), e));
   return b.create<math::CopySignOp>(loc, r, x);
+}
+
+/// log1p of a complex number as XLA expands it (JAX's HLO export writes
+/// the same steps):
+///   Re = max(|x|, |y|) > sqrt(largest) / 100 ? log(mx) + log1p((mn/mx)^2)/2
+///      : |x + 1| + |y| < 0.2 ? log((x + 1)^2 + y^2) / 2
+///      : log1p(2x + x^2 + y^2) / 2, that sum in double-double (Dekker's
+///        split of x and y, compensated additions);
+///   Im = atan2(y, x + 1).
+Value complexLog1pOf(OpBuilder &b, Location loc, Value z) {
+  auto ct = cast<ComplexType>(z.getType());
+  auto ft = cast<FloatType>(ct.getElementType());
+  Value x = realPart(b, loc, z), y = imagPart(b, loc, z);
+  auto add = [&](Value p, Value q) {
+    return b.create<arith::AddFOp>(loc, p, q).getResult();
+  };
+  auto sub = [&](Value p, Value q) {
+    return b.create<arith::SubFOp>(loc, p, q).getResult();
+  };
+  auto mul = [&](Value p, Value q) {
+    return b.create<arith::MulFOp>(loc, p, q).getResult();
+  };
+  auto c = [&](double v) { return cst(b, loc, ft, v); };
+  Value half = c(0.5), one = c(1);
+  Value ax = b.create<math::AbsFOp>(loc, x), ay = b.create<math::AbsFOp>(loc, y);
+  Value mx = b.create<arith::MaximumFOp>(loc, ax, ay);
+  Value mn = b.create<arith::MinimumFOp>(loc, ax, ay);
+  double largest = APFloat::getLargest(ft.getFloatSemantics()).convertToDouble();
+  Value isLarge =
+      cmpf(b, loc, CmpFPredicate::OGT, mx, c(std::sqrt(largest) * 0.01));
+  Value ratio = b.create<arith::DivFOp>(loc, mn, mx);
+  Value r2 = select(b, loc, cmpf(b, loc, CmpFPredicate::OEQ, mn, mx), one,
+                    mul(ratio, ratio));
+  Value large = add(b.create<math::LogOp>(loc, mx),
+                    mul(log1pOf(b, loc, r2), half));
+  Value xp1 = add(x, one);
+  Value isSmall = cmpf(b, loc, CmpFPredicate::OLT,
+                       add(b.create<math::AbsFOp>(loc, xp1), ay), c(0.2));
+  Value yy = mul(y, y), xx = mul(x, x);
+  Value small = mul(b.create<math::LogOp>(loc, add(mul(xp1, xp1), yy)), half);
+  // Dekker: the rounding error of v * v, with the split constant
+  // 2^ceil(p/2) + 1.
+  unsigned precision = APFloat::semanticsPrecision(ft.getFloatSemantics());
+  Value split = c(std::ldexp(1.0, (precision + 1) / 2) + 1);
+  auto squareError = [&](Value v, Value vv) {
+    Value vs = mul(v, split);
+    Value hi = add(vs, sub(v, vs));
+    Value lo = sub(v, hi);
+    Value hl = mul(hi, lo);
+    return add(add(add(add(b.create<arith::NegFOp>(loc, vv), mul(hi, hi)), hl),
+                   hl),
+               mul(lo, lo));
+  };
+  // The rounding error of s = p + q (Knuth's two-sum).
+  auto twoSumError = [&](Value s, Value p, Value q) {
+    Value d = sub(s, p);
+    return add(sub(p, sub(s, d)), sub(q, d));
+  };
+  Value x2 = add(x, x);
+  Value s1 = add(x2, yy);
+  Value s2 = add(s1, xx);
+  Value ey = squareError(y, yy);
+  Value s3 = add(s2, ey);
+  Value ex = squareError(x, xx);
+  Value s4 = add(s3, ex);
+  Value err = add(add(add(twoSumError(s1, x2, yy), twoSumError(s2, s1, xx)),
+                      twoSumError(s3, s2, ey)),
+                  twoSumError(s4, s3, ex));
+  Value moderate = mul(log1pOf(b, loc, add(s4, err)), half);
+  Value re = select(b, loc, isLarge, large,
+                    select(b, loc, isSmall, small, moderate));
+  Value im = atan2Of(b, loc, y, xp1);
+  return b.create<complex::CreateOp>(loc, ct, re, im);
 }
 
 /// C atan2(y, x), computed in f64, with C's special cases for zeros and

@@ -52,6 +52,9 @@ Value combine(OpBuilder &b, Location loc, ReduceKind kind, Value x, Value y);
 Value expm1Of(OpBuilder &b, Location loc, Value x);
 /// log(1 + x), accurate near zero (Goldberg's method).
 Value log1pOf(OpBuilder &b, Location loc, Value x);
+/// log1p of a complex number as XLA expands it (the real part's sum in
+/// double-double).
+Value complexLog1pOf(OpBuilder &b, Location loc, Value z);
 /// tanh(x) from expm1, accurate near zero and saturating for large |x|.
 Value tanhOf(OpBuilder &b, Location loc, Value x);
 /// C atan2(y, x), computed in f64, with C's special cases for zeros and

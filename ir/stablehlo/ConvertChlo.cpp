@@ -14,11 +14,16 @@
 //   atan(x)  = atan2(x, 1)
 //   asin(x)  = 2 * atan2(x, 1 + sqrt((1 - x) * (1 + x)))
 //   lgamma, digamma: Lanczos's approximation with reflection (below)
-//   erf_inv, erfc: XLA's polynomials (below; erfc f32 and narrower only)
+//   erf_inv, erfc: XLA's polynomials (below; Cephes' for erfc of f64)
+//   bessel_i1e: Cephes' Chebyshev series, as XLA writes it
 //
-// cosh, sinh, lgamma, digamma, erf_inv and erfc compute f16 and bf16 in
-// f32, as the decomposition does.
-// Real floats only: complex operands are an error naming the op.
+// cosh, sinh, lgamma, digamma, erf_inv, erfc and bessel_i1e compute f16 and
+// bf16 in f32, as the decomposition does.
+// cosh, sinh, asinh, acosh, atanh, atan and asin of complex operands are
+// expanded on the real and imaginary parts as the decomposition writes them
+// (below: Hull et al.'s algorithm for asin/acosh/asinh); the other
+// functions take real floats only, complex operands are an error naming
+// the op.
 //
 //===----------------------------------------------------------------------===//
 
@@ -87,6 +92,33 @@ public:
   Value select(Value p, Value a, Value c) {
     return b_.create<SelectOp>(loc_, type_, p, a, c);
   }
+  Value max(Value a, Value c) {
+    return b_.create<MaximumOp>(loc_, type_, a, c);
+  }
+  Value min(Value a, Value c) {
+    return b_.create<MinimumOp>(loc_, type_, a, c);
+  }
+  Value orI1(Value a, Value c) {
+    return b_.create<OrOp>(loc_, a.getType(), a, c);
+  }
+  Value notI1(Value a) { return b_.create<NotOp>(loc_, a.getType(), a); }
+  /// The parts of a complex tensor whose part type is this expander's type.
+  Value real(Value z) { return b_.create<RealOp>(loc_, type_, z); }
+  Value imag(Value z) { return b_.create<ImagOp>(loc_, type_, z); }
+  Value complex(Value re, Value im) {
+    return b_.create<ComplexOp>(loc_, re, im);
+  }
+  /// The smallest positive normal value of the element type.
+  double smallestNormal() {
+    return APFloat::getSmallestNormalized(ft_.getFloatSemantics())
+        .convertToDouble();
+  }
+  /// The machine epsilon of the element type (the gap above 1).
+  double epsilon() {
+    return std::ldexp(1.0,
+                      1 - int(APFloat::semanticsPrecision(
+                              ft_.getFloatSemantics())));
+  }
 
 private:
   OpBuilder &b_;
@@ -145,6 +177,189 @@ Value asin(Expander &e, Value x) {
   Value root = e.sqrt(e.mul(e.sub(one, x), e.add(x, one)));
   Value half = e.atan2(x, e.add(root, one));
   return e.add(half, half);
+}
+
+// Complex operands. The formulas are those of StableHLO's CHLO
+// decomposition (functional_algorithms, after Hull et al., "Implementing the
+// complex arcsine and arccosine functions using exception handling", 1997),
+// step by step in the same order so that results follow XLA's roundings.
+
+/// hypot(a, b) of |a|, b >= 0 as the decomposition writes it: mx * sqrt(1 +
+/// r^2) with r = mn / mx, mx + mx r^2 / 2 when that sqrt rounds to 1, and
+/// mx sqrt(2) when a == b.
+Value hypotKernel(Expander &e, Value a, Value b) {
+  Value one = e.cst(1);
+  Value mx = e.max(a, b), mn = e.min(a, b);
+  Value r = e.div(mn, mx);
+  Value r2 = e.mul(r, r);
+  Value sq = e.sqrt(e.add(r2, one));
+  Value tiny = e.andI1(e.cmp(Dir::EQ, sq, one), e.cmp(Dir::GT, r2, e.cst(0)));
+  Value general = e.select(tiny, e.add(mx, e.div(e.mul(mx, r2), e.cst(2))),
+                           e.mul(mx, sq));
+  return e.select(e.cmp(Dir::EQ, mx, mn), e.mul(mx, e.cst(std::sqrt(2.0))),
+                  general);
+}
+
+/// The two real quantities of asin(x + iy) for ax = |x|, ay = |y|: the
+/// denominator d with Re asin = atan2(x, d) and the magnitude m with
+/// |Im asin| = m (= Re acosh, with Im acosh = +-atan2(d, x)).
+struct AsinKernel {
+  Value den, mag;
+};
+AsinKernel asinKernel(Expander &e, Value ax, Value ay) {
+  Value one = e.cst(1), half = e.cst(0.5);
+  double safeMax = std::sqrt(e.maxValue()) / 8;
+  double safeMin = std::sqrt(e.smallestNormal()) * 4;
+  Value xp1 = e.add(ax, one);
+  Value r = hypotKernel(e, e.abs(xp1), ay);
+  Value xm1 = e.sub(ax, one);
+  Value s = hypotKernel(e, e.abs(xm1), ay);
+  Value a = e.mul(e.add(r, s), half);
+  Value halfApx = e.mul(e.add(a, ax), half);
+  Value yy = e.mul(ay, ay);
+  Value rpxp1 = e.add(r, xp1);
+  Value smxm1 = e.sub(s, xm1);
+  Value spxm1 = e.add(s, xm1);
+  AsinKernel k;
+  Value inside = e.sqrt(e.mul(halfApx, e.add(e.div(yy, rpxp1), smxm1)));
+  Value outside = e.mul(
+      ay, e.sqrt(e.add(e.div(halfApx, rpxp1), e.div(halfApx, spxm1))));
+  k.den = e.select(e.cmp(Dir::GE, e.max(ax, ay), e.cst(safeMax)), ay,
+                   e.select(e.cmp(Dir::LE, ax, one), inside, outside));
+
+  Value safeMaxOpt =
+      e.select(e.cmp(Dir::LT, ax, e.cst(safeMax * 1e12)),
+               e.cst(safeMax * 1e-6), e.cst(safeMax * 1e2));
+  Value yBig = e.cmp(Dir::GE, ay, safeMaxOpt);
+  Value mx = e.select(yBig, ay, ax);
+  Value huge = e.cmp(Dir::GE, mx, e.select(yBig, safeMaxOpt, e.cst(safeMax)));
+  Value inf = e.cst(std::numeric_limits<double>::infinity());
+  Value xoy = e.select(e.andI1(yBig, e.notI1(e.cmp(Dir::EQ, ay, inf))),
+                       e.div(ax, ay), e.cst(0));
+  Value hugeMag = e.add(e.add(e.log(mx), e.cst(std::log(2.0))),
+                        e.mul(e.log1p(e.mul(xoy, xoy)), half));
+  Value tiny = e.andI1(e.cmp(Dir::LT, ay, e.cst(safeMin)),
+                       e.cmp(Dir::LT, ax, one));
+  Value ap1 = e.add(a, one);
+  Value halfYy = e.mul(yy, half);
+  Value yyOverRpxp1 = e.div(halfYy, rpxp1);
+  Value am1 = e.select(
+      tiny, e.neg(e.div(e.mul(xp1, xm1), ap1)),
+      e.select(e.cmp(Dir::GE, ax, one),
+               e.add(yyOverRpxp1, e.mul(spxm1, half)),
+               e.select(e.cmp(Dir::LE, a, e.cst(1.5)),
+                        e.add(yyOverRpxp1, e.div(halfYy, smxm1)),
+                        e.sub(a, one))));
+  Value sq = e.sqrt(e.mul(am1, ap1));
+  k.mag = e.select(huge, hugeMag,
+                   e.select(tiny, e.div(ay, sq), e.log1p(e.add(am1, sq))));
+  return k;
+}
+
+/// v negated where `negative`.
+Value negateWhere(Expander &e, Value negative, Value v) {
+  return e.select(negative, e.neg(v), v);
+}
+
+//   asin(x + iy) = atan2(x, d) + i sign(y) m
+Value complexAsin(Expander &e, Value z) {
+  Value x = e.real(z), y = e.imag(z);
+  AsinKernel k = asinKernel(e, e.abs(x), e.abs(y));
+  return e.complex(e.atan2(x, k.den),
+                   negateWhere(e, e.cmp(Dir::LT, y, e.cst(0)), k.mag));
+}
+
+//   asinh(z) = -i asin(iz): asin's kernel at (|y|, |x|).
+Value complexAsinh(Expander &e, Value z) {
+  Value x = e.real(z), y = e.imag(z);
+  AsinKernel k = asinKernel(e, e.abs(y), e.abs(x));
+  return e.complex(negateWhere(e, e.cmp(Dir::LT, x, e.cst(0)), k.mag),
+                   e.atan2(y, k.den));
+}
+
+//   acosh(x + iy) = m + i sign(y) atan2(d, x)
+Value complexAcosh(Expander &e, Value z) {
+  Value x = e.real(z), y = e.imag(z);
+  AsinKernel k = asinKernel(e, e.abs(x), e.abs(y));
+  return e.complex(k.mag, negateWhere(e, e.cmp(Dir::LT, y, e.cst(0)),
+                                      e.atan2(k.den, x)));
+}
+
+/// atanh(x + iy) as (real, imag):
+///   Re = sign(x) log1p(4 |x| / ((1 - |x|)^2 + y^2)) / 4
+///   Im = atan2(2y, (1 - |x|)(1 + |x|) - y^2) / 2
+/// with the decomposition's forms for |x| or |y| >= 4 / eps^2.
+std::pair<Value, Value> atanhParts(Expander &e, Value x, Value y) {
+  Value one = e.cst(1), zero = e.cst(0);
+  Value inf = e.cst(std::numeric_limits<double>::infinity());
+  double eps = e.epsilon();
+  Value ax = e.abs(x), ay = e.abs(y);
+  Value big = e.cst(4 / (eps * eps));
+  Value inRange = e.andI1(e.cmp(Dir::LT, ax, big), e.cmp(Dir::LT, ay, big));
+  Value oneMinusAx = e.sub(one, ax);
+  Value yy = e.mul(y, y);
+  Value signX = e.select(e.cmp(Dir::GE, x, zero), one, e.cst(-1));
+  Value moderate =
+      e.div(ax, e.add(e.mul(oneMinusAx, oneMinusAx), yy));
+  auto isInf = [&](Value v) {
+    return e.orI1(e.cmp(Dir::EQ, v, inf), e.cmp(Dir::EQ, v, e.neg(inf)));
+  };
+  Value anyInf = e.orI1(isInf(x), isInf(y));
+  Value mixed = e.div(e.div(one, e.add(e.div(ax, y), e.div(y, ax))), y);
+  Value large = e.select(
+      e.cmp(Dir::LT, e.mul(ay, e.cst(2 / eps + 2)), ax), e.div(one, ax),
+      e.select(anyInf, zero, mixed));
+  Value q = e.select(inRange, moderate, large);
+  Value re = e.mul(e.mul(signX, e.log1p(e.mul(q, e.cst(4)))), e.cst(0.25));
+  Value angle = e.atan2(e.add(y, y),
+                        e.sub(e.mul(oneMinusAx, e.add(ax, one)), yy));
+  Value signY = e.select(e.cmp(Dir::GE, y, zero), one, e.cst(-1));
+  Value im = e.mul(e.select(inRange, angle, e.mul(signY, e.cst(M_PI))),
+                   e.cst(0.5));
+  return {re, im};
+}
+
+Value complexAtanh(Expander &e, Value z) {
+  auto [re, im] = atanhParts(e, e.real(z), e.imag(z));
+  return e.complex(re, im);
+}
+
+//   atan(z) = -i atanh(iz)
+Value complexAtan(Expander &e, Value z) {
+  auto [re, im] = atanhParts(e, e.neg(e.imag(z)), e.real(z));
+  return e.complex(im, e.neg(re));
+}
+
+/// exp(x + iy) as the decomposition writes it: e^x (cos y, sin y), through
+/// e^(x/2) twice where e^x overflows, and an imaginary part 0 when y == 0.
+std::pair<Value, Value> complexExpParts(Expander &e, Value x, Value y) {
+  Value ex = e.exp(x);
+  Value overflow =
+      e.cmp(Dir::EQ, ex, e.cst(std::numeric_limits<double>::infinity()));
+  Value halfEx = e.exp(e.mul(x, e.cst(0.5)));
+  auto scale = [&](Value t) {
+    return e.select(overflow, e.mul(e.mul(halfEx, t), halfEx), e.mul(ex, t));
+  };
+  Value re = scale(e.cos(y));
+  Value im = e.select(e.cmp(Dir::EQ, y, e.cst(0)), e.cst(0), scale(e.sin(y)));
+  return {re, im};
+}
+
+/// cosh and sinh: exp(z + log(1/2)) +- exp(log(1/2) - z), complex.
+Value complexCoshOrSinh(Expander &e, Value z, bool sinh) {
+  Value x = e.real(z), y = e.imag(z);
+  Value c = e.cst(std::log(0.5));
+  auto [re1, im1] = complexExpParts(e, e.add(x, c), e.add(y, e.cst(0)));
+  auto [re2, im2] = complexExpParts(e, e.sub(c, x), e.sub(e.cst(0), y));
+  if (sinh)
+    return e.complex(e.sub(re1, re2), e.sub(im1, im2));
+  return e.complex(e.add(re1, re2), e.add(im1, im2));
+}
+Value complexCosh(Expander &e, Value z) {
+  return complexCoshOrSinh(e, z, false);
+}
+Value complexSinh(Expander &e, Value z) {
+  return complexCoshOrSinh(e, z, true);
 }
 
 // Lanczos's approximation as XLA writes it (g = 7, n = 9).
@@ -362,28 +577,153 @@ Value erfc(Expander &e, Value x) {
   return e.select(e.cmp(Dir::LT, absX, one), small, large);
 }
 
+// erfc of f64 (Cephes' ndtr.c as XLA writes it): 1 - x T(x^2) / U(x^2)
+// for |x| < 1, else exp(-x^2) P(|x|) / Q(|x|) below 8 and exp(-x^2) R(|x|)
+// / S(|x|) above, 0 when -x^2 < -maxlog, reflected (2 - y) for x < 0.
+Value erfc64(Expander &e, Value x) {
+  static constexpr double erfT[] = {
+      9.60497373987051638749E0, 9.00260197203842689217E1,
+      2.23200534594684319226E3, 7.00332514112805075473E3,
+      5.55923013010394962768E4};
+  static constexpr double erfU[] = {
+      1.0,                      3.35617141647503099647E1,
+      5.21357949780152679795E2, 4.59432382970980127987E3,
+      2.26290000613890934246E4, 4.92673942608635921086E4};
+  static constexpr double erfcP[] = {
+      2.46196981473530512524E-10, 5.64189564831068821977E-1,
+      7.46321056442269912687E0,   4.86371970985681366614E1,
+      1.96520832956077098242E2,   5.26445194995477358631E2,
+      9.34528527171957607540E2,   1.02755188689515710272E3,
+      5.57535335369399327526E2};
+  static constexpr double erfcQ[] = {
+      1.0,                      1.32281951154744992508E1,
+      8.67072140885989742329E1, 3.54937778887819891062E2,
+      9.75708501743205489753E2, 1.82390916687909736289E3,
+      2.24633760818710981792E3, 1.65666309194161350182E3,
+      5.57535340817727675546E2};
+  static constexpr double erfcR[] = {
+      5.64189583547755073984E-1, 1.27536670759978104416E0,
+      5.01905042251180477414E0,  6.16021097993053585195E0,
+      7.40974269950448939160E0,  2.97886665372100240670E0};
+  static constexpr double erfcS[] = {
+      1.0,                      2.26052863220117276590E0,
+      9.39603524938001434673E0, 1.20489539808096656605E1,
+      1.70814450747565897222E1, 9.60896809063285878198E0,
+      3.36907645100081516050E0};
+  constexpr double kMaxLog = 7.09782712893383996843E2;
+  Value one = e.cst(1);
+  Value x2 = e.mul(x, x);
+  Value small = e.sub(one, e.div(e.mul(x, horner(e, x2, erfT)),
+                                 horner(e, x2, erfU)));
+  Value z = e.neg(e.mul(x, x));
+  Value absX = e.abs(x);
+  Value ez = e.exp(z);
+  Value near =
+      e.div(e.mul(ez, horner(e, absX, erfcP)), horner(e, absX, erfcQ));
+  Value far =
+      e.div(e.mul(ez, horner(e, absX, erfcR)), horner(e, absX, erfcS));
+  Value y = e.select(e.cmp(Dir::LT, absX, e.cst(8)), near, far);
+  y = e.select(e.cmp(Dir::LT, z, e.cst(-kMaxLog)), e.cst(0), y);
+  Value large =
+      e.select(e.cmp(Dir::LT, x, e.cst(0)), e.sub(e.cst(2), y), y);
+  return e.select(e.cmp(Dir::LT, absX, one), small, large);
+}
+
+Value erfcAny(Expander &e, Value x) {
+  return e.isF64() ? erfc64(e, x) : erfc(e, x);
+}
+
+/// Cephes' chbevl as XLA writes it: b0 = x b1 - b2 + c over the
+/// coefficients (from b0 = b1 = b2 = 0; the first steps' zero terms left
+/// out as XLA's simplifier leaves them), then (b0 - b2) / 2.
+Value chebyshev(Expander &e, Value x, ArrayRef<double> coeffs) {
+  Value b0, b1, b2;
+  for (double c : coeffs) {
+    b2 = b1;
+    b1 = b0;
+    Value t = e.mul(x, b1 ? b1 : e.cst(0));
+    if (b2)
+      t = e.sub(t, b2);
+    b0 = e.add(t, e.cst(c));
+  }
+  return e.mul(e.sub(b0, b2), e.cst(0.5));
+}
+
+// bessel_i1e (Cephes' i1e, as XLA writes it): |x| A(|x|/2 - 2) for |x| <= 8,
+// B(32/|x| - 2) / sqrt|x| above (Chebyshev series), times sign(x). f32 (and
+// f16/bf16, computed in f32) take the last 17 and 7 coefficients, f64 all.
+Value besselI1e(Expander &e, Value x) {
+  static constexpr double a[] = {
+      2.77791411276104639959E-18, -2.11142121435816608115E-17,
+      1.55363195773620046921E-16, -1.10559694773538630805E-15,
+      7.60068429473540693410E-15, -5.04218550472791168711E-14,
+      3.22379336594557470981E-13, -1.98397439776494371520E-12,
+      1.17361862988909016308E-11, -6.66348972350202774223E-11,
+      3.62559028155211703701E-10, -1.88724975172282928790E-9,
+      9.38153738649577178388E-9,  -4.44505912879632808065E-8,
+      2.00329475355213526229E-7,  -8.56872026469545474066E-7,
+      3.47025130813767847674E-6,  -1.32731636560394358279E-5,
+      4.78156510755005422638E-5,  -1.61760815825896745588E-4,
+      5.12285956168575772895E-4,  -1.51357245063125314899E-3,
+      4.15642294431288815669E-3,  -1.05640848946261981558E-2,
+      2.47264490306265168283E-2,  -5.29459812080949914269E-2,
+      1.02643658689847095384E-1,  -1.76416518357834055153E-1,
+      2.52587186443633654823E-1};
+  static constexpr double b[] = {
+      7.51729631084210481353E-18,  4.41434832307170791151E-18,
+      -4.65030536848935832153E-17, -3.20952592199342395980E-17,
+      2.96262899764595013876E-16,  3.30820231092092828324E-16,
+      -1.88035477551078244854E-15, -3.81440307243700780478E-15,
+      1.04202769841288027642E-14,  4.27244001671195135429E-14,
+      -2.10154184277266431302E-14, -4.08355111109219731823E-13,
+      -7.19855177624590851209E-13, 2.03562854414708950722E-12,
+      1.41258074366137813316E-11,  3.25260358301548823856E-11,
+      -1.89749581235054123450E-11, -5.58974346219658380687E-10,
+      -3.83538038596423702205E-9,  -2.63146884688951950684E-8,
+      -2.51223623787020892529E-7,  -3.88256480887769039346E-6,
+      -1.10588938762623716291E-4,  -9.76109749136146840777E-3,
+      7.78576235018280120474E-1};
+  ArrayRef<double> ca(a), cb(b);
+  if (!e.isF64()) {
+    ca = ca.take_back(17);
+    cb = cb.take_back(7);
+  }
+  Value z = e.abs(x);
+  Value inner =
+      e.mul(z, chebyshev(e, e.sub(e.mul(z, e.cst(0.5)), e.cst(2)), ca));
+  Value outer = e.div(
+      chebyshev(e, e.sub(e.div(e.cst(32), z), e.cst(2)), cb), e.sqrt(z));
+  return e.mul(e.sign(x),
+               e.select(e.cmp(Dir::LE, z, e.cst(8)), inner, outer));
+}
+
 /// A chlo function on real floats, expanded by `expand` (in f32 for f16
 /// and bf16 when `upcast`).
 template <typename OpTy>
 struct ExpandPattern : OpConversionPattern<OpTy> {
   using Fn = Value (*)(Expander &, Value);
-  ExpandPattern(MLIRContext *ctx, Fn expand, bool upcast, bool noF64 = false)
+  ExpandPattern(MLIRContext *ctx, Fn expand, bool upcast,
+                Fn expandComplex = nullptr)
       : OpConversionPattern<OpTy>(ctx, /*benefit=*/1), expand_(expand),
-        upcast_(upcast), noF64_(noF64) {}
+        expandComplex_(expandComplex), upcast_(upcast) {}
 
   LogicalResult
   matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto type = cast<RankedTensorType>(op.getType());
+    auto ct = dyn_cast<ComplexType>(type.getElementType());
+    if (ct && expandComplex_) {
+      // Expanded on the parts, a tensor of the complex type's float type.
+      Expander e(rewriter, op.getLoc(), type.clone(ct.getElementType()));
+      rewriter.replaceOp(op, expandComplex_(e, adaptor.getOperand()));
+      return success();
+    }
     auto ft = dyn_cast<FloatType>(type.getElementType());
     if (!ft)
       return op.emitError() << "'" << op->getName() << "' of "
-                            << type.getElementType()
-                            << " is not supported: only real floats";
-    if (noF64_ && ft.isF64())
-      return op.emitError() << "'" << op->getName()
-                            << "' of f64 is not supported: only f32 and "
-                               "narrower (XLA's f64 approximation differs)";
+                            << type.getElementType() << " is not supported: "
+                            << (expandComplex_ ? "only floats and complex"
+                                               : "only real floats");
     Location loc = op.getLoc();
     Value x = adaptor.getOperand();
     RankedTensorType work = type;
@@ -400,8 +740,8 @@ struct ExpandPattern : OpConversionPattern<OpTy> {
   }
 
 private:
-  Fn expand_;
-  bool upcast_, noF64_;
+  Fn expand_, expandComplex_;
+  bool upcast_;
 };
 
 /// chlo.square: x * x, for every element type (XLA's expansion).
@@ -421,25 +761,34 @@ struct SquarePattern : OpConversionPattern<chlo::SquareOp> {
 bool hasChloExpansion(Operation *op) {
   return isa<chlo::SquareOp, chlo::CoshOp, chlo::SinhOp, chlo::AsinhOp,
              chlo::AcoshOp, chlo::AtanhOp, chlo::AtanOp, chlo::AsinOp,
-             chlo::LgammaOp, chlo::DigammaOp, chlo::ErfInvOp, chlo::ErfcOp>(op);
+             chlo::LgammaOp, chlo::DigammaOp, chlo::ErfInvOp, chlo::ErfcOp,
+             chlo::BesselI1eOp>(op);
 }
 
 void populateChloPatterns(RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<SquarePattern>(ctx);
-  patterns.add<ExpandPattern<chlo::CoshOp>>(ctx, cosh, /*upcast=*/true);
-  patterns.add<ExpandPattern<chlo::SinhOp>>(ctx, sinh, /*upcast=*/true);
-  patterns.add<ExpandPattern<chlo::AsinhOp>>(ctx, asinh, /*upcast=*/false);
-  patterns.add<ExpandPattern<chlo::AcoshOp>>(ctx, acosh, /*upcast=*/false);
-  patterns.add<ExpandPattern<chlo::AtanhOp>>(ctx, atanh, /*upcast=*/false);
-  patterns.add<ExpandPattern<chlo::AtanOp>>(ctx, atan, /*upcast=*/false);
-  patterns.add<ExpandPattern<chlo::AsinOp>>(ctx, asin, /*upcast=*/false);
+  patterns.add<ExpandPattern<chlo::CoshOp>>(ctx, cosh, /*upcast=*/true,
+      /*expandComplex=*/complexCosh);
+  patterns.add<ExpandPattern<chlo::SinhOp>>(ctx, sinh, /*upcast=*/true,
+      /*expandComplex=*/complexSinh);
+  patterns.add<ExpandPattern<chlo::AsinhOp>>(ctx, asinh, /*upcast=*/false,
+      /*expandComplex=*/complexAsinh);
+  patterns.add<ExpandPattern<chlo::AcoshOp>>(ctx, acosh, /*upcast=*/false,
+      /*expandComplex=*/complexAcosh);
+  patterns.add<ExpandPattern<chlo::AtanhOp>>(ctx, atanh, /*upcast=*/false,
+      /*expandComplex=*/complexAtanh);
+  patterns.add<ExpandPattern<chlo::AtanOp>>(ctx, atan, /*upcast=*/false,
+      /*expandComplex=*/complexAtan);
+  patterns.add<ExpandPattern<chlo::AsinOp>>(ctx, asin, /*upcast=*/false,
+      /*expandComplex=*/complexAsin);
   patterns.add<ExpandPattern<chlo::LgammaOp>>(ctx, lgamma, /*upcast=*/true);
   patterns.add<ExpandPattern<chlo::DigammaOp>>(ctx, digamma, /*upcast=*/true);
   patterns.add<ExpandPattern<chlo::ErfInvOp>>(ctx, erfInvAny,
                                               /*upcast=*/true);
-  patterns.add<ExpandPattern<chlo::ErfcOp>>(ctx, erfc, /*upcast=*/true,
-                                            /*noF64=*/true);
+  patterns.add<ExpandPattern<chlo::ErfcOp>>(ctx, erfcAny, /*upcast=*/true);
+  patterns.add<ExpandPattern<chlo::BesselI1eOp>>(ctx, besselI1e,
+                                                 /*upcast=*/true);
 }
 
 } // namespace mlir::torus::stablehlo

@@ -106,6 +106,22 @@ func.func @chlo(%x: tensor<4xf16>, %y: tensor<4xf32>) -> (tensor<4xf16>, tensor<
 
 // -----
 
+// Complex asin is expanded on the parts (Hull et al.'s algorithm as the
+// CHLO decomposition writes it): atan2(x, d) and a log1p, joined again.
+// CHECK-LABEL: func.func @complex_asin
+func.func @complex_asin(%z: tensor<4xcomplex<f64>>) -> tensor<4xcomplex<f64>> {
+  // CHECK: %[[X:.*]] = torus.real %arg0 : (tensor<4xcomplex<f64>>) -> tensor<4xf64>
+  // CHECK: %[[Y:.*]] = torus.imag %arg0 : (tensor<4xcomplex<f64>>) -> tensor<4xf64>
+  // CHECK: torus.maximum
+  // CHECK: torus.log1p
+  // CHECK: %[[RE:.*]] = torus.atan2 %[[X]], %{{.*}} : tensor<4xf64>
+  // CHECK: torus.complex %[[RE]], %{{.*}} : (tensor<4xf64>, tensor<4xf64>) -> tensor<4xcomplex<f64>>
+  %0 = chlo.asin %z : tensor<4xcomplex<f64>> -> tensor<4xcomplex<f64>>
+  return %0 : tensor<4xcomplex<f64>>
+}
+
+// -----
+
 // Batching dimensions (take_along_axis) become one more index, an iota
 // along the indices' batching dimension, and a collapsed dimension.
 // CHECK-LABEL: func.func @batching
@@ -120,7 +136,7 @@ func.func @batching(%t: tensor<8x4xf32>, %i: tensor<8x1xi32>) -> tensor<8x1xf32>
 // -----
 
 // lgamma: Lanczos's approximation (the sum starts from 676.52.../(z + 1)),
-// reflected below 1/2; erfc of f64 has no expansion here.
+// reflected below 1/2.
 // CHECK-LABEL: func.func @special
 func.func @special(%x: tensor<4xf32>) -> tensor<4xf32> {
   // CHECK: torus.constant dense<5.000000e-01> : tensor<4xf32>
