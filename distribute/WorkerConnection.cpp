@@ -18,6 +18,7 @@ connectWorkers(const WorkerConnectionOptions &options) {
   o.size = options.size;
   o.names = options.names;
   o.rendezvousDirectory = options.rendezvousDirectory;
+  o.rendezvousAddress = options.rendezvousAddress;
   o.prefix = options.prefix;
   o.hostname = options.hostname;
   o.connectTimeout = options.connectTimeout;
