@@ -7,15 +7,20 @@
 #include "runtime/collectives/Reduction.h"
 #include "support/DTypeDispatch.h"
 
+#include <gloo/allgather.h>
 #include <gloo/allreduce.h>
+#include <gloo/alltoall.h>
 #include <gloo/barrier.h>
 #include <gloo/broadcast.h>
 #include <gloo/rendezvous/context.h>
 #include <gloo/transport/tcp/device.h>
+#include <gloo/transport/unbound_buffer.h>
+#include <gloo/types.h>
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -419,6 +424,103 @@ absl::Status WorkerGroup::broadcast(void *data, size_t bytes, int root,
   } catch (const std::exception &e) {
     return fail(fmt::format("broadcast of {} bytes from {}", bytes,
                             names_[root]),
+                e.what(), timeout);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status WorkerGroup::allGather(const void *in, void *out, size_t bytes,
+                                    absl::Duration timeout) {
+  std::lock_guard<std::mutex> op(opMutex_);
+  TORUS_RETURN_IF_ERROR(status());
+  if (bytes == 0)
+    return absl::OkStatus();
+  if (size() == 1) {
+    std::memmove(out, in, bytes);
+    return absl::OkStatus();
+  }
+  try {
+    gloo::AllgatherOptions opts(context_);
+    opts.setInput(const_cast<uint8_t *>(static_cast<const uint8_t *>(in)),
+                  bytes);
+    opts.setOutput(static_cast<uint8_t *>(out), bytes * size());
+    opts.setTag(nextTag_++);
+    opts.setTimeout(toMillis(timeout));
+    gloo::allgather(opts);
+  } catch (const std::exception &e) {
+    return fail(fmt::format("all-gather of {} bytes per worker", bytes),
+                e.what(), timeout);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status WorkerGroup::allToAll(const void *in, void *out, size_t bytes,
+                                   absl::Duration timeout) {
+  std::lock_guard<std::mutex> op(opMutex_);
+  TORUS_RETURN_IF_ERROR(status());
+  if (bytes == 0)
+    return absl::OkStatus();
+  if (size() == 1) {
+    std::memmove(out, in, bytes);
+    return absl::OkStatus();
+  }
+  try {
+    gloo::AlltoallOptions opts(context_);
+    opts.setInput(const_cast<uint8_t *>(static_cast<const uint8_t *>(in)),
+                  bytes * size());
+    opts.setOutput(static_cast<uint8_t *>(out), bytes * size());
+    opts.setTag(nextTag_++);
+    opts.setTimeout(toMillis(timeout));
+    gloo::alltoall(opts);
+  } catch (const std::exception &e) {
+    return fail(fmt::format("all-to-all of {} bytes per pair of workers",
+                            bytes),
+                e.what(), timeout);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status WorkerGroup::exchange(const std::vector<Transfer> &sends,
+                                   const std::vector<Transfer> &recvs,
+                                   absl::Duration timeout) {
+  for (const auto *list : {&sends, &recvs}) {
+    std::set<int> peers;
+    for (const Transfer &t : *list)
+      if (t.peer < 0 || t.peer >= size() || t.peer == rank() ||
+          !peers.insert(t.peer).second)
+        return absl::InvalidArgumentError(fmt::format(
+            "point-to-point transfer with worker {}: peers must be other "
+            "workers in 0..{}, each at most once per direction",
+            t.peer, size() - 1));
+  }
+  std::lock_guard<std::mutex> op(opMutex_);
+  TORUS_RETURN_IF_ERROR(status());
+  // One tag per call on every worker, messages or not.
+  const uint32_t tag = nextTag_++;
+  if (sends.empty() && recvs.empty())
+    return absl::OkStatus();
+  try {
+    // Torus's own slot prefix, apart from Gloo's collectives'.
+    const uint64_t slot = gloo::Slot::build(0xf7, tag);
+    std::vector<std::unique_ptr<gloo::transport::UnboundBuffer>> in, out;
+    for (const Transfer &t : recvs) {
+      in.push_back(context_->createUnboundBuffer(t.data, t.bytes));
+      in.back()->recv(t.peer, slot);
+    }
+    for (const Transfer &t : sends) {
+      out.push_back(context_->createUnboundBuffer(t.data, t.bytes));
+      out.back()->send(t.peer, slot);
+    }
+    const auto limit = toMillis(timeout);
+    for (auto &b : out)
+      if (!b->waitSend(limit))
+        throw std::runtime_error("send aborted");
+    for (auto &b : in)
+      if (!b->waitRecv(limit))
+        throw std::runtime_error("receive aborted");
+  } catch (const std::exception &e) {
+    return fail(fmt::format("point-to-point exchange ({} sends, {} receives)",
+                            sends.size(), recvs.size()),
                 e.what(), timeout);
   }
   return absl::OkStatus();

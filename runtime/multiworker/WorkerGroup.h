@@ -112,6 +112,28 @@ public:
   /// In place: `bytes` at `data` become rank `root`'s.
   absl::Status broadcast(void *data, size_t bytes, int root,
                          absl::Duration timeout);
+  /// `bytes` at `in` from every worker, concatenated in rank order at `out`
+  /// (size() * bytes; Gloo's ring all-gather).
+  absl::Status allGather(const void *in, void *out, size_t bytes,
+                         absl::Duration timeout);
+  /// `in` holds size() blocks of `bytes`: block r goes to worker r; `out`
+  /// receives this worker's block of every worker, in rank order (Gloo's
+  /// all-to-all).
+  absl::Status allToAll(const void *in, void *out, size_t bytes,
+                        absl::Duration timeout);
+  /// One message to or from a peer.
+  struct Transfer {
+    int peer = 0;
+    void *data = nullptr;
+    size_t bytes = 0;
+  };
+  /// Point to point over Gloo's transport: sends each of `sends` to its
+  /// peer and receives each of `recvs` (at most one per peer and direction;
+  /// sizes agreed beforehand). Every worker calls it, with or without
+  /// messages, so the collectives stay in step.
+  absl::Status exchange(const std::vector<Transfer> &sends,
+                        const std::vector<Transfer> &recvs,
+                        absl::Duration timeout);
   /// Returns when every worker has called it.
   absl::Status barrier(absl::Duration timeout);
 
