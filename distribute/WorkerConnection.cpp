@@ -28,6 +28,7 @@ connectWorkers(const WorkerConnectionOptions &options) {
 
 void useCrossWorkerCollectives(rt::ExecutorOptions &options,
                                std::shared_ptr<rt::WorkerGroup> group) {
+  options.numWorkers = group->size();
   options.wrapCommunicator =
       [group = std::move(group)](rt::InProcessCommunicator &local)
       -> absl::StatusOr<std::unique_ptr<rt::Communicator>> {

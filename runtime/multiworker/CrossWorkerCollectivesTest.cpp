@@ -12,7 +12,9 @@
 #include "runtime/multiworker/CrossWorkerCommunicator.h"
 #include "runtime/multiworker/ForkedWorkers.h"
 
+#include "runtime/RuntimeAbi.h"
 #include "runtime/collectives/ReferenceCollectives.h"
+#include "runtime/executor/Executor.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -234,6 +236,100 @@ TEST(CrossWorkerCollectivesTest, BadOperandsAreRejectedBeforeAnyTraffic) {
     return "";
   });
   for (size_t w = 0; w < outcomes.size(); ++w)
+    EXPECT_EQ(outcomes[w].result, "") << "worker " << w;
+}
+
+// A program whose devices span the workers: out0 = all_gather(x) (f32[2]
+// from each of P devices, so f32[2P]); out1 = collective_permute(x) along
+// the ring p -> p + 1 over global ids.
+void gatherAndShiftEntry(void **buffers) {
+  __torus_collective(0, buffers[0], buffers[1]);
+  __torus_collective(1, buffers[0], buffers[2]);
+}
+
+Program gatherAndShift(int64_t cores, int64_t P) {
+  Program p;
+  p.spec.name = "gather_and_shift";
+  p.spec.numReplicas = cores;
+  TensorSpec x{DType::F32, {2}};
+  p.spec.inputs = {x};
+  p.spec.outputs = {TensorSpec{DType::F32, {2 * P}}, x};
+  CollectiveSpec gather;
+  gather.kind = CollectiveKind::AllGather;
+  gather.operand = x;
+  gather.result = p.spec.outputs[0];
+  CollectiveSpec shift;
+  shift.kind = CollectiveKind::CollectivePermute;
+  shift.operand = x;
+  shift.result = x;
+  for (int64_t i = 0; i < P; ++i)
+    shift.sourceTargetPairs.push_back({i, (i + 1) % P});
+  p.spec.collectives = {gather, shift};
+  p.entry = &gatherAndShiftEntry;
+  return p;
+}
+
+TEST(CrossWorkerCollectivesTest, ProgramsGatherAndPermuteAcrossWorkers) {
+  std::string dir = makeTempDirectory("torus-cwcoll-programs");
+  const int workers = 2, cores = 2, P = workers * cores;
+  auto outcomes = runForkedWorkers(workers, [&](int w) -> std::string {
+    WorkerGroupOptions o;
+    o.rank = w;
+    o.size = workers;
+    o.rendezvousDirectory = dir;
+    auto group = WorkerGroup::connect(o);
+    if (!group.ok())
+      return std::string(group.status().ToString());
+    ExecutorOptions options;
+    options.numCores = cores;
+    options.collectiveTimeout = absl::Seconds(20);
+    options.numWorkers = workers;
+    options.wrapCommunicator = [peers = *group](InProcessCommunicator &local)
+        -> absl::StatusOr<std::unique_ptr<Communicator>> {
+      return std::make_unique<CrossWorkerCommunicator>(local, peers);
+    };
+    auto executor = Executor::create(options);
+    if (!executor.ok())
+      return std::string(executor.status().ToString());
+    // Device (w, c) is global participant g = w * cores + c, holding
+    // {10g, 10g + 1}.
+    auto x = [](int64_t g) {
+      return HostTensor::fromVector<float>(
+          {2}, {float(10 * g), float(10 * g + 1)});
+    };
+    std::vector<std::vector<HostTensor>> inputs;
+    for (int64_t c = 0; c < cores; ++c)
+      inputs.push_back({x(w * cores + c)});
+    auto run = (*executor)->run(gatherAndShift(cores, P), inputs);
+    if (!run.ok())
+      return "run: " + std::string(run.status().ToString());
+    for (int64_t c = 0; c < cores; ++c) {
+      const int64_t g = w * cores + c;
+      auto gathered = (*run)[c][0].data<float>();
+      for (int64_t i = 0; i < 2 * P; ++i)
+        if (gathered[i] != float(10 * (i / 2) + i % 2))
+          return fmt::format("device {}: gathered[{}] = {}", g, i,
+                             gathered[i]);
+      auto shifted = (*run)[c][1].data<float>();
+      const int64_t from = (g + P - 1) % P;
+      if (shifted[0] != float(10 * from) || shifted[1] != float(10 * from + 1))
+        return fmt::format("device {}: got {} {} from the permute, want "
+                           "device {}'s",
+                           g, shifted[0], shifted[1], from);
+    }
+    // Without numWorkers the executor checks the program against this
+    // worker's devices alone and refuses the global result type.
+    ExecutorOptions alone = options;
+    alone.numWorkers = 1;
+    auto single = Executor::create(alone);
+    if (!single.ok())
+      return std::string(single.status().ToString());
+    auto refused = (*single)->run(gatherAndShift(cores, P), inputs);
+    if (refused.status().code() != absl::StatusCode::kInvalidArgument)
+      return "numWorkers 1: " + std::string(refused.status().ToString());
+    return "";
+  });
+  for (int w = 0; w < workers; ++w)
     EXPECT_EQ(outcomes[w].result, "") << "worker " << w;
 }
 
