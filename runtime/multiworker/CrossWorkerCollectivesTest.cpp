@@ -21,6 +21,7 @@
 
 #include <fmt/format.h>
 
+#include <csignal>
 #include <cstring>
 #include <thread>
 
@@ -236,6 +237,60 @@ TEST(CrossWorkerCollectivesTest, BadOperandsAreRejectedBeforeAnyTraffic) {
     return "";
   });
   for (size_t w = 0; w < outcomes.size(); ++w)
+    EXPECT_EQ(outcomes[w].result, "") << "worker " << w;
+}
+
+TEST(CrossWorkerCollectivesTest, KilledWorkerIsNamedByEveryCoreOfTheOthers) {
+  std::string dir = makeTempDirectory("torus-cwcoll-killed");
+  const int workers = 3, cores = 2;
+  auto outcomes = runForkedWorkers(workers, [&](int w) -> std::string {
+    WorkerGroupOptions o;
+    o.rank = w;
+    o.size = workers;
+    o.names = {"chief 0", "worker 0", "worker 1"};
+    o.rendezvousDirectory = dir;
+    o.timeout = absl::Seconds(10);
+    auto group = WorkerGroup::connect(o);
+    if (!group.ok())
+      return std::string(group.status().ToString());
+    auto local = InProcessCommunicator::create(cores);
+    if (!local.ok())
+      return std::string(local.status().ToString());
+    CrossWorkerCommunicator comm(**local, *group);
+    const int64_t P = comm.numGlobalReplicas();
+    // all-to-all, permute and all-gather in turn until worker 1 dies.
+    const std::vector<CollectiveOp> ops = opsFor(P);
+    std::vector<std::string> errors(cores);
+    std::vector<std::thread> threads;
+    for (int c = 0; c < cores; ++c)
+      threads.emplace_back([&, c] {
+        for (uint64_t step = 0; step < 200; ++step) {
+          if (w == 2 && step == 5)
+            raise(SIGKILL);
+          const CollectiveOp &op = ops[(step * 3) % ops.size()];
+          Bytes in = operandOf(op, w * cores + c);
+          Bytes out(static_cast<size_t>(op.resultBytes(P)));
+          absl::Status s =
+              runOp(comm, {0, static_cast<int64_t>(step), 0}, c, op,
+                    in.data(), out.data());
+          if (!s.ok()) {
+            errors[c] = std::string(s.ToString());
+            return;
+          }
+        }
+        errors[c] = "never failed";
+      });
+    for (auto &t : threads)
+      t.join();
+    // The leader names the dead worker; the other core was aborted by it.
+    if (errors[0].find("worker 1 is down") == std::string::npos)
+      return "core 0: " + errors[0];
+    if (errors[1].find("worker 1 is down") == std::string::npos)
+      return "core 1: " + errors[1];
+    return "";
+  });
+  EXPECT_EQ(outcomes[2].result, "killed");
+  for (int w : {0, 1})
     EXPECT_EQ(outcomes[w].result, "") << "worker " << w;
 }
 
