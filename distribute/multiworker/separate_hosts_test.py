@@ -133,21 +133,27 @@ def main():
         url = "redis://%s:%d" % (host, port)
         cluster = {"chief": ["%s:2222" % addresses[0]],
                    "worker": ["%s:2222" % a for a in addresses[1:]]}
-        procs = []
-        for i in range(N):
-            task = {"type": "chief", "index": 0} if i == 0 else \
-                   {"type": "worker", "index": i - 1}
-            env = dict(os.environ, TF_CONFIG=json.dumps(
-                {"cluster": cluster, "task": task}), TORUS_RENDEZVOUS=url,
-                TORUS_JOB_ID="hosts-%d" % os.getpid())
-            env.pop("TORUS_RENDEZVOUS_DIR", None)
-            argv = [worker, "--devices=%d" % DEVICES, "--steps=%d" % STEPS,
-                    "--out=%s/w-%d.bin" % (tmp, i)]
-            if isolated:
-                argv = ["ip", "netns", "exec", net.names[i]] + argv
-            procs.append(subprocess.Popen(argv, env=env,
-                                          stdout=subprocess.PIPE,
-                                          stderr=subprocess.STDOUT))
+
+        def start_job(job, steps, extra=()):
+            procs = []
+            for i in range(N):
+                task = {"type": "chief", "index": 0} if i == 0 else \
+                       {"type": "worker", "index": i - 1}
+                env = dict(os.environ, TF_CONFIG=json.dumps(
+                    {"cluster": cluster, "task": task}), TORUS_RENDEZVOUS=url,
+                    TORUS_JOB_ID="%s-%d" % (job, os.getpid()))
+                env.pop("TORUS_RENDEZVOUS_DIR", None)
+                argv = [worker, "--devices=%d" % DEVICES, "--steps=%d" % steps,
+                        "--out=%s/%s-%d.bin" % (tmp, job, i)] + list(extra)
+                if isolated:
+                    argv = ["ip", "netns", "exec", net.names[i]] + argv
+                procs.append(subprocess.Popen(argv, env=env,
+                                              stdout=subprocess.PIPE,
+                                              stderr=subprocess.STDOUT))
+            return procs
+
+        # 1. Training equals one process.
+        procs = start_job("w", STEPS)
         ref = subprocess.run(
             [worker, "--devices=%d" % (N * DEVICES), "--steps=%d" % STEPS,
              "--out=%s/ref.bin" % tmp], env=dict(os.environ, TF_CONFIG=""),
@@ -188,7 +194,36 @@ def main():
             if got != first:
                 print("worker %d's weights differ from the chief's" % i)
                 return 1
-        print("PASS: %d workers %s through %s equal one process of %d devices"
+        # 2. A killed worker (task 2, "worker 1") is named by the others
+        # within the collective timeout (10 s).
+        procs = start_job("k", 100000, ["--timeout=10"])
+        victim = procs[2]
+        seen = b""
+        deadline = time.monotonic() + 60
+        while b"step 3 " not in seen and time.monotonic() < deadline:
+            line = victim.stdout.readline()
+            if not line:
+                break
+            seen += line
+        victim.kill()
+        killed_at = time.monotonic()
+        for i, p in enumerate(procs):
+            if i == 2:
+                p.wait()
+                continue
+            try:
+                out, _ = p.communicate(timeout=60)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                out, _ = p.communicate()
+            took = time.monotonic() - killed_at
+            if p.returncode == 0 or b"worker 1 is down" not in out or took > 40:
+                print("kill: task %d (exit %s after %.0fs) did not name worker "
+                      "1:\n%s" % (i, p.returncode, took,
+                                  out.decode(errors="replace")[-2000:]))
+                return 1
+        print("PASS: %d workers %s through %s equal one process of %d devices;"
+              " a killed worker is named by the others"
               % (N, "in separate network namespaces" if isolated
                  else "on loopback", url, N * DEVICES))
         return 0
