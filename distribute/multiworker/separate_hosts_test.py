@@ -222,10 +222,41 @@ def main():
                       "1:\n%s" % (i, p.returncode, took,
                                   out.decode(errors="replace")[-2000:]))
                 return 1
+        # 3. A cut link (task 3's veth down): every worker fails within the
+        # timeout instead of hanging.
+        if isolated:
+            procs = start_job("c", 100000, ["--timeout=10"])
+            seen = b""
+            while b"step 3 " not in seen:
+                line = procs[3].stdout.readline()
+                if not line:
+                    break
+                seen += line
+            sh("ip", "link", "set", "%s-%d" % (net.bridge[:10], 3), "down")
+            cut_at = time.monotonic()
+            for i, p in enumerate(procs):
+                try:
+                    out, _ = p.communicate(timeout=90)
+                except subprocess.TimeoutExpired:
+                    p.kill()
+                    out, _ = p.communicate()
+                took = time.monotonic() - cut_at
+                text = (seen if i == 3 else b"") + out
+                # The others cannot tell a cut link from a hung peer: they
+                # time out (not hang) and say so.
+                if p.returncode == 0 or took > 40 or (
+                        i != 3 and b"timed out after 10s" not in text):
+                    print("cut: task %d (exit %s after %.0fs) did not fail "
+                          "within the timeout:\n%s" % (
+                              i, p.returncode, took,
+                              text.decode(errors="replace")[-2000:]))
+                    return 1
         print("PASS: %d workers %s through %s equal one process of %d devices;"
-              " a killed worker is named by the others"
+              " a killed worker is named by the others%s"
               % (N, "in separate network namespaces" if isolated
-                 else "on loopback", url, N * DEVICES))
+                 else "on loopback", url, N * DEVICES,
+                 "; a cut link fails every worker within the timeout"
+                 if isolated else ""))
         return 0
     finally:
         if server:

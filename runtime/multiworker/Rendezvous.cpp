@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -72,19 +74,34 @@ public:
 
   absl::Status write(const std::string &name,
                      const std::string &text) override {
-    return store_->put("record/" + name, text);
+    if (unreachable_)
+      return absl::UnavailableError(fmt::format(
+          "the rendezvous server {} stopped answering",
+          store_->address().toString()));
+    absl::Status s = store_->put("record/" + name, text);
+    if (!s.ok())
+      unreachable_ = true;
+    return s;
   }
 
+  /// After one failure the server is not asked again: a worker cut off
+  /// from the network looks for dead peers once, not once per record and
+  /// per timeout.
   std::optional<std::string> read(const std::string &name) override {
-    auto value = store_->read("record/" + name);
-    if (!value.ok())
+    if (unreachable_)
       return std::nullopt;
+    auto value = store_->read("record/" + name);
+    if (!value.ok()) {
+      unreachable_ = true;
+      return std::nullopt;
+    }
     return *value;
   }
 
   std::string describe() const override {
-    return fmt::format("{} (keys '{}*')", store_->address().toString(),
-                       store_->keyPrefix());
+    return fmt::format("{} (keys '{}*'{})", store_->address().toString(),
+                       store_->keyPrefix(),
+                       unreachable_ ? ", not answering" : "");
   }
 
   /// Gloo's keys live apart from the records.
@@ -95,6 +112,7 @@ public:
 private:
   std::unique_ptr<RedisStore> store_;
   std::unique_ptr<RedisStore> gloo_;
+  std::atomic<bool> unreachable_{false};
 };
 
 } // namespace
@@ -106,9 +124,12 @@ openRendezvous(const std::string &directory, const std::string &redisUrl,
     TORUS_ASSIGN_OR_RETURN(RedisAddress address, parseRedisAddress(redisUrl));
     const std::string keys = "torus/" + prefix + "/";
     // One connection for the records (WorkerGroup reads them while Gloo may
-    // be waiting on the other).
-    TORUS_ASSIGN_OR_RETURN(auto records,
-                           RedisStore::connect(address, keys, connectTimeout));
+    // be waiting on the other). Their commands are small: a server that
+    // does not answer one within 5 s is not answering.
+    TORUS_ASSIGN_OR_RETURN(
+        auto records,
+        RedisStore::connect(address, keys,
+                            std::min(connectTimeout, absl::Seconds(5))));
     TORUS_ASSIGN_OR_RETURN(
         auto gloo, RedisStore::connect(address, keys + "gloo/", connectTimeout));
     auto rendezvous = std::make_unique<RedisRendezvous>(std::move(records));
