@@ -175,14 +175,22 @@ MultiWorkerMirroredStrategy::create(std::shared_ptr<ClusterResolver> resolver,
       o.names.push_back("worker " + std::to_string(i));
     if (static_cast<int>(o.names.size()) != numWorkers)
       o.names.clear(); // an evaluator group: plain names
-    o.rendezvousDirectory = multiWorker.rendezvousDirectory.empty()
-                                ? envOr("TORUS_RENDEZVOUS_DIR", "")
-                                : multiWorker.rendezvousDirectory;
-    if (o.rendezvousDirectory.empty())
+    // A Redis server (workers on several machines) wins over a directory.
+    o.rendezvousAddress = multiWorker.rendezvousAddress.empty()
+                              ? envOr("TORUS_RENDEZVOUS", "")
+                              : multiWorker.rendezvousAddress;
+    if (o.rendezvousAddress.empty())
+      o.rendezvousDirectory = multiWorker.rendezvousDirectory.empty()
+                                  ? envOr("TORUS_RENDEZVOUS_DIR", "")
+                                  : multiWorker.rendezvousDirectory;
+    if (o.rendezvousAddress.empty() && o.rendezvousDirectory.empty())
       return absl::InvalidArgumentError(
           "MultiWorkerMirroredStrategy with " + std::to_string(numWorkers) +
-          " workers needs a rendezvous directory every worker can reach: set "
-          "$TORUS_RENDEZVOUS_DIR or MultiWorkerOptions::rendezvousDirectory");
+          " workers needs a rendezvous every worker can reach: set "
+          "$TORUS_RENDEZVOUS=redis://host:port (or "
+          "MultiWorkerOptions::rendezvousAddress), or $TORUS_RENDEZVOUS_DIR "
+          "(or MultiWorkerOptions::rendezvousDirectory) to a directory they "
+          "share");
     std::string jobId = multiWorker.jobId.empty()
                             ? envOr("TORUS_JOB_ID", "torus-job")
                             : multiWorker.jobId;

@@ -18,6 +18,7 @@ connectWorkers(const WorkerConnectionOptions &options) {
   o.size = options.size;
   o.names = options.names;
   o.rendezvousDirectory = options.rendezvousDirectory;
+  o.rendezvousAddress = options.rendezvousAddress;
   o.prefix = options.prefix;
   o.hostname = options.hostname;
   o.connectTimeout = options.connectTimeout;
@@ -27,6 +28,7 @@ connectWorkers(const WorkerConnectionOptions &options) {
 
 void useCrossWorkerCollectives(rt::ExecutorOptions &options,
                                std::shared_ptr<rt::WorkerGroup> group) {
+  options.numWorkers = group->size();
   options.wrapCommunicator =
       [group = std::move(group)](rt::InProcessCommunicator &local)
       -> absl::StatusOr<std::unique_ptr<rt::Communicator>> {

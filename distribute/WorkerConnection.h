@@ -32,6 +32,7 @@ struct WorkerConnectionOptions {
   /// Error names of the ranks ("chief 0", "worker 1", ...).
   std::vector<std::string> names;
   std::string rendezvousDirectory;
+  std::string rendezvousAddress;
   std::string prefix;
   std::string hostname;
   absl::Duration connectTimeout;

@@ -28,6 +28,9 @@ more_packages=(
   libopenblas-dev
   # Gloo: collectives between worker processes (runtime/multiworker)
   libgloo-dev
+  # Redis: workers on different machines meet through it (runtime/multiworker/
+  # RedisStore.cpp, linked with hiredis); its tests start a private redis-server
+  libhiredis-dev redis-server
   # libFuzzer and the sanitizers, for -DTORUS_BUILD_FUZZERS=ON (docs/torusc.md)
   libclang-rt-19-dev
   # The API reference and its test (docs/Doxyfile, cmake/TorusDocs.cmake)

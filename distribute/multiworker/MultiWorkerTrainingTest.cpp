@@ -16,6 +16,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "runtime/multiworker/RedisServer.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -206,7 +208,10 @@ protected:
           "--out=" + weightsPath(jobId, i)};
       argv.insert(argv.end(), args.begin(), args.end());
       ps.push_back(spawn(argv, {"TF_CONFIG=" + tfConfig(n, i),
-                                "TORUS_RENDEZVOUS_DIR=" + dir_ + "/rendezvous",
+                                rendezvousEnv_.empty()
+                                    ? "TORUS_RENDEZVOUS_DIR=" + dir_ +
+                                          "/rendezvous"
+                                    : rendezvousEnv_,
                                 "TORUS_JOB_ID=" + jobId}));
     }
     return ps;
@@ -268,10 +273,19 @@ protected:
   }
 
   std::string dir_;
+  /// The workers' rendezvous variable; empty: a directory under dir_.
+  std::string rendezvousEnv_;
 };
 
 TEST_F(MultiWorkerTrainingTest, TwoWorkersEqualOneProcess) {
   trainAndCompare(/*workers=*/2, /*devices=*/2);
+}
+
+TEST_F(MultiWorkerTrainingTest, WorkersMeetThroughRedis) {
+  torus::rt::testing::RedisServer server;
+  ASSERT_EQ(server.error(), "");
+  rendezvousEnv_ = "TORUS_RENDEZVOUS=" + server.url();
+  trainAndCompare(/*workers=*/2, /*devices=*/4);
 }
 
 TEST_F(MultiWorkerTrainingTest, FourWorkersEqualOneProcess) {

@@ -50,9 +50,10 @@ bool isKnownKind(CollectiveKind kind) {
   return false;
 }
 
-/// Checks one collective of a program run as `numDevices` logical devices.
+/// Checks one collective of a program run as `numDevices` logical devices
+/// on each of `numWorkers` worker processes (ExecutorOptions::numWorkers).
 absl::Status checkCollective(const CollectiveSpec &collective, size_t index,
-                             int64_t numDevices) {
+                             int64_t numDevices, int64_t numWorkers) {
   const std::string where = describeCollective(collective, index);
   auto fail = [&](const absl::Status &status) {
     return absl::Status(status.code(), fmt::format("{}: {}", where,
@@ -81,8 +82,15 @@ absl::Status checkCollective(const CollectiveSpec &collective, size_t index,
               "{}: replica groups {} differ in size", where,
               replicaGroupsToString(collective.replicaGroups)));
   }
+  // Across workers, a group of every device means every worker's.
+  int64_t numParticipants = numDevices;
+  if (numWorkers > 1 && collective.kind != CollectiveKind::AllReduce &&
+      (permute || groupSize == numDevices)) {
+    groupSize = numDevices * numWorkers;
+    numParticipants = groupSize;
+  }
   CollectiveOp op = collectiveOpFromSpec(collective);
-  absl::Status check = op.check(groupSize, numDevices);
+  absl::Status check = op.check(groupSize, numParticipants);
   if (!check.ok())
     return fail(check);
   // The compiler states the result type; a default TensorSpec means "not
@@ -226,6 +234,10 @@ absl::Status checkOptions(const ExecutorOptions &options, int64_t numCores) {
     return absl::InvalidArgumentError(
         fmt::format("an executor needs 1 to {} cores, got {}",
                     Executor::kMaxCores, numCores));
+  if (options.numWorkers < 1)
+    return absl::InvalidArgumentError(
+        fmt::format("ExecutorOptions::numWorkers must be at least 1, got {}",
+                    options.numWorkers));
   if (options.collectiveTimeout <= absl::ZeroDuration())
     return absl::InvalidArgumentError(
         fmt::format("the collective timeout must be positive, got {}",
@@ -362,7 +374,9 @@ Executor::validate(const Program &program,
     TORUS_RETURN_IF_ERROR(checkShape(
         spec.outputs[o], fmt::format("program '{}' output {}", name, o)));
   for (size_t c = 0; c < spec.collectives.size(); ++c)
-    TORUS_RETURN_IF_ERROR(checkCollective(spec.collectives[c], c, numDevices));
+    TORUS_RETURN_IF_ERROR(checkCollective(
+        spec.collectives[c], c, numDevices,
+        options_.wrapCommunicator ? options_.numWorkers : 1));
 
   // The on-device loop.
   const int64_t steps = runOptions.stepsPerRun;

@@ -94,6 +94,13 @@ struct ExecutorOptions {
   std::function<absl::StatusOr<std::unique_ptr<Communicator>>(
       InProcessCommunicator &local)>
       wrapCommunicator;
+  /// The worker processes each run spans through wrapCommunicator (1: this
+  /// process alone). With more, a collective other than all-reduce whose
+  /// replica groups are empty or one group of every device spans every
+  /// worker's devices (numWorkers x devices participants, worker-major ids,
+  /// as collective-permute's pairs are): the program's collective types are
+  /// checked against that group size.
+  int64_t numWorkers = 1;
 };
 
 /// What a run measured.

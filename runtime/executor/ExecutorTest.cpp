@@ -311,6 +311,10 @@ TEST(ExecutorTest, CreateValidatesTheCoreCount) {
   options.collectiveTimeout = absl::ZeroDuration();
   EXPECT_EQ(Executor::create(options).status().code(),
             absl::StatusCode::kInvalidArgument);
+  ExecutorOptions workers;
+  workers.numWorkers = 0;
+  EXPECT_EQ(msg(Executor::create(workers).status()),
+            "ExecutorOptions::numWorkers must be at least 1, got 0");
 }
 
 TEST(ExecutorTest, WrongReplicaCount) {

@@ -2,7 +2,11 @@
 
 #include "runtime/multiworker/CrossWorkerCommunicator.h"
 
+#include "runtime/collectives/BlockCopy.h"
+
 #include <fmt/format.h>
+
+#include <cstring>
 
 namespace torus::rt {
 
@@ -39,13 +43,6 @@ CrossWorkerCommunicator::checkSpansWorker(const ReplicaGroups &groups,
       what, replicaGroupsToString(groups), workers_->size()));
 }
 
-absl::Status
-CrossWorkerCommunicator::acrossWorkers(std::string_view what) const {
-  return absl::UnimplementedError(fmt::format(
-      "{} across {} worker processes is not supported (only all-reduce is)",
-      what, workers_->size()));
-}
-
 absl::Status CrossWorkerCommunicator::allReduce(
     const CollectiveKey &key, int64_t replicaId, const ReplicaGroups &groups,
     ReduceKind kind, DType dtype, int64_t count, const void *in, void *out,
@@ -74,24 +71,121 @@ absl::Status CrossWorkerCommunicator::allReduce(
                           timeout * 2 + absl::Seconds(5));
 }
 
+absl::Status
+CrossWorkerCommunicator::checkInOrder(const ReplicaGroups &groups,
+                                      std::string_view what) const {
+  TORUS_RETURN_IF_ERROR(checkSpansWorker(groups, what));
+  if (!groups.empty())
+    for (size_t i = 0; i < groups[0].size(); ++i)
+      if (groups[0][i] != static_cast<int64_t>(i))
+        return absl::UnimplementedError(fmt::format(
+            "{} over replica groups {} across {} workers: the group must list "
+            "the worker's replicas in order",
+            what, replicaGroupsToString(groups), workers_->size()));
+  return absl::OkStatus();
+}
+
+absl::Status CrossWorkerCommunicator::gatherLocal(const CollectiveKey &key,
+                                                  int64_t replicaId,
+                                                  DType dtype, int64_t bytes,
+                                                  const void *in,
+                                                  std::vector<uint8_t> &all,
+                                                  absl::Duration timeout) {
+  const int64_t width = static_cast<int64_t>(byteWidth(dtype));
+  all.resize(static_cast<size_t>(bytes * local_.numReplicas()));
+  Shape flat = {bytes / width};
+  return local_.allGather(key, replicaId, {}, dtype, flat, 0, in, all.data(),
+                          timeout);
+}
+
+absl::Status CrossWorkerCommunicator::shareFromLeader(
+    const CollectiveKey &key, int64_t replicaId, DType dtype, int64_t bytes,
+    void *data, absl::Status leaderStatus, absl::Duration timeout) {
+  if (replicaId == 0 && !leaderStatus.ok()) {
+    local_.abort(leaderStatus); // wakes the participants waiting below
+    return leaderStatus;
+  }
+  CollectiveKey k = key;
+  k.phase = 1;
+  const int64_t width = static_cast<int64_t>(byteWidth(dtype));
+  // The others wait here while the leader is in Gloo: give them the Gloo
+  // timeout on top of their own.
+  return local_.broadcast(k, replicaId, {}, /*rootRank=*/0, dtype,
+                          flatShape(bytes / width), data, data,
+                          timeout * 2 + absl::Seconds(5));
+}
+
 absl::Status CrossWorkerCommunicator::allGather(
     const CollectiveKey &key, int64_t replicaId, const ReplicaGroups &groups,
     DType dtype, const Shape &shape, int64_t dimension, const void *in,
     void *out, absl::Duration timeout) {
-  if (workers_->size() > 1)
-    return acrossWorkers("all-gather");
-  return local_.allGather(key, replicaId, groups, dtype, shape, dimension, in,
-                          out, timeout);
+  if (workers_->size() == 1)
+    return local_.allGather(key, replicaId, groups, dtype, shape, dimension,
+                            in, out, timeout);
+  TORUS_RETURN_IF_ERROR(checkInOrder(groups, "all-gather"));
+  const int64_t P = numGlobalReplicas(), L = local_.numReplicas();
+  CollectiveOp op;
+  op.kind = CollectiveOpKind::AllGather;
+  op.dtype = dtype;
+  op.shape = shape;
+  op.dimension = dimension;
+  TORUS_RETURN_IF_ERROR(op.check(P, P));
+  const int64_t bytes = op.operandBytes();
+  // 1. The worker's operands, in replica order.
+  std::vector<uint8_t> local;
+  TORUS_RETURN_IF_ERROR(
+      gatherLocal(key, replicaId, dtype, bytes, in, local, timeout));
+  // 2. The leader gathers every worker's and lays the operands out along
+  // `dimension` (global replica w * L + l is block w * L + l).
+  absl::Status status;
+  if (replicaId == 0) {
+    std::vector<uint8_t> global(static_cast<size_t>(bytes * P));
+    status = workers_->allGather(local.data(), global.data(),
+                                 static_cast<size_t>(bytes * L), timeout);
+    if (status.ok()) {
+      Shape result = op.resultShape(P);
+      BlockIndex zero(shape.size(), 0), at(shape.size(), 0);
+      for (int64_t p = 0; p < P; ++p) {
+        at[dimension] = p * shape[dimension];
+        copyBlock(global.data() + p * bytes, shape, zero, out, result, at,
+                  shape, byteWidth(dtype));
+      }
+    }
+  }
+  // 3. The result to every participant of the worker.
+  return shareFromLeader(key, replicaId, dtype, op.resultBytes(P), out, status,
+                         timeout);
 }
 
 absl::Status CrossWorkerCommunicator::reduceScatter(
     const CollectiveKey &key, int64_t replicaId, const ReplicaGroups &groups,
     ReduceKind kind, DType dtype, const Shape &shape, int64_t dimension,
     const void *in, void *out, absl::Duration timeout) {
-  if (workers_->size() > 1)
-    return acrossWorkers("reduce-scatter");
-  return local_.reduceScatter(key, replicaId, groups, kind, dtype, shape,
-                              dimension, in, out, timeout);
+  if (workers_->size() == 1)
+    return local_.reduceScatter(key, replicaId, groups, kind, dtype, shape,
+                                dimension, in, out, timeout);
+  TORUS_RETURN_IF_ERROR(checkInOrder(groups, "reduce-scatter"));
+  const int64_t P = numGlobalReplicas();
+  CollectiveOp op;
+  op.kind = CollectiveOpKind::ReduceScatter;
+  op.reduce = kind;
+  op.dtype = dtype;
+  op.shape = shape;
+  op.dimension = dimension;
+  TORUS_RETURN_IF_ERROR(op.check(P, P));
+  // The hierarchical all-reduce of the whole operand, then each participant
+  // keeps its block along `dimension`.
+  const int64_t count = op.operandBytes() / byteWidth(dtype);
+  std::vector<uint8_t> reduced(static_cast<size_t>(op.operandBytes()));
+  TORUS_RETURN_IF_ERROR(allReduce(key, replicaId, groups, kind, dtype, count,
+                                  in, reduced.data(), timeout));
+  Shape result = op.resultShape(P);
+  BlockIndex from(shape.size(), 0), zero(shape.size(), 0);
+  from[dimension] = (workers_->rank() * local_.numReplicas() + replicaId) *
+                    result[dimension];
+  copyBlock(reduced.data(), shape, from, out, result, zero, result,
+            byteWidth(dtype));
+  return absl::OkStatus();
 }
 
 absl::Status CrossWorkerCommunicator::allToAll(
@@ -99,30 +193,165 @@ absl::Status CrossWorkerCommunicator::allToAll(
     DType dtype, const Shape &shape, int64_t splitDimension,
     int64_t concatDimension, int64_t splitCount, const void *in, void *out,
     absl::Duration timeout) {
-  if (workers_->size() > 1)
-    return acrossWorkers("all-to-all");
-  return local_.allToAll(key, replicaId, groups, dtype, shape, splitDimension,
-                         concatDimension, splitCount, in, out, timeout);
+  if (workers_->size() == 1)
+    return local_.allToAll(key, replicaId, groups, dtype, shape,
+                           splitDimension, concatDimension, splitCount, in,
+                           out, timeout);
+  TORUS_RETURN_IF_ERROR(checkInOrder(groups, "all-to-all"));
+  const int64_t P = numGlobalReplicas(), L = local_.numReplicas(),
+                W = workers_->size();
+  CollectiveOp op;
+  op.kind = CollectiveOpKind::AllToAll;
+  op.dtype = dtype;
+  op.shape = shape;
+  op.splitDimension = splitDimension;
+  op.concatDimension = concatDimension;
+  op.splitCount = splitCount;
+  TORUS_RETURN_IF_ERROR(op.check(P, P));
+  const size_t width = byteWidth(dtype);
+  const int64_t bytes = op.operandBytes(), blockBytes = bytes / P;
+  Shape block = shape;
+  block[splitDimension] /= P;
+  BlockIndex zero(shape.size(), 0), at(shape.size(), 0);
+  // 1. The worker's operands, in replica order.
+  std::vector<uint8_t> local;
+  TORUS_RETURN_IF_ERROR(
+      gatherLocal(key, replicaId, dtype, bytes, in, local, timeout));
+  // 2. The leader sends worker v the blocks its replicas receive from this
+  // worker's (source l, target m: block v * L + m of operand l), and
+  // receives from each worker the blocks for this worker's replicas.
+  std::vector<uint8_t> received(static_cast<size_t>(L * bytes));
+  absl::Status status;
+  if (replicaId == 0) {
+    std::vector<uint8_t> send(static_cast<size_t>(L * bytes));
+    uint8_t *next = send.data();
+    for (int64_t v = 0; v < W; ++v)
+      for (int64_t l = 0; l < L; ++l)
+        for (int64_t m = 0; m < L; ++m, next += blockBytes) {
+          at[splitDimension] = (v * L + m) * block[splitDimension];
+          copyBlock(local.data() + l * bytes, shape, at, next, block, zero,
+                    block, width);
+        }
+    status = workers_->allToAll(send.data(), received.data(),
+                                static_cast<size_t>(L * L * blockBytes),
+                                timeout);
+  }
+  // 3. Every replica of the worker gets them and concatenates its own
+  // blocks, source by source, along concatDimension.
+  TORUS_RETURN_IF_ERROR(shareFromLeader(key, replicaId, dtype, L * bytes,
+                                        received.data(), status, timeout));
+  Shape result = op.resultShape(P);
+  for (int64_t u = 0; u < W; ++u)
+    for (int64_t l = 0; l < L; ++l) {
+      at.assign(shape.size(), 0);
+      at[concatDimension] = (u * L + l) * block[concatDimension];
+      copyBlock(received.data() + ((u * L + l) * L + replicaId) * blockBytes,
+                block, zero, out, result, at, block, width);
+    }
+  return absl::OkStatus();
 }
 
 absl::Status CrossWorkerCommunicator::collectivePermute(
     const CollectiveKey &key, int64_t replicaId,
     const SourceTargetPairs &pairs, DType dtype, const Shape &shape,
     const void *in, void *out, absl::Duration timeout) {
-  if (workers_->size() > 1)
-    return acrossWorkers("collective-permute");
-  return local_.collectivePermute(key, replicaId, pairs, dtype, shape, in,
-                                  out, timeout);
+  if (workers_->size() == 1)
+    return local_.collectivePermute(key, replicaId, pairs, dtype, shape, in,
+                                    out, timeout);
+  // Pairs name global replicas: worker w's replica l is w * L + l.
+  const int64_t P = numGlobalReplicas(), L = local_.numReplicas(),
+                W = workers_->size(), w = workers_->rank();
+  CollectiveOp op;
+  op.kind = CollectiveOpKind::CollectivePermute;
+  op.dtype = dtype;
+  op.shape = shape;
+  op.pairs = pairs;
+  TORUS_RETURN_IF_ERROR(op.check(P, P));
+  const int64_t bytes = op.operandBytes();
+  // 1. The worker's operands, in replica order.
+  std::vector<uint8_t> local;
+  TORUS_RETURN_IF_ERROR(
+      gatherLocal(key, replicaId, dtype, bytes, in, local, timeout));
+  // 2. The leader delivers: pairs inside the worker by copying, the others
+  // as one message per pair of workers (its pairs in list order). Targets
+  // no pair names get zeros.
+  std::vector<uint8_t> results(static_cast<size_t>(L * bytes), 0);
+  absl::Status status;
+  if (replicaId == 0) {
+    std::vector<std::vector<uint8_t>> outgoing(W), incoming(W);
+    for (const auto &[s, t] : pairs) {
+      if (s / L == w && t / L == w)
+        std::memcpy(results.data() + (t % L) * bytes,
+                    local.data() + (s % L) * bytes, bytes);
+      else if (s / L == w)
+        outgoing[t / L].insert(outgoing[t / L].end(),
+                               local.data() + (s % L) * bytes,
+                               local.data() + (s % L + 1) * bytes);
+      else if (t / L == w)
+        incoming[s / L].resize(incoming[s / L].size() + bytes);
+    }
+    std::vector<WorkerGroup::Transfer> sends, recvs;
+    for (int64_t v = 0; v < W; ++v) {
+      if (!outgoing[v].empty())
+        sends.push_back({static_cast<int>(v), outgoing[v].data(),
+                         outgoing[v].size()});
+      if (!incoming[v].empty())
+        recvs.push_back({static_cast<int>(v), incoming[v].data(),
+                         incoming[v].size()});
+    }
+    status = workers_->exchange(sends, recvs, timeout);
+    if (status.ok()) {
+      std::vector<size_t> offset(W, 0);
+      for (const auto &[s, t] : pairs)
+        if (t / L == w && s / L != w) {
+          std::memcpy(results.data() + (t % L) * bytes,
+                      incoming[s / L].data() + offset[s / L], bytes);
+          offset[s / L] += bytes;
+        }
+    }
+  }
+  // 3. Every replica of the worker takes its own.
+  TORUS_RETURN_IF_ERROR(shareFromLeader(key, replicaId, dtype, L * bytes,
+                                        results.data(), status, timeout));
+  std::memcpy(out, results.data() + replicaId * bytes, bytes);
+  return absl::OkStatus();
 }
 
 absl::Status CrossWorkerCommunicator::broadcast(
     const CollectiveKey &key, int64_t replicaId, const ReplicaGroups &groups,
     int64_t rootRank, DType dtype, const Shape &shape, const void *in,
     void *out, absl::Duration timeout) {
-  if (workers_->size() > 1)
-    return acrossWorkers("broadcast");
-  return local_.broadcast(key, replicaId, groups, rootRank, dtype, shape, in,
-                          out, timeout);
+  if (workers_->size() == 1)
+    return local_.broadcast(key, replicaId, groups, rootRank, dtype, shape,
+                            in, out, timeout);
+  TORUS_RETURN_IF_ERROR(checkInOrder(groups, "broadcast"));
+  const int64_t P = numGlobalReplicas(), L = local_.numReplicas();
+  CollectiveOp op;
+  op.kind = CollectiveOpKind::Broadcast;
+  op.dtype = dtype;
+  op.shape = shape;
+  op.root = rootRank;
+  TORUS_RETURN_IF_ERROR(op.check(P, P));
+  const int rootWorker = static_cast<int>(rootRank / L);
+  const bool rootHere = rootWorker == workers_->rank();
+  // 1. On the root's worker, from the root to every replica (the leader
+  // included).
+  if (rootHere)
+    TORUS_RETURN_IF_ERROR(local_.broadcast(key, replicaId, {}, rootRank % L,
+                                           dtype, shape, in, out, timeout));
+  // 2. Leader to leader (Gloo's broadcast).
+  absl::Status status;
+  if (replicaId == 0)
+    status = workers_->broadcast(out, static_cast<size_t>(op.operandBytes()),
+                                 rootWorker, timeout);
+  if (rootHere) {
+    if (!status.ok())
+      local_.abort(status);
+    return status;
+  }
+  // 3. The other workers' leaders to their replicas.
+  return shareFromLeader(key, replicaId, dtype, op.operandBytes(), out,
+                         status, timeout);
 }
 
 } // namespace torus::rt

@@ -14,11 +14,26 @@
 //               3. it broadcasts the result to the local participants.
 //               Every participant of every worker ends with the same bits.
 //
-// Collectives over a subset of the local participants (replica groups) stay
-// inside the worker only when the group has one worker; across workers they
-// are Unimplemented, as are all-gather, reduce-scatter, all-to-all,
-// collective-permute and broadcast (MultiWorkerMirroredStrategy reduces
-// gradients with all-reduce over every replica, which is what is needed).
+//   all-gather, all-to-all, collective-permute
+//               1. the local participants all-gather their operands in
+//                  shared memory;
+//               2. local participant 0 (the leader) moves them across
+//                  workers: Gloo's all-gather, Gloo's all-to-all of the
+//                  blocks each worker's replicas receive, or one
+//                  point-to-point message per pair of workers (permute);
+//               3. it shares what it got with the local participants, which
+//                  lay out their results.
+//   reduce-scatter  the hierarchical all-reduce above, then each keeps its
+//                  block along the scatter dimension.
+//   broadcast   the root's worker broadcasts in shared memory, the leaders
+//               over Gloo, then the other workers in shared memory.
+//
+// Global participant ids are worker-major: worker w's replica l is
+// w * numReplicas() + l, the order of the global group and the ids of
+// collective-permute's pairs (and a broadcast's root). Replica groups must be
+// one group of every local participant (or empty), meaning every participant
+// of every worker; groups inside a worker or spanning some of them are
+// Unimplemented across workers.
 //
 // Failures: a worker that died or stopped answering fails the leader's Gloo
 // call with the WorkerGroup's error naming it; the leader's failure aborts
@@ -33,6 +48,7 @@
 
 #include <atomic>
 #include <memory>
+#include <vector>
 
 namespace torus::rt {
 
@@ -86,7 +102,22 @@ private:
   /// OK when `groups` is one group of every local participant (or empty).
   absl::Status checkSpansWorker(const ReplicaGroups &groups,
                                 std::string_view what) const;
-  absl::Status acrossWorkers(std::string_view what) const;
+  /// checkSpansWorker, and the group lists the replicas in order (global
+  /// replica w * L + l is worker w's replica l).
+  absl::Status checkInOrder(const ReplicaGroups &groups,
+                            std::string_view what) const;
+  /// `all` becomes every local participant's `bytes` at `in`, in replica
+  /// order (an in-worker all-gather).
+  absl::Status gatherLocal(const CollectiveKey &key, int64_t replicaId,
+                           DType dtype, int64_t bytes, const void *in,
+                           std::vector<uint8_t> &all, absl::Duration timeout);
+  /// Local participant 0 (the leader, whose Gloo step ended with
+  /// `leaderStatus`) gives `bytes` at `data` to every local participant;
+  /// a failed leader aborts the local communicator instead.
+  absl::Status shareFromLeader(const CollectiveKey &key, int64_t replicaId,
+                               DType dtype, int64_t bytes, void *data,
+                               absl::Status leaderStatus,
+                               absl::Duration timeout);
 
   InProcessCommunicator &local_;
   std::shared_ptr<WorkerGroup> workers_;

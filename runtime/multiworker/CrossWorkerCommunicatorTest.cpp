@@ -92,11 +92,12 @@ TEST(CrossWorkerCommunicatorTest, AllReduceSpansCoresAndWorkers) {
                                       absl::Seconds(5));
       if (s.code() != absl::StatusCode::kUnimplemented)
         return "subset groups: " + std::string(s.ToString());
-      absl::Status g = comm.allGather({0, 2, 0}, c, {}, DType::F32, {1}, 0,
-                                      &f, &f, absl::Seconds(5));
+      // Global collectives need the worker's replicas in order.
+      absl::Status g = comm.allGather({0, 2, 0}, c, {{2, 1, 0}}, DType::F32,
+                                      {1}, 0, &f, &f, absl::Seconds(5));
       if (g.message() !=
-          "all-gather across 3 worker processes is not supported (only "
-          "all-reduce is)")
+          "all-gather over replica groups {{2,1,0}} across 3 workers: the "
+          "group must list the worker's replicas in order")
         return "all-gather: " + std::string(g.ToString());
       return "";
     });

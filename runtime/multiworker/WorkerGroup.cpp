@@ -2,19 +2,25 @@
 
 #include "runtime/multiworker/WorkerGroup.h"
 
+#include "runtime/multiworker/Rendezvous.h"
+
 #include "runtime/collectives/Reduction.h"
 #include "support/DTypeDispatch.h"
 
+#include <gloo/allgather.h>
 #include <gloo/allreduce.h>
+#include <gloo/alltoall.h>
 #include <gloo/barrier.h>
 #include <gloo/broadcast.h>
 #include <gloo/rendezvous/context.h>
-#include <gloo/rendezvous/file_store.h>
 #include <gloo/transport/tcp/device.h>
+#include <gloo/transport/unbound_buffer.h>
+#include <gloo/types.h>
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -51,22 +57,6 @@ std::optional<std::string> readFile(const std::string &path) {
   std::stringstream s;
   s << in.rdbuf();
   return s.str();
-}
-
-/// Writes atomically (rename), so readers never see half a record.
-bool writeFile(const std::string &path, const std::string &text) {
-  std::string tmp = path + ".tmp-" + std::to_string(getpid());
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    if (!out)
-      return false;
-    out << text;
-    if (!out.flush())
-      return false;
-  }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  return !ec;
 }
 
 /// Whether process `pid` of this host has exited (gone or a zombie).
@@ -111,10 +101,6 @@ WorkerGroup::WorkerGroup(WorkerGroupOptions options)
 
 WorkerGroup::~WorkerGroup() = default;
 
-std::string WorkerGroup::path(const std::string &file) const {
-  return directory_ + "/" + file;
-}
-
 absl::StatusOr<std::shared_ptr<WorkerGroup>>
 WorkerGroup::connect(const WorkerGroupOptions &options) {
   if (options.size < 1)
@@ -131,9 +117,15 @@ WorkerGroup::connect(const WorkerGroupOptions &options) {
     return absl::InvalidArgumentError(
         fmt::format("{} worker names given for a group of {} workers",
                     options.names.size(), options.size));
-  if (options.rendezvousDirectory.empty())
+  if (options.rendezvousDirectory.empty() == options.rendezvousAddress.empty())
     return absl::InvalidArgumentError(
-        "a worker group needs a rendezvous directory every worker can reach");
+        options.rendezvousDirectory.empty()
+            ? "a worker group needs a rendezvous every worker can reach: a "
+              "directory or a Redis address (redis://host:port)"
+            : fmt::format("a worker group meets in one place: got both the "
+                          "rendezvous directory '{}' and the address '{}'",
+                          options.rendezvousDirectory,
+                          options.rendezvousAddress));
   if (options.prefix.empty() ||
       options.prefix.find('/') != std::string::npos)
     return absl::InvalidArgumentError(fmt::format(
@@ -149,25 +141,22 @@ WorkerGroup::connect(const WorkerGroupOptions &options) {
   for (int r = 0; r < options.size; ++r)
     group->names_.push_back(options.names.empty() ? fmt::format("worker {}", r)
                                                   : options.names[r]);
-  group->directory_ = options.rendezvousDirectory + "/" + options.prefix;
-  std::error_code ec;
-  fs::create_directories(group->directory_ + "/store", ec);
-  if (ec)
-    return absl::UnavailableError(
-        fmt::format("cannot create the rendezvous directory '{}': {}",
-                    group->directory_, ec.message()));
+  TORUS_ASSIGN_OR_RETURN(group->rendezvous_,
+                         openRendezvous(options.rendezvousDirectory,
+                                        options.rendezvousAddress,
+                                        options.prefix,
+                                        options.connectTimeout));
 
   // Announce this worker; a record left by an earlier job means the
   // directory is not fresh and peers could be confused with old ones.
-  const std::string alive = group->path(fmt::format("alive-{}", options.rank));
-  if (fs::exists(alive))
+  const std::string alive = fmt::format("alive-{}", options.rank);
+  if (group->rendezvous_->read(alive))
     return absl::FailedPreconditionError(fmt::format(
-        "rendezvous '{}' already has a record of {}: it belongs to an earlier "
+        "rendezvous {} already has a record of {}: it belongs to an earlier "
         "job; give every job (and every restart) a fresh prefix or directory",
-        group->directory_, group->names_[options.rank]));
-  if (!writeFile(alive, fmt::format("{} {}\n", getpid(), hostName())))
-    return absl::UnavailableError(
-        fmt::format("cannot write '{}'", alive));
+        group->rendezvous_->describe(), group->names_[options.rank]));
+  TORUS_RETURN_IF_ERROR(group->rendezvous_->write(
+      alive, fmt::format("{} {}\n", getpid(), hostName())));
 
   // Wait for every worker to announce itself, then connect (Gloo's own
   // rendezvous then finds everyone present).
@@ -175,15 +164,16 @@ WorkerGroup::connect(const WorkerGroupOptions &options) {
   while (true) {
     std::vector<std::string> missing;
     for (int r = 0; r < options.size; ++r)
-      if (!fs::exists(group->path(fmt::format("alive-{}", r))))
+      if (!group->rendezvous_->read(fmt::format("alive-{}", r)))
         missing.push_back(group->names_[r]);
     if (missing.empty())
       break;
     if (absl::Now() >= deadline)
       return absl::DeadlineExceededError(fmt::format(
-          "{}: {} did not join the job within {} (rendezvous '{}')",
+          "{}: {} did not join the job within {} (rendezvous {})",
           group->names_[options.rank], joinNames(missing),
-          absl::FormatDuration(options.connectTimeout), group->directory_));
+          absl::FormatDuration(options.connectTimeout),
+          group->rendezvous_->describe()));
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
 
@@ -191,12 +181,10 @@ WorkerGroup::connect(const WorkerGroupOptions &options) {
     gloo::transport::tcp::attr attr;
     attr.hostname = options.hostname;
     auto device = gloo::transport::tcp::CreateDevice(attr);
-    group->store_ = std::make_unique<gloo::rendezvous::FileStore>(
-        group->directory_ + "/store");
     auto context = std::make_shared<gloo::rendezvous::Context>(options.rank,
                                                                options.size);
     context->setTimeout(toMillis(options.connectTimeout));
-    context->connectFullMesh(*group->store_, device);
+    context->connectFullMesh(group->rendezvous_->store(), device);
     // Every pair is connected only once every worker got here: a worker
     // must not leave (or fail) while a peer is still connecting to it.
     gloo::BarrierOptions barrier(context);
@@ -228,14 +216,14 @@ std::vector<int> WorkerGroup::deadPeers() const {
     // (The other order raced: a peer that reported and exited between the
     // two reads was named as dead.)
     bool gone = false;
-    if (auto alive = readFile(path(fmt::format("alive-{}", r)))) {
+    if (auto alive = rendezvous_->read(fmt::format("alive-{}", r))) {
       std::istringstream in(*alive);
       int64_t pid = 0;
       std::string host;
       in >> pid >> host;
       gone = host == myHost && pid > 0 && processGone(pid);
     }
-    if (auto record = readFile(path(fmt::format("failed-{}", r)))) {
+    if (auto record = rendezvous_->read(fmt::format("failed-{}", r))) {
       // First line: the ranks that worker found dead.
       std::istringstream in(record->substr(0, record->find('\n')));
       std::string token;
@@ -287,8 +275,8 @@ absl::Status WorkerGroup::fail(const std::string &operation,
     message = fmt::format("{}: {} failed [gloo: {}]", names_[rank()],
                           operation, what);
   // Tell the others what this worker saw before it goes away.
-  writeFile(path(fmt::format("failed-{}", rank())),
-            culprits + "\n" + message + "\n");
+  (void)rendezvous_->write(fmt::format("failed-{}", rank()),
+                           culprits + "\n" + message + "\n");
   absl::Status status = (deadNames.empty() && timedOut)
                             ? absl::DeadlineExceededError(message)
                             : absl::UnavailableError(message);
@@ -436,6 +424,103 @@ absl::Status WorkerGroup::broadcast(void *data, size_t bytes, int root,
   } catch (const std::exception &e) {
     return fail(fmt::format("broadcast of {} bytes from {}", bytes,
                             names_[root]),
+                e.what(), timeout);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status WorkerGroup::allGather(const void *in, void *out, size_t bytes,
+                                    absl::Duration timeout) {
+  std::lock_guard<std::mutex> op(opMutex_);
+  TORUS_RETURN_IF_ERROR(status());
+  if (bytes == 0)
+    return absl::OkStatus();
+  if (size() == 1) {
+    std::memmove(out, in, bytes);
+    return absl::OkStatus();
+  }
+  try {
+    gloo::AllgatherOptions opts(context_);
+    opts.setInput(const_cast<uint8_t *>(static_cast<const uint8_t *>(in)),
+                  bytes);
+    opts.setOutput(static_cast<uint8_t *>(out), bytes * size());
+    opts.setTag(nextTag_++);
+    opts.setTimeout(toMillis(timeout));
+    gloo::allgather(opts);
+  } catch (const std::exception &e) {
+    return fail(fmt::format("all-gather of {} bytes per worker", bytes),
+                e.what(), timeout);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status WorkerGroup::allToAll(const void *in, void *out, size_t bytes,
+                                   absl::Duration timeout) {
+  std::lock_guard<std::mutex> op(opMutex_);
+  TORUS_RETURN_IF_ERROR(status());
+  if (bytes == 0)
+    return absl::OkStatus();
+  if (size() == 1) {
+    std::memmove(out, in, bytes);
+    return absl::OkStatus();
+  }
+  try {
+    gloo::AlltoallOptions opts(context_);
+    opts.setInput(const_cast<uint8_t *>(static_cast<const uint8_t *>(in)),
+                  bytes * size());
+    opts.setOutput(static_cast<uint8_t *>(out), bytes * size());
+    opts.setTag(nextTag_++);
+    opts.setTimeout(toMillis(timeout));
+    gloo::alltoall(opts);
+  } catch (const std::exception &e) {
+    return fail(fmt::format("all-to-all of {} bytes per pair of workers",
+                            bytes),
+                e.what(), timeout);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status WorkerGroup::exchange(const std::vector<Transfer> &sends,
+                                   const std::vector<Transfer> &recvs,
+                                   absl::Duration timeout) {
+  for (const auto *list : {&sends, &recvs}) {
+    std::set<int> peers;
+    for (const Transfer &t : *list)
+      if (t.peer < 0 || t.peer >= size() || t.peer == rank() ||
+          !peers.insert(t.peer).second)
+        return absl::InvalidArgumentError(fmt::format(
+            "point-to-point transfer with worker {}: peers must be other "
+            "workers in 0..{}, each at most once per direction",
+            t.peer, size() - 1));
+  }
+  std::lock_guard<std::mutex> op(opMutex_);
+  TORUS_RETURN_IF_ERROR(status());
+  // One tag per call on every worker, messages or not.
+  const uint32_t tag = nextTag_++;
+  if (sends.empty() && recvs.empty())
+    return absl::OkStatus();
+  try {
+    // Torus's own slot prefix, apart from Gloo's collectives'.
+    const uint64_t slot = gloo::Slot::build(0xf7, tag);
+    std::vector<std::unique_ptr<gloo::transport::UnboundBuffer>> in, out;
+    for (const Transfer &t : recvs) {
+      in.push_back(context_->createUnboundBuffer(t.data, t.bytes));
+      in.back()->recv(t.peer, slot);
+    }
+    for (const Transfer &t : sends) {
+      out.push_back(context_->createUnboundBuffer(t.data, t.bytes));
+      out.back()->send(t.peer, slot);
+    }
+    const auto limit = toMillis(timeout);
+    for (auto &b : out)
+      if (!b->waitSend(limit))
+        throw std::runtime_error("send aborted");
+    for (auto &b : in)
+      if (!b->waitRecv(limit))
+        throw std::runtime_error("receive aborted");
+  } catch (const std::exception &e) {
+    return fail(fmt::format("point-to-point exchange ({} sends, {} receives)",
+                            sends.size(), recvs.size()),
                 e.what(), timeout);
   }
   return absl::OkStatus();

@@ -3,8 +3,9 @@
 // One process per worker, connected by Gloo (TCP transport): the link the
 // cross-worker communicator (CrossWorkerCommunicator.h) reduces over. Every
 // worker creates a WorkerGroup with its rank, the group size and the same
-// rendezvous directory (a gloo::rendezvous::FileStore: every rank publishes
-// its TCP address there, then all connect to all).
+// rendezvous (Rendezvous.h: a directory, or a Redis server for workers on
+// different machines; every rank publishes its TCP address there, then all
+// connect to all).
 //
 // Failures are Status values naming the worker, never hangs:
 //   - startup: a worker that has not joined within `connectTimeout` fails
@@ -17,7 +18,7 @@
 // resume from a checkpoint).
 //
 // How the dead worker is named: each worker records its pid and host in the
-// rendezvous directory at startup; a worker that detects a failure first
+// rendezvous at startup; a worker that detects a failure first
 // records what it saw (`failed-<rank>`), then looks for peers on its host
 // whose process is gone without such a record. Those died; workers with a
 // record merely failed after them (cascading errors name the original
@@ -55,6 +56,8 @@ class Store;
 
 namespace torus::rt {
 
+class Rendezvous;
+
 struct WorkerGroupOptions {
   /// This worker, 0..size-1, and how many there are.
   int rank = 0;
@@ -65,7 +68,12 @@ struct WorkerGroupOptions {
   /// A directory every worker can reach (a temp dir on one machine, a shared
   /// file system across machines). Created if missing.
   std::string rendezvousDirectory;
-  /// Distinguishes jobs sharing the directory (a fresh one per attempt).
+  /// Or a Redis server every worker can reach, `redis://host:port`: workers
+  /// on different machines without a shared file system (exactly one of the
+  /// two is set).
+  std::string rendezvousAddress;
+  /// Distinguishes jobs sharing the directory or server (a fresh one per
+  /// attempt).
   std::string prefix = "torus";
   /// The interface Gloo listens on (this worker's address in TF_CONFIG).
   std::string hostname = "127.0.0.1";
@@ -104,6 +112,28 @@ public:
   /// In place: `bytes` at `data` become rank `root`'s.
   absl::Status broadcast(void *data, size_t bytes, int root,
                          absl::Duration timeout);
+  /// `bytes` at `in` from every worker, concatenated in rank order at `out`
+  /// (size() * bytes; Gloo's ring all-gather).
+  absl::Status allGather(const void *in, void *out, size_t bytes,
+                         absl::Duration timeout);
+  /// `in` holds size() blocks of `bytes`: block r goes to worker r; `out`
+  /// receives this worker's block of every worker, in rank order (Gloo's
+  /// all-to-all).
+  absl::Status allToAll(const void *in, void *out, size_t bytes,
+                        absl::Duration timeout);
+  /// One message to or from a peer.
+  struct Transfer {
+    int peer = 0;
+    void *data = nullptr;
+    size_t bytes = 0;
+  };
+  /// Point to point over Gloo's transport: sends each of `sends` to its
+  /// peer and receives each of `recvs` (at most one per peer and direction;
+  /// sizes agreed beforehand). Every worker calls it, with or without
+  /// messages, so the collectives stay in step.
+  absl::Status exchange(const std::vector<Transfer> &sends,
+                        const std::vector<Transfer> &recvs,
+                        absl::Duration timeout);
   /// Returns when every worker has called it.
   absl::Status barrier(absl::Duration timeout);
 
@@ -125,12 +155,10 @@ private:
   /// Peers that died without reporting a failure (same host: the process is
   /// gone), and culprits named in peers' failure records.
   std::vector<int> deadPeers() const;
-  std::string path(const std::string &file) const;
 
   WorkerGroupOptions options_;
   std::vector<std::string> names_;
-  std::string directory_;
-  std::unique_ptr<gloo::rendezvous::Store> store_;
+  std::unique_ptr<Rendezvous> rendezvous_;
   std::shared_ptr<gloo::Context> context_;
   /// Serializes collectives (held for the whole Gloo call).
   std::mutex opMutex_;

@@ -49,8 +49,23 @@ TEST(WorkerGroupTest, RejectsBadOptions) {
   o.names.clear();
   o.rendezvousDirectory.clear();
   EXPECT_EQ(WorkerGroup::connect(o).status().message(),
-            "a worker group needs a rendezvous directory every worker can "
-            "reach");
+            "a worker group needs a rendezvous every worker can reach: a "
+            "directory or a Redis address (redis://host:port)");
+  o.rendezvousDirectory = "/tmp";
+  o.rendezvousAddress = "redis://127.0.0.1:1";
+  EXPECT_EQ(WorkerGroup::connect(o).status().message(),
+            "a worker group meets in one place: got both the rendezvous "
+            "directory '/tmp' and the address 'redis://127.0.0.1:1'");
+  o.rendezvousDirectory.clear();
+  o.rendezvousAddress = "http://127.0.0.1:1";
+  EXPECT_EQ(WorkerGroup::connect(o).status().message(),
+            "rendezvous address 'http://127.0.0.1:1' must look like "
+            "redis://host:port");
+  o.rendezvousAddress = "redis://127.0.0.1:99999";
+  EXPECT_EQ(WorkerGroup::connect(o).status().message(),
+            "rendezvous address 'redis://127.0.0.1:99999': port '99999' is "
+            "not a number in 1..65535");
+  o.rendezvousAddress.clear();
   o.rendezvousDirectory = "/tmp";
   o.prefix = "a/b";
   EXPECT_EQ(WorkerGroup::connect(o).status().message(),

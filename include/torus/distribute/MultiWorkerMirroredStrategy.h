@@ -42,12 +42,17 @@ private:
 
 /// How this worker process finds the others. Torus's own: TensorFlow's
 /// workers meet through their gRPC servers at the TF_CONFIG addresses; here
-/// they meet in a rendezvous directory and then connect with Gloo over TCP
+/// they meet in a rendezvous directory or a Redis server and then connect
+/// with Gloo over TCP
 /// (docs/multi-worker.md). Unset fields come from the environment.
 struct MultiWorkerOptions {
   /// A directory every worker can reach (a temp dir on one machine, a shared
   /// file system across machines); default $TORUS_RENDEZVOUS_DIR.
   std::string rendezvousDirectory;
+  /// Or a Redis server every worker can reach, `redis://host:port` (workers
+  /// on different machines without a shared disk); default
+  /// $TORUS_RENDEZVOUS. When set it is used instead of the directory.
+  std::string rendezvousAddress;
   /// Names one launch of the job: the same on every worker, new for every
   /// launch, restarts included; default $TORUS_JOB_ID, else "torus-job".
   std::string jobId;
