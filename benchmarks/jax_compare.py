@@ -71,7 +71,8 @@ def cross_entropy(logits, labels):
     logp = jax.nn.log_softmax(logits)
     return -jnp.mean(jnp.take_along_axis(logp, labels[:, None], axis=1))
 
-def mlp_step(w1, b1, w2, b2, w3, b3, x, labels):
+def mlp_step(w1, b1, w2, b2, w3, b3, x, labels, mean=lambda v: v):
+    """Loss and SGD-updated weights; `mean` averages over the replicas."""
     params = [(w1, b1), (w2, b2), (w3, b3)]
     def loss(p):
         h = x
@@ -81,8 +82,9 @@ def mlp_step(w1, b1, w2, b2, w3, b3, x, labels):
                 h = jax.nn.relu(h)
         return cross_entropy(h, labels)
     l, g = jax.value_and_grad(loss)(params)
+    g = mean(g)
     new = jax.tree_util.tree_map(lambda p, g: p - 0.1 * g, params, g)
-    return (l,) + tuple(v for wb in new for v in wb)
+    return (mean(l),) + tuple(v for wb in new for v in wb)
 
 def mlp_args(r, batch=256, sizes=(784, 512, 512, 10)):
     args = []
@@ -148,19 +150,8 @@ PROGRAMS = {
 DP = {"dp8_mlp_train_step"}
 
 def dp_step(*args):
-    w1, b1, w2, b2, w3, b3, x, labels = args
-    params = [(w1, b1), (w2, b2), (w3, b3)]
-    def loss(p):
-        h = x
-        for i, (w, b) in enumerate(p):
-            h = h @ w + b
-            if i + 1 < len(p):
-                h = jax.nn.relu(h)
-        return cross_entropy(h, labels)
-    l, g = jax.value_and_grad(loss)(params)
-    g = lax.pmean(g, "i")
-    new = jax.tree_util.tree_map(lambda p, g: p - 0.1 * g, params, g)
-    return (lax.pmean(l, "i"),) + tuple(v for wb in new for v in wb)
+    # The gradients and the loss averaged over the devices (pmean).
+    return mlp_step(*args, mean=lambda v: lax.pmean(v, "i"))
 
 fn, args = PROGRAMS[name]()
 d = os.path.join(workdir, name)
