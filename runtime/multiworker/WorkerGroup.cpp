@@ -429,8 +429,11 @@ absl::Status WorkerGroup::broadcast(void *data, size_t bytes, int root,
   return absl::OkStatus();
 }
 
-absl::Status WorkerGroup::allGather(const void *in, void *out, size_t bytes,
-                                    absl::Duration timeout) {
+absl::Status WorkerGroup::blockCollective(
+    const void *in, void *out, size_t bytes, const char *operation,
+    absl::Duration timeout,
+    const std::function<void(uint8_t *, uint8_t *, uint32_t,
+                             std::chrono::milliseconds)> &run) {
   std::lock_guard<std::mutex> op(opMutex_);
   TORUS_RETURN_IF_ERROR(status());
   if (bytes == 0)
@@ -440,44 +443,45 @@ absl::Status WorkerGroup::allGather(const void *in, void *out, size_t bytes,
     return absl::OkStatus();
   }
   try {
-    gloo::AllgatherOptions opts(context_);
-    opts.setInput(const_cast<uint8_t *>(static_cast<const uint8_t *>(in)),
-                  bytes);
-    opts.setOutput(static_cast<uint8_t *>(out), bytes * size());
-    opts.setTag(nextTag_++);
-    opts.setTimeout(toMillis(timeout));
-    gloo::allgather(opts);
+    run(const_cast<uint8_t *>(static_cast<const uint8_t *>(in)),
+        static_cast<uint8_t *>(out), nextTag_++, toMillis(timeout));
   } catch (const std::exception &e) {
-    return fail(fmt::format("all-gather of {} bytes per worker", bytes),
-                e.what(), timeout);
+    return fail(fmt::format(fmt::runtime(operation), bytes), e.what(),
+                timeout);
   }
   return absl::OkStatus();
 }
 
+absl::Status WorkerGroup::allGather(const void *in, void *out, size_t bytes,
+                                    absl::Duration timeout) {
+  const size_t total = bytes * size();
+  return blockCollective(
+      in, out, bytes, "all-gather of {} bytes per worker", timeout,
+      [&](uint8_t *input, uint8_t *output, uint32_t tag,
+          std::chrono::milliseconds ms) {
+        gloo::AllgatherOptions opts(context_);
+        opts.setInput(input, bytes);
+        opts.setOutput(output, total);
+        opts.setTag(tag);
+        opts.setTimeout(ms);
+        gloo::allgather(opts);
+      });
+}
+
 absl::Status WorkerGroup::allToAll(const void *in, void *out, size_t bytes,
                                    absl::Duration timeout) {
-  std::lock_guard<std::mutex> op(opMutex_);
-  TORUS_RETURN_IF_ERROR(status());
-  if (bytes == 0)
-    return absl::OkStatus();
-  if (size() == 1) {
-    std::memmove(out, in, bytes);
-    return absl::OkStatus();
-  }
-  try {
-    gloo::AlltoallOptions opts(context_);
-    opts.setInput(const_cast<uint8_t *>(static_cast<const uint8_t *>(in)),
-                  bytes * size());
-    opts.setOutput(static_cast<uint8_t *>(out), bytes * size());
-    opts.setTag(nextTag_++);
-    opts.setTimeout(toMillis(timeout));
-    gloo::alltoall(opts);
-  } catch (const std::exception &e) {
-    return fail(fmt::format("all-to-all of {} bytes per pair of workers",
-                            bytes),
-                e.what(), timeout);
-  }
-  return absl::OkStatus();
+  const size_t total = bytes * size();
+  return blockCollective(
+      in, out, bytes, "all-to-all of {} bytes per pair of workers", timeout,
+      [&](uint8_t *input, uint8_t *output, uint32_t tag,
+          std::chrono::milliseconds ms) {
+        gloo::AlltoallOptions opts(context_);
+        opts.setInput(input, total);
+        opts.setOutput(output, total);
+        opts.setTag(tag);
+        opts.setTimeout(ms);
+        gloo::alltoall(opts);
+      });
 }
 
 absl::Status WorkerGroup::exchange(const std::vector<Transfer> &sends,

@@ -41,7 +41,9 @@
 
 #include "absl/time/time.h"
 
+#include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -152,6 +154,15 @@ private:
   /// at fault; records it so later calls fail at once.
   absl::Status fail(const std::string &operation, const std::string &what,
                     absl::Duration timeout);
+  /// allGather's and allToAll's common part: the lock, the group's status,
+  /// the one-worker copy of `bytes`, and Gloo's exception as fail() of
+  /// `operation` (a format with `{}` for `bytes`). `run` starts the Gloo
+  /// collective on (input, output, tag, timeout).
+  absl::Status blockCollective(
+      const void *in, void *out, size_t bytes, const char *operation,
+      absl::Duration timeout,
+      const std::function<void(uint8_t *, uint8_t *, uint32_t,
+                               std::chrono::milliseconds)> &run);
   /// Peers that died without reporting a failure (same host: the process is
   /// gone), and culprits named in peers' failure records.
   std::vector<int> deadPeers() const;
