@@ -466,12 +466,16 @@ LogicalResult Importer::checkOperandCount(const Instruction &instr, size_t n,
 
 FailureOr<llvm::SmallVector<llvm::StringRef>>
 Importer::reducerOpcodes(const Instruction &instr, unsigned n,
-                         bool replaceAllowed) {
+                         bool replaceAllowed,
+                         llvm::ArrayRef<PrimitiveType> accumulators) {
   const Attr *apply = requireAttr(instr, "to_apply");
   if (!apply)
     return failure();
   const Computation *comp = computationRef(*apply);
   if (!comp)
+    return failure();
+  if (!accumulators.empty() &&
+      failed(checkReducerParameters(instr, *apply, *comp, accumulators)))
     return failure();
   auto opcodes = componentwiseReducer(*comp, n, replaceAllowed);
   if (!opcodes) {

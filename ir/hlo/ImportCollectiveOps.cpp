@@ -254,7 +254,14 @@ LogicalResult Importer::emitCollective(const Instruction &instr,
 
   std::optional<ReduceKind> kind;
   if (op == "all-reduce" || op == "reduce-scatter") {
-    auto opcodes = reducerOpcodes(instr, 1, false);
+    // One reducer for every operand of a tuple form: its parameters are
+    // checked against the element type (the results') when they share one.
+    llvm::SmallVector<PrimitiveType, 1> accumulators;
+    PrimitiveType type = resultShapes[0]->type;
+    if (llvm::all_of(resultShapes,
+                     [&](const Shape *s) { return s->type == type; }))
+      accumulators.push_back(type);
+    auto opcodes = reducerOpcodes(instr, 1, false, accumulators);
     if (failed(opcodes))
       return failure();
     kind = reduceKindOf((*opcodes)[0]);

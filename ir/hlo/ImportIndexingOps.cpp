@@ -117,7 +117,8 @@ LogicalResult Importer::emitScatter(const Instruction &instr, Operands operands,
                      "scatter_indices_batching_dims", *batch, *batch2,
                      indices, *ivd, *iwd, *sdod)))
     return failure();
-  auto opcodes = reducerOpcodes(instr, 1, /*replaceAllowed=*/true);
+  auto opcodes = reducerOpcodes(instr, 1, /*replaceAllowed=*/true,
+                                {operands[0]->shape->type});
   if (failed(opcodes))
     return failure();
   auto kind = llvm::StringSwitch<std::optional<ScatterKind>>((*opcodes)[0])

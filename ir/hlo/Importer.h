@@ -338,9 +338,12 @@ private:
                      llvm::SmallVectorImpl<Value> &xs,
                      llvm::SmallVectorImpl<const Shape *> &resultShapes);
   /// The reduction kind of `instr`'s `to_apply` over `n` inputs, or an
-  /// error naming the computation.
+  /// error naming the computation. Its parameters must be two scalars of
+  /// each of `accumulators` (checkReducerParameters); an empty list checks
+  /// only that they are scalars (a tuple collective over mixed types).
   FailureOr<llvm::SmallVector<llvm::StringRef>>
-  reducerOpcodes(const Instruction &instr, unsigned n, bool replaceAllowed);
+  reducerOpcodes(const Instruction &instr, unsigned n, bool replaceAllowed,
+                 llvm::ArrayRef<PrimitiveType> accumulators);
 
   FailureOr<int64_t> intAttr(const Instruction &instr, llvm::StringRef name,
                              std::optional<int64_t> fallback = std::nullopt);
