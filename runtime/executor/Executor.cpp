@@ -312,6 +312,12 @@ absl::Status
 Executor::validate(const Program &program,
                    const std::vector<std::vector<HostTensor>> &inputs,
                    const RunOptions &runOptions) const {
+  TORUS_RETURN_IF_ERROR(validateProgram(program, runOptions));
+  return checkInputs(program.spec, inputs, runOptions);
+}
+
+absl::Status Executor::validateProgram(const Program &program,
+                                       const RunOptions &runOptions) const {
   const ProgramSpec &spec = program.spec;
   const std::string name = spec.name.empty() ? "<unnamed>" : spec.name;
   if (!program.entry)
@@ -426,8 +432,24 @@ Executor::validate(const Program &program,
     carriedFrom[i] = o;
     carriedTo[o] = i;
   }
+  return absl::OkStatus();
+}
 
-  // The inputs.
+/// validate()'s checks of the inputs, for a program and run options
+/// validateProgram() accepts.
+absl::Status
+Executor::checkInputs(const ProgramSpec &spec,
+                      const std::vector<std::vector<HostTensor>> &inputs,
+                      const RunOptions &runOptions) {
+  const std::string name = spec.name.empty() ? "<unnamed>" : spec.name;
+  const int64_t numReplicas = spec.numReplicas;
+  const int64_t numPartitions = runOptions.numPartitions;
+  const int64_t numDevices = numReplicas * numPartitions;
+  const char *unit = numPartitions == 1 ? "replica" : "device";
+  const int64_t steps = runOptions.stepsPerRun;
+  std::vector<char> perStep(spec.inputs.size(), 0);
+  for (int i : runOptions.perStepInputs)
+    perStep[i] = 1;
   if (static_cast<int64_t>(inputs.size()) != numDevices) {
     if (numPartitions == 1)
       return absl::InvalidArgumentError(fmt::format(

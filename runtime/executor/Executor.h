@@ -233,6 +233,11 @@ public:
   absl::Status validate(const Program &program,
                         const std::vector<std::vector<HostTensor>> &inputs,
                         const RunOptions &runOptions = {}) const;
+  /// validate() without the inputs: the program and the run options, for
+  /// a caller that checks them before it makes the inputs (and before
+  /// checkMemory()).
+  absl::Status validateProgram(const Program &program,
+                               const RunOptions &runOptions = {}) const;
 
   /// ResourceExhausted, before anything is allocated, when running
   /// `program` with `runOptions` does not fit: one logical device's buffers
@@ -240,7 +245,7 @@ public:
   /// of inputs and outputs in hostMemory(). `hostInputsExist`: false when
   /// the caller has yet to make the inputs (torus-run checks before it
   /// generates or reads them), so that they count too. Expects a program
-  /// validate() accepts (its replica count and run options).
+  /// validateProgram() accepts (its replica count and run options).
   absl::Status checkMemory(const ProgramSpec &spec,
                            const RunOptions &runOptions = {},
                            bool hostInputsExist = true) const;
@@ -248,6 +253,11 @@ public:
   HostMemory hostMemory() const;
 
 private:
+  static absl::Status
+  checkInputs(const ProgramSpec &spec,
+              const std::vector<std::vector<HostTensor>> &inputs,
+              const RunOptions &runOptions);
+
   Executor(const ExecutorOptions &options, int64_t numCores, size_t capacity,
            std::optional<Topology> topology);
   /// The communicator for a run on `deviceToCore`: the previous run's when

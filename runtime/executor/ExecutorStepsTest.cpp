@@ -158,6 +158,28 @@ TEST(ExecutorStepsTest, TheQueueOfPerStepInputsCountsAgainstMemory) {
                     HasSubstr("capacity 16.00 KiB")));
 }
 
+// validateProgram() makes validate()'s checks of the program and the run
+// options without any inputs (torus-run calls it before checkMemory() and
+// before it makes the inputs), and only those.
+TEST(ExecutorStepsTest, ValidatesTheProgramWithoutInputs) {
+  auto executor = Executor::create(2);
+  ASSERT_TRUE(executor.ok());
+  RunOptions options = loopOptions(3);
+  EXPECT_TRUE((*executor)->validateProgram(sgd(2), options).ok());
+  RunOptions bad = options;
+  bad.perStepInputs = {7};
+  EXPECT_THAT(msg((*executor)->validateProgram(sgd(2), bad)),
+              HasSubstr("per-step input 7 is out of range"));
+  bad = options;
+  bad.numPartitions = 2;
+  EXPECT_THAT(msg((*executor)->validateProgram(sgd(2), bad)),
+              HasSubstr("needs 2 replicas x 2 partitions = 4 cores but the "
+                        "executor has only 2"));
+  // The inputs are validate()'s: none given, so it refuses them.
+  EXPECT_THAT(msg((*executor)->validate(sgd(2), {}, options)),
+              HasSubstr("has 2 replicas but inputs were given for 0"));
+}
+
 TEST(ExecutorStepsTest, ValidatesTheLoop) {
   auto executor = Executor::create(2);
   ASSERT_TRUE(executor.ok());

@@ -730,6 +730,12 @@ std::variant<int, Failure> run() {
       runOptions.replicaToCore.insert(runOptions.replicaToCore.end(),
                                       cores.begin(),
                                       cores.begin() + partitions);
+  // The program and the run options first, so that an invalid program is
+  // named as such even when it would not fit either.
+  if (absl::Status valid =
+          (*executor)->validateProgram(loaded->program, runOptions);
+      !valid.ok())
+    return fromStatus(valid, kExitInvalid);
   // Every core's buffers and the host's copies must fit this host: checked
   // before the inputs are read or generated, which may be large themselves.
   if (absl::Status fits = (*executor)->checkMemory(spec, runOptions,
