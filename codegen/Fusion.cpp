@@ -148,6 +148,29 @@ struct FusionPass : impl::TorusFusionBase<FusionPass> {
     func::FuncOp fn = getOperation();
     MLIRContext *ctx = &getContext();
     if (fuse) {
+      // Unit dimensions dropped first (a [4096, 1] row statistic is a
+      // [4096] one), so that the reshapes HLO puts around them cancel
+      // instead of being expanded into every consumer: fusing through an
+      // expand_shape gives the kernels a rank-3 [4096, 1, 1024] space whose
+      // result no longer has the output's shape, so the output is copied.
+      RewritePatternSet unitDims(ctx);
+      // Only of generics indexed by projected permutations (elementwise,
+      // broadcasts, reductions): a convolution's windowed maps keep theirs.
+      linalg::ControlDropUnitDims dropOptions;
+      dropOptions.controlFn = [](Operation *op) -> SmallVector<unsigned> {
+        auto generic = dyn_cast<linalg::GenericOp>(op);
+        if (!generic ||
+            !llvm::all_of(generic.getIndexingMapsArray(), [](AffineMap map) {
+              return map.isProjectedPermutation();
+            }))
+          return {};
+        return llvm::to_vector(llvm::seq<unsigned>(0, generic.getNumLoops()));
+      };
+      linalg::populateFoldUnitExtentDimsPatterns(unitDims, dropOptions);
+      tensor::ExpandShapeOp::getCanonicalizationPatterns(unitDims, ctx);
+      tensor::CollapseShapeOp::getCanonicalizationPatterns(unitDims, ctx);
+      if (failed(applyPatternsAndFoldGreedily(fn, std::move(unitDims))))
+        return signalPassFailure();
       RewritePatternSet patterns(ctx);
       patterns.add<GeneralizeReduce>(ctx);
       linalg::ControlFusionFn control = shouldFuse;

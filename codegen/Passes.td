@@ -373,6 +373,12 @@ def TorusFusion : Pass<"torus-fusion", "func::FuncOp"> {
       kernel name: the kernel stage tiles the contraction and runs the
       epilogue on each tile while it is in cache.
 
+    First, unit dimensions of generics indexed by projected permutations
+    are dropped (upstream's unit-extent folding): a row statistic that HLO
+    keeps as `[N, 1]` between reshapes becomes `[N]`, so the reshapes
+    cancel instead of being expanded into every consumer (which would give
+    a `[N, 1, M]` kernel whose result must then be copied to the output).
+
     Elementwise producers are never fused into a contraction (each element
     would be recomputed once per output column), and a producer with more
     than one use is never duplicated. Each kernel gets `torus.fusion`

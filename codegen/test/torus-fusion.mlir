@@ -1,7 +1,8 @@
 // Tests torus-fusion on torus programs lowered to linalg: loop fusion of an
 // elementwise chain with a broadcast and a convert, input fusion of
 // elementwise producers into a reduction, output fusion of a contraction
-// with its bias-and-relu epilogue, no fusion into a contraction or of a
+// with its bias-and-relu epilogue, unit dimensions of row statistics
+// dropped before fusing, no fusion into a contraction or of a
 // producer with two uses, and fuse=false (every op its own kernel).
 // RUN: torus-opt %s --torus-lower-to-linalg | FileCheck %s
 // RUN: torus-opt %s --pass-pipeline="builtin.module(torus-lower-collectives,func.func(torus-to-linalg),canonicalize,func.func(torus-fusion{fuse=false}))" | FileCheck %s --check-prefix=NAIVE
@@ -96,4 +97,48 @@ func.func @two_uses(%a: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>) {
   %1 = torus.add %0, %a : tensor<16xf32>
   %2 = torus.multiply %0, %a : tensor<16xf32>
   return %1, %2 : tensor<16xf32>, tensor<16xf32>
+}
+
+// A row statistic kept as [8, 1] between reshapes, as JAX's layer norm
+// writes it (keepdims): the unit dimension is dropped before fusing, so the
+// subtract-and-square fuses into the second reduction and the normalizing
+// kernel is rank 2, the result's own shape (no [8, 1, 16] space and no copy
+// into the result).
+// CHECK-LABEL: func.func @row_statistic
+// CHECK-NOT:   8x1x16
+// CHECK:       linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
+// CHECK-SAME:    torus.fusion = "input"
+// CHECK:       linalg.generic {{.*}}iterator_types = ["parallel"]
+// CHECK-SAME:    torus.fusion = "loop"
+// CHECK:       linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
+// CHECK-SAME:    torus.fusion = "input"
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:    arith.subf
+// CHECK-NEXT:    arith.mulf
+// CHECK-NEXT:    arith.addf
+// CHECK-NOT:   8x1x16
+// CHECK:       linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]
+// CHECK-SAME:    outs(%{{.*}} : tensor<8x16xf32>)
+// CHECK-SAME:    torus.fusion = "loop"
+// CHECK:       return %{{.*}} : tensor<8x16xf32>
+func.func @row_statistic(%x: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  %n = torus.constant dense<16.0> : tensor<8x1xf32>
+  %s = torus.reduce sum %x, dims = [1] : (tensor<8x16xf32>) -> tensor<8xf32>
+  %s1 = torus.reshape %s : (tensor<8xf32>) -> tensor<8x1xf32>
+  %mean = torus.divide %s1, %n : tensor<8x1xf32>
+  %m0 = torus.reshape %mean : (tensor<8x1xf32>) -> tensor<8xf32>
+  %mb = torus.broadcast_in_dim %m0, dims = [0] : (tensor<8xf32>) -> tensor<8x16xf32>
+  %d = torus.subtract %x, %mb : tensor<8x16xf32>
+  %m1 = torus.reshape %mean : (tensor<8x1xf32>) -> tensor<8xf32>
+  %mb1 = torus.broadcast_in_dim %m1, dims = [0] : (tensor<8xf32>) -> tensor<8x16xf32>
+  %d1 = torus.subtract %x, %mb1 : tensor<8x16xf32>
+  %sq = torus.multiply %d1, %d1 : tensor<8x16xf32>
+  %v = torus.reduce sum %sq, dims = [1] : (tensor<8x16xf32>) -> tensor<8xf32>
+  %v1 = torus.reshape %v : (tensor<8xf32>) -> tensor<8x1xf32>
+  %var = torus.divide %v1, %n : tensor<8x1xf32>
+  %r = torus.rsqrt %var : tensor<8x1xf32>
+  %r0 = torus.reshape %r : (tensor<8x1xf32>) -> tensor<8xf32>
+  %rb = torus.broadcast_in_dim %r0, dims = [0] : (tensor<8xf32>) -> tensor<8x16xf32>
+  %y = torus.multiply %d, %rb : tensor<8x16xf32>
+  return %y : tensor<8x16xf32>
 }
