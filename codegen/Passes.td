@@ -288,6 +288,37 @@ def TorusSplatsToFills : Pass<"torus-splats-to-fills", "func::FuncOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def TorusExpandExp : Pass<"torus-expand-exp", "func::FuncOp"> {
+  let summary = "f32 exp as inline arithmetic, so vectorized kernels stay vectors";
+  let description = [{
+    LLVM lowers `math.exp` to a libm call per element: a vectorized softmax
+    kernel unrolls its `vector<8xf32>` exp into eight calls, and a third of
+    an attention step went to them. This pass computes `math.exp` of f32
+    (scalar or vector) inline with Cephes' expf: x = m ln2 + r (Cody-Waite
+    reduction), e^r = 1 + r + r^2 P(r) with P of degree 5, times 2^m built
+    from its bits; within 1 ulp of the exact value, the same bits on every
+    host (the FMAs are `math.fma`). Edges as XLA:CPU: NaN stays NaN, x past
+    ln(FLT_MAX) gives +inf, subnormal results are flushed to zero. f64, f16
+    and bf16 keep LLVM's lowering.
+
+    Before:
+    ```mlir
+    %e = math.exp %x : vector<8xf32>
+    ```
+    After (abridged):
+    ```mlir
+    %xc = arith.minnumf (arith.maxnumf %x, -88.0), 88.8 : vector<8xf32>
+    %m = math.floor (math.fma %xc, 1.442695, 0.5) : vector<8xf32>
+    %r = math.fma %m, 2.12194440e-04, (math.fma %m, -0.693359375, %xc)
+    %p = math.fma ... (the polynomial in %r)
+    %y = arith.addf (math.fma %p, %r2, %r), 1.0
+    %e = %y * 2^(m/2) * 2^(m - m/2), then the edges selected
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
+}
+
 def TorusBoolVectorsAsBytes
     : Pass<"torus-bool-vectors-as-bytes", "LLVM::LLVMFuncOp"> {
   let summary = "Access vectors of i1 in memory as vectors of bytes";

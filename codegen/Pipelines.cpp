@@ -165,6 +165,8 @@ void buildBuffersToLLVMPipeline(OpPassManager &pm,
   // Math to LLVM's intrinsics, then what has none (erf, cbrt) to libm calls
   // (runtime/SupportRoutines.cpp has them); before the vector lowering, which
   // lowers the libm conversion's unrolling of vector math.
+  // f32 exp inline (a libm call per element otherwise, vectors unrolled).
+  pm.addNestedPass<func::FuncOp>(createTorusExpandExp());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(withOptions(createConvertVectorToLLVMPass(), // kernels' vectors
