@@ -3,6 +3,7 @@
 #include "distribute/DistributedInput.h"
 #include "distribute/DatasetNode.h"
 #include "distribute/StepTrace.h"
+#include "distribute/WorkerConnection.h"
 
 #include <algorithm>
 
@@ -385,16 +386,35 @@ DistributedIterator::Impl::next(bool partial) {
         "next(iterator) should be called from outside of replica_fn. e.g. "
         "strategy.run(replica_fn, args=(next(iterator),))");
   const DistributedDataset::Impl &ds = *dataset;
+  const detail::StrategyState &state = *ds.strategy;
+  // Across worker processes every worker must take the same decision, so
+  // each polls all its replicas before the counts are agreed below.
+  const bool acrossWorkers = state.numWorkers > 1 && state.workerGroup;
   std::vector<std::optional<Element>> fed;
   for (size_t w = 0; w < iterators.size(); ++w)
     for (int64_t k = 0; k < ds.replicasPerWorker[w]; ++k) {
       TORUS_ASSIGN_OR_RETURN(std::optional<Element> e, iterators[w].next());
-      if (!e && !partial)
+      if (!e && !partial && !acrossWorkers)
         return std::optional<Values>();
       fed.push_back(std::move(e));
     }
-  size_t withValues = std::count_if(fed.begin(), fed.end(),
-                                    [](const auto &e) { return e.has_value(); });
+  int64_t withValues = std::count_if(
+      fed.begin(), fed.end(), [](const auto &e) { return e.has_value(); });
+  int64_t without = static_cast<int64_t>(fed.size()) - withValues;
+  if (acrossWorkers) {
+    // input_lib.py: num_replicas_with_values summed over the workers (one
+    // small all-reduce per step), so a worker whose shard ran out feeds
+    // dummy batches while the others have data, and all end at one step.
+    HostTensor counts =
+        HostTensor::fromVector<int64_t>({2}, {withValues, without});
+    TORUS_RETURN_IF_ERROR(detail::sumAcrossWorkers(*state.workerGroup, counts));
+    withValues = counts.data<int64_t>()[0];
+    without = counts.data<int64_t>()[1];
+    // Without partial-batch handling the first replica without data ends
+    // the step: on every worker.
+    if (!partial && without > 0)
+      return std::optional<Values>();
+  }
   if (withValues == 0)
     return std::optional<Values>();
   // Replicas without data get a dummy batch: zeros with batch dimension 0.
