@@ -28,6 +28,16 @@ const Shape &flatShape(int64_t count) {
   return shape;
 }
 
+/// Whether blocks along `dimension` of `shape` are contiguous in memory
+/// (every dimension before it is 1): then a concatenation or split along it
+/// is one of whole buffers, and the data can move without relayout.
+bool contiguousAlong(const Shape &shape, int64_t dimension) {
+  for (int64_t d = 0; d < dimension; ++d)
+    if (shape[d] != 1)
+      return false;
+  return true;
+}
+
 } // namespace
 
 absl::Status
@@ -131,16 +141,22 @@ absl::Status CrossWorkerCommunicator::allGather(
   op.dimension = dimension;
   TORUS_RETURN_IF_ERROR(op.check(P, P));
   const int64_t bytes = op.operandBytes();
-  // 1. The worker's operands, in replica order.
+  // 1. The worker's operands, in replica order (one replica: its own).
   std::vector<uint8_t> local;
-  TORUS_RETURN_IF_ERROR(
-      gatherLocal(key, replicaId, dtype, bytes, in, local, timeout));
+  if (L > 1)
+    TORUS_RETURN_IF_ERROR(
+        gatherLocal(key, replicaId, dtype, bytes, in, local, timeout));
+  const void *worker = L > 1 ? local.data() : in;
   // 2. The leader gathers every worker's and lays the operands out along
-  // `dimension` (global replica w * L + l is block w * L + l).
+  // `dimension` (global replica w * L + l is block w * L + l): straight
+  // into `out` when those blocks are contiguous.
   absl::Status status;
-  if (replicaId == 0) {
+  if (replicaId == 0 && contiguousAlong(shape, dimension)) {
+    status = workers_->allGather(worker, out, static_cast<size_t>(bytes * L),
+                                 timeout);
+  } else if (replicaId == 0) {
     std::vector<uint8_t> global(static_cast<size_t>(bytes * P));
-    status = workers_->allGather(local.data(), global.data(),
+    status = workers_->allGather(worker, global.data(),
                                  static_cast<size_t>(bytes * L), timeout);
     if (status.ok()) {
       Shape result = op.resultShape(P);
@@ -173,10 +189,34 @@ absl::Status CrossWorkerCommunicator::reduceScatter(
   op.shape = shape;
   op.dimension = dimension;
   TORUS_RETURN_IF_ERROR(op.check(P, P));
-  // The hierarchical all-reduce of the whole operand, then each participant
-  // keeps its block along `dimension`.
   const int64_t count = op.operandBytes() / byteWidth(dtype);
   std::vector<uint8_t> reduced(static_cast<size_t>(op.operandBytes()));
+  if (contiguousAlong(shape, dimension)) {
+    // The operand is P blocks, worker w's replicas' blocks w * L.. in a
+    // row: 1. reduce in the worker; 2. the leaders reduce-scatter those
+    // chunks (each worker ends with its own, reduced over every worker);
+    // 3. the leader shares its chunk and each replica keeps its block.
+    const int64_t L = local_.numReplicas(), W = workers_->size();
+    const int64_t chunk = count / W, blockBytes = op.operandBytes() / P;
+    uint8_t *mine =
+        reduced.data() + workers_->rank() * chunk * byteWidth(dtype);
+    TORUS_RETURN_IF_ERROR(local_.allReduce(key, replicaId, groups, kind,
+                                           dtype, count, in, reduced.data(),
+                                           timeout));
+    absl::Status status;
+    if (replicaId == 0)
+      status = workers_->reduceScatter(reduced.data(), dtype, chunk, kind,
+                                       timeout);
+    if (L > 1 || !status.ok())
+      TORUS_RETURN_IF_ERROR(shareFromLeader(key, replicaId, dtype,
+                                            chunk * byteWidth(dtype), mine,
+                                            status, timeout));
+    std::memcpy(out, mine + replicaId * blockBytes,
+                static_cast<size_t>(blockBytes));
+    return absl::OkStatus();
+  }
+  // Otherwise the hierarchical all-reduce of the whole operand, then each
+  // participant keeps its block along `dimension`.
   TORUS_RETURN_IF_ERROR(allReduce(key, replicaId, groups, kind, dtype, count,
                                   in, reduced.data(), timeout));
   Shape result = op.resultShape(P);
@@ -210,6 +250,17 @@ absl::Status CrossWorkerCommunicator::allToAll(
   TORUS_RETURN_IF_ERROR(op.check(P, P));
   const size_t width = byteWidth(dtype);
   const int64_t bytes = op.operandBytes(), blockBytes = bytes / P;
+  if (L == 1 && in != out && contiguousAlong(shape, splitDimension) &&
+      contiguousAlong(op.resultShape(P), concatDimension)) {
+    // One replica per worker and blocks that are whole runs of memory on
+    // both sides: block v of the operand goes to worker v as it is, and
+    // what worker u sends is block u of the result.
+    absl::Status status =
+        workers_->allToAll(in, out, static_cast<size_t>(blockBytes), timeout);
+    if (!status.ok())
+      local_.abort(status);
+    return status;
+  }
   Shape block = shape;
   block[splitDimension] /= P;
   BlockIndex zero(shape.size(), 0), at(shape.size(), 0);
@@ -268,6 +319,29 @@ absl::Status CrossWorkerCommunicator::collectivePermute(
   op.pairs = pairs;
   TORUS_RETURN_IF_ERROR(op.check(P, P));
   const int64_t bytes = op.operandBytes();
+  if (L == 1 && in != out) {
+    // One replica per worker: at most one pair from it and one to it (the
+    // pairs are a permutation), sent from `in` and received into `out`.
+    std::vector<WorkerGroup::Transfer> sends, recvs;
+    bool targeted = false;
+    for (const auto &[s, t] : pairs) {
+      if (s == w && t == w)
+        std::memmove(out, in, bytes);
+      else if (s == w)
+        sends.push_back({static_cast<int>(t), const_cast<void *>(in),
+                         static_cast<size_t>(bytes)});
+      else if (t == w)
+        recvs.push_back(
+            {static_cast<int>(s), out, static_cast<size_t>(bytes)});
+      targeted |= t == w;
+    }
+    if (!targeted)
+      std::memset(out, 0, bytes);
+    absl::Status status = workers_->exchange(sends, recvs, timeout);
+    if (!status.ok())
+      local_.abort(status);
+    return status;
+  }
   // 1. The worker's operands, in replica order.
   std::vector<uint8_t> local;
   TORUS_RETURN_IF_ERROR(

@@ -405,6 +405,53 @@ absl::Status WorkerGroup::allReduce(void *data, DType dtype, int64_t count,
   return absl::OkStatus();
 }
 
+absl::Status WorkerGroup::reduceScatter(void *data, DType dtype,
+                                        int64_t count, ReduceKind kind,
+                                        absl::Duration timeout) {
+  TORUS_RETURN_IF_ERROR(checkReducible(dtype, kind));
+  if (count < 0)
+    return absl::InvalidArgumentError(
+        fmt::format("reduce-scatter of a negative count {}", count));
+  std::lock_guard<std::mutex> op(opMutex_);
+  TORUS_RETURN_IF_ERROR(status());
+  const int W = size(), r = rank();
+  const uint32_t tag = nextTag_++;
+  if (W == 1 || count == 0)
+    return absl::OkStatus();
+  const size_t chunkBytes = static_cast<size_t>(count) * byteWidth(dtype);
+  auto chunk = [&](int c) {
+    return static_cast<uint8_t *>(data) + ((c % W + W) % W) * chunkBytes;
+  };
+  try {
+    CombineFn combine = combineFor(kind, dtype);
+    std::vector<uint8_t> incoming(chunkBytes);
+    auto recvBuffer =
+        context_->createUnboundBuffer(incoming.data(), chunkBytes);
+    const auto limit = toMillis(timeout);
+    // Step s: send chunk r - s - 1 (reduced at step s - 1) to the next
+    // worker; receive the previous worker's chunk r - s - 2 and reduce it
+    // into ours. After W - 1 steps chunk r holds every worker's.
+    for (int s = 0; s < W - 1; ++s) {
+      const gloo::Slot slot = gloo::Slot::build(0xf6, tag) + uint8_t(s);
+      recvBuffer->recv((r + W - 1) % W, slot);
+      auto sendBuffer = context_->createUnboundBuffer(chunk(r - s - 1),
+                                                      chunkBytes);
+      sendBuffer->send((r + 1) % W, slot);
+      if (!recvBuffer->waitRecv(limit))
+        throw std::runtime_error("receive aborted");
+      uint8_t *mine = chunk(r - s - 2);
+      combine(mine, mine, incoming.data(), static_cast<size_t>(count));
+      if (!sendBuffer->waitSend(limit))
+        throw std::runtime_error("send aborted");
+    }
+  } catch (const std::exception &e) {
+    return fail(fmt::format("reduce-scatter of {} {} elements per worker",
+                            count, dtypeName(dtype)),
+                e.what(), timeout);
+  }
+  return absl::OkStatus();
+}
+
 absl::Status WorkerGroup::broadcast(void *data, size_t bytes, int root,
                                     absl::Duration timeout) {
   if (root < 0 || root >= size())

@@ -111,6 +111,13 @@ public:
                          ReduceKind kind) {
     return allReduce(data, dtype, count, kind, options_.timeout);
   }
+  /// In place: `data` holds size() chunks of `count` elements; chunk
+  /// rank() becomes the element-wise `kind` reduction of every worker's
+  /// chunk rank() (a ring: size() - 1 steps, each sending one chunk to the
+  /// next worker and reducing the one received from the previous). The
+  /// other chunks are left partly reduced. Unimplemented for i1.
+  absl::Status reduceScatter(void *data, DType dtype, int64_t count,
+                             ReduceKind kind, absl::Duration timeout);
   /// In place: `bytes` at `data` become rank `root`'s.
   absl::Status broadcast(void *data, size_t bytes, int root,
                          absl::Duration timeout);
