@@ -40,6 +40,13 @@ bool contiguousAlong(const Shape &shape, int64_t dimension) {
 
 } // namespace
 
+uint8_t *CrossWorkerCommunicator::scratch(int64_t replicaId, size_t bytes) {
+  std::vector<uint8_t> &buffer = scratch_.at(static_cast<size_t>(replicaId));
+  if (buffer.size() < bytes)
+    buffer.resize(bytes);
+  return buffer.data();
+}
+
 absl::Status
 CrossWorkerCommunicator::checkSpansWorker(const ReplicaGroups &groups,
                                           std::string_view what) const {
@@ -190,7 +197,6 @@ absl::Status CrossWorkerCommunicator::reduceScatter(
   op.dimension = dimension;
   TORUS_RETURN_IF_ERROR(op.check(P, P));
   const int64_t count = op.operandBytes() / byteWidth(dtype);
-  std::vector<uint8_t> reduced(static_cast<size_t>(op.operandBytes()));
   if (contiguousAlong(shape, dimension)) {
     // The operand is P blocks, worker w's replicas' blocks w * L.. in a
     // row: 1. reduce in the worker; 2. the leaders reduce-scatter those
@@ -198,14 +204,18 @@ absl::Status CrossWorkerCommunicator::reduceScatter(
     // 3. the leader shares its chunk and each replica keeps its block.
     const int64_t L = local_.numReplicas(), W = workers_->size();
     const int64_t chunk = count / W, blockBytes = op.operandBytes() / P;
-    uint8_t *mine =
-        reduced.data() + workers_->rank() * chunk * byteWidth(dtype);
-    TORUS_RETURN_IF_ERROR(local_.allReduce(key, replicaId, groups, kind,
-                                           dtype, count, in, reduced.data(),
-                                           timeout));
+    const size_t operandBytes = static_cast<size_t>(op.operandBytes());
+    uint8_t *reduced = scratch(replicaId, operandBytes);
+    uint8_t *mine = reduced + workers_->rank() * chunk * byteWidth(dtype);
+    if (L > 1)
+      TORUS_RETURN_IF_ERROR(local_.allReduce(key, replicaId, groups, kind,
+                                             dtype, count, in, reduced,
+                                             timeout));
+    else
+      std::memcpy(reduced, in, operandBytes);
     absl::Status status;
     if (replicaId == 0)
-      status = workers_->reduceScatter(reduced.data(), dtype, chunk, kind,
+      status = workers_->reduceScatter(reduced, dtype, chunk, kind,
                                        timeout);
     if (L > 1 || !status.ok())
       TORUS_RETURN_IF_ERROR(shareFromLeader(key, replicaId, dtype,
@@ -217,6 +227,7 @@ absl::Status CrossWorkerCommunicator::reduceScatter(
   }
   // Otherwise the hierarchical all-reduce of the whole operand, then each
   // participant keeps its block along `dimension`.
+  std::vector<uint8_t> reduced(static_cast<size_t>(op.operandBytes()));
   TORUS_RETURN_IF_ERROR(allReduce(key, replicaId, groups, kind, dtype, count,
                                   in, reduced.data(), timeout));
   Shape result = op.resultShape(P);

@@ -424,9 +424,10 @@ absl::Status WorkerGroup::reduceScatter(void *data, DType dtype,
   };
   try {
     CombineFn combine = combineFor(kind, dtype);
-    std::vector<uint8_t> incoming(chunkBytes);
-    auto recvBuffer =
-        context_->createUnboundBuffer(incoming.data(), chunkBytes);
+    if (incoming_.size() < chunkBytes)
+      incoming_.resize(chunkBytes);
+    uint8_t *incoming = incoming_.data();
+    auto recvBuffer = context_->createUnboundBuffer(incoming, chunkBytes);
     const auto limit = toMillis(timeout);
     // Step s: send chunk r - s - 1 (reduced at step s - 1) to the next
     // worker; receive the previous worker's chunk r - s - 2 and reduce it
@@ -440,7 +441,7 @@ absl::Status WorkerGroup::reduceScatter(void *data, DType dtype,
       if (!recvBuffer->waitRecv(limit))
         throw std::runtime_error("receive aborted");
       uint8_t *mine = chunk(r - s - 2);
-      combine(mine, mine, incoming.data(), static_cast<size_t>(count));
+      combine(mine, mine, incoming, static_cast<size_t>(count));
       if (!sendBuffer->waitSend(limit))
         throw std::runtime_error("send aborted");
     }

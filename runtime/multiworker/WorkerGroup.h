@@ -184,6 +184,9 @@ private:
   mutable std::mutex mutex_;
   absl::Status error_;
   uint32_t nextTag_ = 1;
+  /// reduceScatter's receive buffer, kept from call to call (guarded by
+  /// opMutex_).
+  std::vector<uint8_t> incoming_;
 };
 
 } // namespace torus::rt
