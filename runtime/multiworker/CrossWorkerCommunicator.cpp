@@ -199,30 +199,43 @@ absl::Status CrossWorkerCommunicator::reduceScatter(
   const int64_t count = op.operandBytes() / byteWidth(dtype);
   if (contiguousAlong(shape, dimension)) {
     // The operand is P blocks, worker w's replicas' blocks w * L.. in a
-    // row: 1. reduce in the worker; 2. the leaders reduce-scatter those
-    // chunks (each worker ends with its own, reduced over every worker);
-    // 3. the leader shares its chunk and each replica keeps its block.
+    // row (chunk w of W). One replica per worker (and a result apart from
+    // the operand): the workers reduce-scatter the operand straight into
+    // the result. Otherwise 1. reduce in the worker; 2. the leaders reduce-scatter those chunks
+    // in place (each worker's own, reduced over every worker); 3. the
+    // leader shares its chunk and each replica keeps its block.
     const int64_t L = local_.numReplicas(), W = workers_->size();
-    const int64_t chunk = count / W, blockBytes = op.operandBytes() / P;
-    const size_t operandBytes = static_cast<size_t>(op.operandBytes());
-    uint8_t *reduced = scratch(replicaId, operandBytes);
-    uint8_t *mine = reduced + workers_->rank() * chunk * byteWidth(dtype);
+    const int64_t chunk = count / W;
+    const size_t chunkBytes = static_cast<size_t>(chunk) * byteWidth(dtype);
+    const auto *first = static_cast<const uint8_t *>(in);
+    const auto *result = static_cast<const uint8_t *>(out);
+    const bool apart = result + chunkBytes <= first ||
+                       result >= first + op.operandBytes();
+    if (L == 1 && apart) {
+      absl::Status status =
+          workers_->reduceScatter(in, out, dtype, chunk, kind, timeout);
+      if (!status.ok())
+        local_.abort(status);
+      return status;
+    }
+    uint8_t *reduced =
+        scratch(replicaId, static_cast<size_t>(op.operandBytes()));
+    uint8_t *mine = reduced + workers_->rank() * chunkBytes;
     if (L > 1)
       TORUS_RETURN_IF_ERROR(local_.allReduce(key, replicaId, groups, kind,
                                              dtype, count, in, reduced,
                                              timeout));
     else
-      std::memcpy(reduced, in, operandBytes);
+      std::memcpy(reduced, in, static_cast<size_t>(op.operandBytes()));
     absl::Status status;
     if (replicaId == 0)
-      status = workers_->reduceScatter(reduced, dtype, chunk, kind,
+      status = workers_->reduceScatter(reduced, mine, dtype, chunk, kind,
                                        timeout);
-    if (L > 1 || !status.ok())
-      TORUS_RETURN_IF_ERROR(shareFromLeader(key, replicaId, dtype,
-                                            chunk * byteWidth(dtype), mine,
-                                            status, timeout));
-    std::memcpy(out, mine + replicaId * blockBytes,
-                static_cast<size_t>(blockBytes));
+    TORUS_RETURN_IF_ERROR(shareFromLeader(key, replicaId, dtype,
+                                          static_cast<int64_t>(chunkBytes),
+                                          mine, status, timeout));
+    const size_t blockBytes = chunkBytes / static_cast<size_t>(L);
+    std::memcpy(out, mine + replicaId * blockBytes, blockBytes);
     return absl::OkStatus();
   }
   // Otherwise the hierarchical all-reduce of the whole operand, then each
