@@ -40,8 +40,10 @@ bool contiguousAlong(const Shape &shape, int64_t dimension) {
 
 } // namespace
 
-uint8_t *CrossWorkerCommunicator::scratch(int64_t replicaId, size_t bytes) {
-  std::vector<uint8_t> &buffer = scratch_.at(static_cast<size_t>(replicaId));
+uint8_t *CrossWorkerCommunicator::scratch(int64_t replicaId, int slot,
+                                          size_t bytes) {
+  std::vector<uint8_t> &buffer =
+      scratch_.at(static_cast<size_t>(replicaId)).at(slot);
   if (buffer.size() < bytes)
     buffer.resize(bytes);
   return buffer.data();
@@ -106,12 +108,11 @@ absl::Status CrossWorkerCommunicator::gatherLocal(const CollectiveKey &key,
                                                   int64_t replicaId,
                                                   DType dtype, int64_t bytes,
                                                   const void *in,
-                                                  std::vector<uint8_t> &all,
+                                                  uint8_t *all,
                                                   absl::Duration timeout) {
   const int64_t width = static_cast<int64_t>(byteWidth(dtype));
-  all.resize(static_cast<size_t>(bytes * local_.numReplicas()));
   Shape flat = {bytes / width};
-  return local_.allGather(key, replicaId, {}, dtype, flat, 0, in, all.data(),
+  return local_.allGather(key, replicaId, {}, dtype, flat, 0, in, all,
                           timeout);
 }
 
@@ -149,11 +150,13 @@ absl::Status CrossWorkerCommunicator::allGather(
   TORUS_RETURN_IF_ERROR(op.check(P, P));
   const int64_t bytes = op.operandBytes();
   // 1. The worker's operands, in replica order (one replica: its own).
-  std::vector<uint8_t> local;
-  if (L > 1)
+  const void *worker = in;
+  if (L > 1) {
+    uint8_t *local = scratch(replicaId, 0, static_cast<size_t>(bytes * L));
     TORUS_RETURN_IF_ERROR(
         gatherLocal(key, replicaId, dtype, bytes, in, local, timeout));
-  const void *worker = L > 1 ? local.data() : in;
+    worker = local;
+  }
   // 2. The leader gathers every worker's and lays the operands out along
   // `dimension` (global replica w * L + l is block w * L + l): straight
   // into `out` when those blocks are contiguous.
@@ -162,15 +165,15 @@ absl::Status CrossWorkerCommunicator::allGather(
     status = workers_->allGather(worker, out, static_cast<size_t>(bytes * L),
                                  timeout);
   } else if (replicaId == 0) {
-    std::vector<uint8_t> global(static_cast<size_t>(bytes * P));
-    status = workers_->allGather(worker, global.data(),
+    uint8_t *global = scratch(replicaId, 1, static_cast<size_t>(bytes * P));
+    status = workers_->allGather(worker, global,
                                  static_cast<size_t>(bytes * L), timeout);
     if (status.ok()) {
       Shape result = op.resultShape(P);
       BlockIndex zero(shape.size(), 0), at(shape.size(), 0);
       for (int64_t p = 0; p < P; ++p) {
         at[dimension] = p * shape[dimension];
-        copyBlock(global.data() + p * bytes, shape, zero, out, result, at,
+        copyBlock(global + p * bytes, shape, zero, out, result, at,
                   shape, byteWidth(dtype));
       }
     }
@@ -219,7 +222,7 @@ absl::Status CrossWorkerCommunicator::reduceScatter(
       return status;
     }
     uint8_t *reduced =
-        scratch(replicaId, static_cast<size_t>(op.operandBytes()));
+        scratch(replicaId, 0, static_cast<size_t>(op.operandBytes()));
     uint8_t *mine = reduced + workers_->rank() * chunkBytes;
     if (L > 1)
       TORUS_RETURN_IF_ERROR(local_.allReduce(key, replicaId, groups, kind,
@@ -240,14 +243,15 @@ absl::Status CrossWorkerCommunicator::reduceScatter(
   }
   // Otherwise the hierarchical all-reduce of the whole operand, then each
   // participant keeps its block along `dimension`.
-  std::vector<uint8_t> reduced(static_cast<size_t>(op.operandBytes()));
+  uint8_t *reduced =
+      scratch(replicaId, 0, static_cast<size_t>(op.operandBytes()));
   TORUS_RETURN_IF_ERROR(allReduce(key, replicaId, groups, kind, dtype, count,
-                                  in, reduced.data(), timeout));
+                                  in, reduced, timeout));
   Shape result = op.resultShape(P);
   BlockIndex from(shape.size(), 0), zero(shape.size(), 0);
   from[dimension] = (workers_->rank() * local_.numReplicas() + replicaId) *
                     result[dimension];
-  copyBlock(reduced.data(), shape, from, out, result, zero, result,
+  copyBlock(reduced, shape, from, out, result, zero, result,
             byteWidth(dtype));
   return absl::OkStatus();
 }
@@ -289,38 +293,38 @@ absl::Status CrossWorkerCommunicator::allToAll(
   block[splitDimension] /= P;
   BlockIndex zero(shape.size(), 0), at(shape.size(), 0);
   // 1. The worker's operands, in replica order.
-  std::vector<uint8_t> local;
+  uint8_t *local = scratch(replicaId, 0, static_cast<size_t>(L * bytes));
   TORUS_RETURN_IF_ERROR(
       gatherLocal(key, replicaId, dtype, bytes, in, local, timeout));
   // 2. The leader sends worker v the blocks its replicas receive from this
   // worker's (source l, target m: block v * L + m of operand l), and
   // receives from each worker the blocks for this worker's replicas.
-  std::vector<uint8_t> received(static_cast<size_t>(L * bytes));
+  uint8_t *received = scratch(replicaId, 2, static_cast<size_t>(L * bytes));
   absl::Status status;
   if (replicaId == 0) {
-    std::vector<uint8_t> send(static_cast<size_t>(L * bytes));
-    uint8_t *next = send.data();
+    uint8_t *send = scratch(replicaId, 1, static_cast<size_t>(L * bytes));
+    uint8_t *next = send;
     for (int64_t v = 0; v < W; ++v)
       for (int64_t l = 0; l < L; ++l)
         for (int64_t m = 0; m < L; ++m, next += blockBytes) {
           at[splitDimension] = (v * L + m) * block[splitDimension];
-          copyBlock(local.data() + l * bytes, shape, at, next, block, zero,
+          copyBlock(local + l * bytes, shape, at, next, block, zero,
                     block, width);
         }
-    status = workers_->allToAll(send.data(), received.data(),
+    status = workers_->allToAll(send, received,
                                 static_cast<size_t>(L * L * blockBytes),
                                 timeout);
   }
   // 3. Every replica of the worker gets them and concatenates its own
   // blocks, source by source, along concatDimension.
   TORUS_RETURN_IF_ERROR(shareFromLeader(key, replicaId, dtype, L * bytes,
-                                        received.data(), status, timeout));
+                                        received, status, timeout));
   Shape result = op.resultShape(P);
   for (int64_t u = 0; u < W; ++u)
     for (int64_t l = 0; l < L; ++l) {
       at.assign(shape.size(), 0);
       at[concatDimension] = (u * L + l) * block[concatDimension];
-      copyBlock(received.data() + ((u * L + l) * L + replicaId) * blockBytes,
+      copyBlock(received + ((u * L + l) * L + replicaId) * blockBytes,
                 block, zero, out, result, at, block, width);
     }
   return absl::OkStatus();
@@ -367,24 +371,25 @@ absl::Status CrossWorkerCommunicator::collectivePermute(
     return status;
   }
   // 1. The worker's operands, in replica order.
-  std::vector<uint8_t> local;
+  uint8_t *local = scratch(replicaId, 0, static_cast<size_t>(L * bytes));
   TORUS_RETURN_IF_ERROR(
       gatherLocal(key, replicaId, dtype, bytes, in, local, timeout));
   // 2. The leader delivers: pairs inside the worker by copying, the others
   // as one message per pair of workers (its pairs in list order). Targets
   // no pair names get zeros.
-  std::vector<uint8_t> results(static_cast<size_t>(L * bytes), 0);
+  uint8_t *results = scratch(replicaId, 1, static_cast<size_t>(L * bytes));
   absl::Status status;
   if (replicaId == 0) {
+    std::memset(results, 0, static_cast<size_t>(L * bytes));
     std::vector<std::vector<uint8_t>> outgoing(W), incoming(W);
     for (const auto &[s, t] : pairs) {
       if (s / L == w && t / L == w)
-        std::memcpy(results.data() + (t % L) * bytes,
-                    local.data() + (s % L) * bytes, bytes);
+        std::memcpy(results + (t % L) * bytes,
+                    local + (s % L) * bytes, bytes);
       else if (s / L == w)
         outgoing[t / L].insert(outgoing[t / L].end(),
-                               local.data() + (s % L) * bytes,
-                               local.data() + (s % L + 1) * bytes);
+                               local + (s % L) * bytes,
+                               local + (s % L + 1) * bytes);
       else if (t / L == w)
         incoming[s / L].resize(incoming[s / L].size() + bytes);
     }
@@ -402,7 +407,7 @@ absl::Status CrossWorkerCommunicator::collectivePermute(
       std::vector<size_t> offset(W, 0);
       for (const auto &[s, t] : pairs)
         if (t / L == w && s / L != w) {
-          std::memcpy(results.data() + (t % L) * bytes,
+          std::memcpy(results + (t % L) * bytes,
                       incoming[s / L].data() + offset[s / L], bytes);
           offset[s / L] += bytes;
         }
@@ -410,8 +415,8 @@ absl::Status CrossWorkerCommunicator::collectivePermute(
   }
   // 3. Every replica of the worker takes its own.
   TORUS_RETURN_IF_ERROR(shareFromLeader(key, replicaId, dtype, L * bytes,
-                                        results.data(), status, timeout));
-  std::memcpy(out, results.data() + replicaId * bytes, bytes);
+                                        results, status, timeout));
+  std::memcpy(out, results + replicaId * bytes, bytes);
   return absl::OkStatus();
 }
 

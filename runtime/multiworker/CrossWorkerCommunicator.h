@@ -46,6 +46,7 @@
 #include "runtime/collectives/InProcessCommunicator.h"
 #include "runtime/multiworker/WorkerGroup.h"
 
+#include <array>
 #include <atomic>
 #include <memory>
 #include <vector>
@@ -106,11 +107,11 @@ private:
   /// replica w * L + l is worker w's replica l).
   absl::Status checkInOrder(const ReplicaGroups &groups,
                             std::string_view what) const;
-  /// `all` becomes every local participant's `bytes` at `in`, in replica
-  /// order (an in-worker all-gather).
+  /// `all` (numReplicas() * bytes) becomes every local participant's
+  /// `bytes` at `in`, in replica order (an in-worker all-gather).
   absl::Status gatherLocal(const CollectiveKey &key, int64_t replicaId,
                            DType dtype, int64_t bytes, const void *in,
-                           std::vector<uint8_t> &all, absl::Duration timeout);
+                           uint8_t *all, absl::Duration timeout);
   /// Local participant 0 (the leader, whose Gloo step ended with
   /// `leaderStatus`) gives `bytes` at `data` to every local participant;
   /// a failed leader aborts the local communicator instead.
@@ -119,15 +120,16 @@ private:
                                absl::Status leaderStatus,
                                absl::Duration timeout);
 
-  /// Participant `replicaId`'s scratch space of at least `bytes`, kept
-  /// from call to call (a fresh buffer of tens of MiB costs more in page
-  /// faults than moving it between workers).
-  uint8_t *scratch(int64_t replicaId, size_t bytes);
+  /// Participant `replicaId`'s scratch buffer `slot` (0..2: a collective
+  /// uses up to three at once) of at least `bytes`, kept from call to call
+  /// until the communicator goes: a fresh buffer of tens of MiB costs more
+  /// in page faults than moving it between workers.
+  uint8_t *scratch(int64_t replicaId, int slot, size_t bytes);
 
   InProcessCommunicator &local_;
   std::shared_ptr<WorkerGroup> workers_;
-  /// One per local participant, each used only by its own thread.
-  std::vector<std::vector<uint8_t>> scratch_{
+  /// Per local participant, each used only by its own thread.
+  std::vector<std::array<std::vector<uint8_t>, 3>> scratch_{
       static_cast<size_t>(local_.numReplicas())};
 };
 
