@@ -269,9 +269,9 @@ Values examples(int64_t begin, int64_t end) {
           Value(HostTensor::fromVector<int64_t>({end - begin}, ys))};
 }
 
-/// Worker `w` trains on its shard until the distributed iterator ends;
+/// A worker trains on its shard until the distributed iterator ends;
 /// writes "steps losses... | weights..." to `file`.
-std::string trainWorker(MultiWorkerMirroredStrategy &strategy, int w,
+std::string trainWorker(MultiWorkerMirroredStrategy &strategy,
                         const std::string &file) {
   auto t = Training::create(strategy);
   if (!t.ok())
@@ -294,8 +294,6 @@ std::string trainWorker(MultiWorkerMirroredStrategy &strategy, int w,
   auto it = dist->makeIterator();
   if (!it.ok())
     return std::string(it.status().ToString());
-  std::ostringstream out;
-  out.precision(9);
   int steps = 0;
   std::vector<float> losses;
   for (;;) {
@@ -326,7 +324,6 @@ std::string trainWorker(MultiWorkerMirroredStrategy &strategy, int w,
   for (float x : *weights)
     f << " " << x;
   f << "\n";
-  (void)w;
   return f.good() ? "" : "cannot write " + file;
 }
 
@@ -362,7 +359,7 @@ TEST(MultiWorkerEndOfDataTest, UnevenShardsTrainLikeOneProcess) {
         auto s = strategyFor(cluster, w, 1, dir);
         if (!s.ok())
           return std::string(s.status().ToString());
-        return trainWorker(*s, w, dir + "/result" + std::to_string(w));
+        return trainWorker(*s, dir + "/result" + std::to_string(w));
       },
       std::chrono::seconds(150));
   for (int w = 0; w < kWorkers; ++w)
@@ -370,12 +367,12 @@ TEST(MultiWorkerEndOfDataTest, UnevenShardsTrainLikeOneProcess) {
 
   // The reference: one process, one replica, global batch k made of every
   // worker's k-th batch (none from a worker whose shard has ended).
-  TORUS_ASSERT_OK_AND_ASSIGN(OneDeviceStrategy one, OneDeviceStrategy::create());
+  TORUS_ASSERT_OK_AND_ASSIGN(OneDeviceStrategy one,
+                             OneDeviceStrategy::create());
   Strategy strategy = one;
   TORUS_ASSERT_OK_AND_ASSIGN(Training reference, Training::create(strategy));
   std::vector<float> referenceLosses;
   for (int64_t k = 0; k < kSteps; ++k) {
-    Values batch;
     std::vector<float> xs;
     std::vector<int64_t> ys;
     for (int w = 0; w < kWorkers; ++w) {
@@ -390,7 +387,7 @@ TEST(MultiWorkerEndOfDataTest, UnevenShardsTrainLikeOneProcess) {
         ys.push_back(v);
     }
     const int64_t n = static_cast<int64_t>(ys.size());
-    batch = {Value(HostTensor::fromVector<float>(
+    Values batch = {Value(HostTensor::fromVector<float>(
                  {n, mlpConfig().features}, xs)),
              Value(HostTensor::fromVector<int64_t>({n}, ys))};
     TORUS_ASSERT_OK_AND_ASSIGN(float loss, reference.run(strategy, batch));

@@ -204,9 +204,10 @@ absl::Status CrossWorkerCommunicator::reduceScatter(
     // The operand is P blocks, worker w's replicas' blocks w * L.. in a
     // row (chunk w of W). One replica per worker (and a result apart from
     // the operand): the workers reduce-scatter the operand straight into
-    // the result. Otherwise 1. reduce in the worker; 2. the leaders reduce-scatter those chunks
-    // in place (each worker's own, reduced over every worker); 3. the
-    // leader shares its chunk and each replica keeps its block.
+    // the result. Otherwise 1. reduce in the worker; 2. the leaders
+    // reduce-scatter those chunks in place (each worker's own, reduced over
+    // every worker); 3. the leader shares its chunk and each replica keeps
+    // its block.
     const int64_t L = local_.numReplicas(), W = workers_->size();
     const int64_t chunk = count / W;
     const size_t chunkBytes = static_cast<size_t>(chunk) * byteWidth(dtype);

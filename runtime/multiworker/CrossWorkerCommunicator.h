@@ -23,7 +23,17 @@
 //                  point-to-point message per pair of workers (permute);
 //               3. it shares what it got with the local participants, which
 //                  lay out their results.
-//   reduce-scatter  the hierarchical all-reduce above, then each keeps its
+//               With one participant per worker there is nothing to gather
+//               or share: all-to-all (blocks contiguous on both sides) and
+//               permute move the operand and result themselves; all-gather
+//               gathers straight into the result when its blocks are
+//               contiguous (every dimension before the gathered one is 1).
+//   reduce-scatter  blocks contiguous: the in-worker all-reduce, then the
+//                  leaders' ring reduce-scatter over the workers
+//                  (WorkerGroup::reduceScatter; with one participant per
+//                  worker from the operand straight into the result), then
+//                  each keeps its block of the worker's chunk. Otherwise
+//                  the hierarchical all-reduce above, then each keeps its
 //                  block along the scatter dimension.
 //   broadcast   the root's worker broadcasts in shared memory, the leaders
 //               over Gloo, then the other workers in shared memory.
