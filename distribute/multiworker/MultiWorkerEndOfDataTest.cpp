@@ -176,6 +176,51 @@ TEST(MultiWorkerEndOfDataTest, FourWorkersTwoReplicasEachEndTogether) {
        "([300] [301])([302] [303])([304] [305])([306] [])"});
 }
 
+TEST(MultiWorkerEndOfDataTest, InputErrorOnOneWorkerIsNamedByTheOther) {
+  // Worker 1's map fails at its third element: it reports its own error and
+  // exits; worker 0, waiting in that step's agreement, names worker 1
+  // instead of hanging (or of ending as if the data had run out).
+  std::string dir = rt::testing::makeTempDirectory("torus-mweod-error");
+  ClusterSpec cluster = workers(2);
+  auto outcomes = rt::testing::runForkedWorkers(
+      2,
+      [&](int position) -> std::string {
+        auto s = strategyFor(cluster, position, 1, dir);
+        if (!s.ok())
+          return std::string(s.status().ToString());
+        auto dist = s->distributeDatasetsFromFunction(
+            [](const InputContext &ctx) -> absl::StatusOr<Dataset> {
+              const bool failing = ctx.inputPipelineId() == 1;
+              return Dataset::range(10)
+                  .map(
+                      [failing](const Element &e) -> absl::StatusOr<Element> {
+                        if (failing && e[0].data<int64_t>()[0] == 2)
+                          return absl::DataLossError("record 2 is corrupt");
+                        return e;
+                      },
+                      ElementSpec{{DType::I64, {}}})
+                  .batch(1);
+            });
+        if (!dist.ok())
+          return std::string(dist.status().ToString());
+        auto it = dist->makeIterator();
+        if (!it.ok())
+          return std::string(it.status().ToString());
+        for (int step = 1; step <= 10; ++step) {
+          auto next = it->next();
+          if (!next.ok())
+            return "step " + std::to_string(step) + ": " +
+                   std::string(next.status().ToString());
+        }
+        return "no error";
+      },
+      std::chrono::seconds(90));
+  EXPECT_THAT(outcomes[1].result,
+              testing::StartsWith("step 3: DATA_LOSS: record 2 is corrupt"));
+  EXPECT_THAT(outcomes[0].result, testing::StartsWith("step 3: UNAVAILABLE"));
+  EXPECT_THAT(outcomes[0].result, testing::HasSubstr("worker 1 is down"));
+}
+
 //===----------------------------------------------------------------------===//
 // Training on uneven shards
 //===----------------------------------------------------------------------===//
