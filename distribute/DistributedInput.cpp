@@ -387,33 +387,26 @@ DistributedIterator::Impl::next(bool partial) {
         "strategy.run(replica_fn, args=(next(iterator),))");
   const DistributedDataset::Impl &ds = *dataset;
   const detail::StrategyState &state = *ds.strategy;
-  // Across worker processes every worker must take the same decision, so
-  // each polls all its replicas before the counts are agreed below.
-  const bool acrossWorkers = state.numWorkers > 1 && state.workerGroup;
   std::vector<std::optional<Element>> fed;
   for (size_t w = 0; w < iterators.size(); ++w)
     for (int64_t k = 0; k < ds.replicasPerWorker[w]; ++k) {
       TORUS_ASSIGN_OR_RETURN(std::optional<Element> e, iterators[w].next());
-      if (!e && !partial && !acrossWorkers)
+      if (!e && !partial)
         return std::optional<Values>();
       fed.push_back(std::move(e));
     }
   int64_t withValues = std::count_if(
       fed.begin(), fed.end(), [](const auto &e) { return e.has_value(); });
-  int64_t without = static_cast<int64_t>(fed.size()) - withValues;
-  if (acrossWorkers) {
-    // input_lib.py: num_replicas_with_values summed over the workers (one
-    // small all-reduce per step), so a worker whose shard ran out feeds
-    // dummy batches while the others have data, and all end at one step.
-    HostTensor counts =
-        HostTensor::fromVector<int64_t>({2}, {withValues, without});
-    TORUS_RETURN_IF_ERROR(detail::sumAcrossWorkers(*state.workerGroup, counts));
-    withValues = counts.data<int64_t>()[0];
-    without = counts.data<int64_t>()[1];
-    // Without partial-batch handling the first replica without data ends
-    // the step: on every worker.
-    if (!partial && without > 0)
-      return std::optional<Values>();
+  // input_lib.py: across worker processes num_replicas_with_values is
+  // summed over the workers (one small all-reduce per step, in the same
+  // order on every worker), so a worker whose shard ran out feeds dummy
+  // batches while the others have data, and all end at the same step. An
+  // infinite dataset never ends: TensorFlow skips the agreement there.
+  if (partial && ds.cardinality != kInfiniteCardinality &&
+      state.numWorkers > 1 && state.workerGroup) {
+    HostTensor count = HostTensor::scalar<int64_t>(withValues);
+    TORUS_RETURN_IF_ERROR(detail::sumAcrossWorkers(*state.workerGroup, count));
+    withValues = count.data<int64_t>()[0];
   }
   if (withValues == 0)
     return std::optional<Values>();
