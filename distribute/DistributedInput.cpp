@@ -3,6 +3,7 @@
 #include "distribute/DistributedInput.h"
 #include "distribute/DatasetNode.h"
 #include "distribute/StepTrace.h"
+#include "distribute/WorkerConnection.h"
 
 #include <algorithm>
 
@@ -385,6 +386,7 @@ DistributedIterator::Impl::next(bool partial) {
         "next(iterator) should be called from outside of replica_fn. e.g. "
         "strategy.run(replica_fn, args=(next(iterator),))");
   const DistributedDataset::Impl &ds = *dataset;
+  const detail::StrategyState &state = *ds.strategy;
   std::vector<std::optional<Element>> fed;
   for (size_t w = 0; w < iterators.size(); ++w)
     for (int64_t k = 0; k < ds.replicasPerWorker[w]; ++k) {
@@ -393,8 +395,19 @@ DistributedIterator::Impl::next(bool partial) {
         return std::optional<Values>();
       fed.push_back(std::move(e));
     }
-  size_t withValues = std::count_if(fed.begin(), fed.end(),
-                                    [](const auto &e) { return e.has_value(); });
+  int64_t withValues = std::count_if(
+      fed.begin(), fed.end(), [](const auto &e) { return e.has_value(); });
+  // input_lib.py: across worker processes num_replicas_with_values is
+  // summed over the workers (one small all-reduce per step, in the same
+  // order on every worker), so a worker whose shard ran out feeds dummy
+  // batches while the others have data, and all end at the same step. An
+  // infinite dataset never ends: TensorFlow skips the agreement there.
+  if (partial && ds.cardinality != kInfiniteCardinality &&
+      state.numWorkers > 1 && state.workerGroup) {
+    HostTensor count = HostTensor::scalar<int64_t>(withValues);
+    TORUS_RETURN_IF_ERROR(detail::sumAcrossWorkers(*state.workerGroup, count));
+    withValues = count.data<int64_t>()[0];
+  }
   if (withValues == 0)
     return std::optional<Values>();
   // Replicas without data get a dummy batch: zeros with batch dimension 0.

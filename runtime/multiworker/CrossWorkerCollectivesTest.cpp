@@ -99,6 +99,8 @@ std::vector<CollectiveOp> opsFor(int64_t P) {
   op.shape = {2, P};
   op.dimension = 1;
   ops.push_back(op);
+  op.shape = {1, 2 * P}; // blocks contiguous behind a leading 1
+  ops.push_back(op);
 
   op = CollectiveOp();
   op.kind = CollectiveOpKind::AllToAll;
@@ -112,6 +114,13 @@ std::vector<CollectiveOp> opsFor(int64_t P) {
   op.splitDimension = 1;
   op.concatDimension = 0;
   ops.push_back(op);
+  op.shape = {2 * P, 3}; // whole blocks on both sides
+  op.splitDimension = 0;
+  ops.push_back(op);
+  op.shape = {1, 2 * P};
+  op.splitDimension = 1;
+  op.concatDimension = 1;
+  ops.push_back(op);
 
   op = CollectiveOp();
   op.kind = CollectiveOpKind::CollectivePermute;
@@ -121,6 +130,8 @@ std::vector<CollectiveOp> opsFor(int64_t P) {
     op.pairs.push_back({p, (p + 1) % P});
   ops.push_back(op);
   op.pairs = {{0, P - 1}}; // one pair; every other target gets zeros
+  ops.push_back(op);
+  op.pairs = {{0, 0}, {P - 1, 1}}; // one stays put
   ops.push_back(op);
 
   op = CollectiveOp();

@@ -28,7 +28,26 @@ const Shape &flatShape(int64_t count) {
   return shape;
 }
 
+/// Whether blocks along `dimension` of `shape` are contiguous in memory
+/// (every dimension before it is 1): then a concatenation or split along it
+/// is one of whole buffers, and the data can move without relayout.
+bool contiguousAlong(const Shape &shape, int64_t dimension) {
+  for (int64_t d = 0; d < dimension; ++d)
+    if (shape[d] != 1)
+      return false;
+  return true;
+}
+
 } // namespace
+
+uint8_t *CrossWorkerCommunicator::scratch(int64_t replicaId, int slot,
+                                          size_t bytes) {
+  std::vector<uint8_t> &buffer =
+      scratch_.at(static_cast<size_t>(replicaId)).at(slot);
+  if (buffer.size() < bytes)
+    buffer.resize(bytes);
+  return buffer.data();
+}
 
 absl::Status
 CrossWorkerCommunicator::checkSpansWorker(const ReplicaGroups &groups,
@@ -89,12 +108,11 @@ absl::Status CrossWorkerCommunicator::gatherLocal(const CollectiveKey &key,
                                                   int64_t replicaId,
                                                   DType dtype, int64_t bytes,
                                                   const void *in,
-                                                  std::vector<uint8_t> &all,
+                                                  uint8_t *all,
                                                   absl::Duration timeout) {
   const int64_t width = static_cast<int64_t>(byteWidth(dtype));
-  all.resize(static_cast<size_t>(bytes * local_.numReplicas()));
   Shape flat = {bytes / width};
-  return local_.allGather(key, replicaId, {}, dtype, flat, 0, in, all.data(),
+  return local_.allGather(key, replicaId, {}, dtype, flat, 0, in, all,
                           timeout);
 }
 
@@ -131,23 +149,31 @@ absl::Status CrossWorkerCommunicator::allGather(
   op.dimension = dimension;
   TORUS_RETURN_IF_ERROR(op.check(P, P));
   const int64_t bytes = op.operandBytes();
-  // 1. The worker's operands, in replica order.
-  std::vector<uint8_t> local;
-  TORUS_RETURN_IF_ERROR(
-      gatherLocal(key, replicaId, dtype, bytes, in, local, timeout));
+  // 1. The worker's operands, in replica order (one replica: its own).
+  const void *worker = in;
+  if (L > 1) {
+    uint8_t *local = scratch(replicaId, 0, static_cast<size_t>(bytes * L));
+    TORUS_RETURN_IF_ERROR(
+        gatherLocal(key, replicaId, dtype, bytes, in, local, timeout));
+    worker = local;
+  }
   // 2. The leader gathers every worker's and lays the operands out along
-  // `dimension` (global replica w * L + l is block w * L + l).
+  // `dimension` (global replica w * L + l is block w * L + l): straight
+  // into `out` when those blocks are contiguous.
   absl::Status status;
-  if (replicaId == 0) {
-    std::vector<uint8_t> global(static_cast<size_t>(bytes * P));
-    status = workers_->allGather(local.data(), global.data(),
+  if (replicaId == 0 && contiguousAlong(shape, dimension)) {
+    status = workers_->allGather(worker, out, static_cast<size_t>(bytes * L),
+                                 timeout);
+  } else if (replicaId == 0) {
+    uint8_t *global = scratch(replicaId, 1, static_cast<size_t>(bytes * P));
+    status = workers_->allGather(worker, global,
                                  static_cast<size_t>(bytes * L), timeout);
     if (status.ok()) {
       Shape result = op.resultShape(P);
       BlockIndex zero(shape.size(), 0), at(shape.size(), 0);
       for (int64_t p = 0; p < P; ++p) {
         at[dimension] = p * shape[dimension];
-        copyBlock(global.data() + p * bytes, shape, zero, out, result, at,
+        copyBlock(global + p * bytes, shape, zero, out, result, at,
                   shape, byteWidth(dtype));
       }
     }
@@ -173,17 +199,60 @@ absl::Status CrossWorkerCommunicator::reduceScatter(
   op.shape = shape;
   op.dimension = dimension;
   TORUS_RETURN_IF_ERROR(op.check(P, P));
-  // The hierarchical all-reduce of the whole operand, then each participant
-  // keeps its block along `dimension`.
   const int64_t count = op.operandBytes() / byteWidth(dtype);
-  std::vector<uint8_t> reduced(static_cast<size_t>(op.operandBytes()));
+  if (contiguousAlong(shape, dimension)) {
+    // The operand is P blocks, worker w's replicas' blocks w * L.. in a
+    // row (chunk w of W). One replica per worker (and a result apart from
+    // the operand): the workers reduce-scatter the operand straight into
+    // the result. Otherwise 1. reduce in the worker; 2. the leaders
+    // reduce-scatter those chunks in place (each worker's own, reduced over
+    // every worker); 3. the leader shares its chunk and each replica keeps
+    // its block.
+    const int64_t L = local_.numReplicas(), W = workers_->size();
+    const int64_t chunk = count / W;
+    const size_t chunkBytes = static_cast<size_t>(chunk) * byteWidth(dtype);
+    const auto *first = static_cast<const uint8_t *>(in);
+    const auto *result = static_cast<const uint8_t *>(out);
+    const bool apart = result + chunkBytes <= first ||
+                       result >= first + op.operandBytes();
+    if (L == 1 && apart) {
+      absl::Status status =
+          workers_->reduceScatter(in, out, dtype, chunk, kind, timeout);
+      if (!status.ok())
+        local_.abort(status);
+      return status;
+    }
+    uint8_t *reduced =
+        scratch(replicaId, 0, static_cast<size_t>(op.operandBytes()));
+    uint8_t *mine = reduced + workers_->rank() * chunkBytes;
+    if (L > 1)
+      TORUS_RETURN_IF_ERROR(local_.allReduce(key, replicaId, groups, kind,
+                                             dtype, count, in, reduced,
+                                             timeout));
+    else
+      std::memcpy(reduced, in, static_cast<size_t>(op.operandBytes()));
+    absl::Status status;
+    if (replicaId == 0)
+      status = workers_->reduceScatter(reduced, mine, dtype, chunk, kind,
+                                       timeout);
+    TORUS_RETURN_IF_ERROR(shareFromLeader(key, replicaId, dtype,
+                                          static_cast<int64_t>(chunkBytes),
+                                          mine, status, timeout));
+    const size_t blockBytes = chunkBytes / static_cast<size_t>(L);
+    std::memcpy(out, mine + replicaId * blockBytes, blockBytes);
+    return absl::OkStatus();
+  }
+  // Otherwise the hierarchical all-reduce of the whole operand, then each
+  // participant keeps its block along `dimension`.
+  uint8_t *reduced =
+      scratch(replicaId, 0, static_cast<size_t>(op.operandBytes()));
   TORUS_RETURN_IF_ERROR(allReduce(key, replicaId, groups, kind, dtype, count,
-                                  in, reduced.data(), timeout));
+                                  in, reduced, timeout));
   Shape result = op.resultShape(P);
   BlockIndex from(shape.size(), 0), zero(shape.size(), 0);
   from[dimension] = (workers_->rank() * local_.numReplicas() + replicaId) *
                     result[dimension];
-  copyBlock(reduced.data(), shape, from, out, result, zero, result,
+  copyBlock(reduced, shape, from, out, result, zero, result,
             byteWidth(dtype));
   return absl::OkStatus();
 }
@@ -210,42 +279,53 @@ absl::Status CrossWorkerCommunicator::allToAll(
   TORUS_RETURN_IF_ERROR(op.check(P, P));
   const size_t width = byteWidth(dtype);
   const int64_t bytes = op.operandBytes(), blockBytes = bytes / P;
+  if (L == 1 && in != out && contiguousAlong(shape, splitDimension) &&
+      contiguousAlong(op.resultShape(P), concatDimension)) {
+    // One replica per worker and blocks that are whole runs of memory on
+    // both sides: block v of the operand goes to worker v as it is, and
+    // what worker u sends is block u of the result.
+    absl::Status status =
+        workers_->allToAll(in, out, static_cast<size_t>(blockBytes), timeout);
+    if (!status.ok())
+      local_.abort(status);
+    return status;
+  }
   Shape block = shape;
   block[splitDimension] /= P;
   BlockIndex zero(shape.size(), 0), at(shape.size(), 0);
   // 1. The worker's operands, in replica order.
-  std::vector<uint8_t> local;
+  uint8_t *local = scratch(replicaId, 0, static_cast<size_t>(L * bytes));
   TORUS_RETURN_IF_ERROR(
       gatherLocal(key, replicaId, dtype, bytes, in, local, timeout));
   // 2. The leader sends worker v the blocks its replicas receive from this
   // worker's (source l, target m: block v * L + m of operand l), and
   // receives from each worker the blocks for this worker's replicas.
-  std::vector<uint8_t> received(static_cast<size_t>(L * bytes));
+  uint8_t *received = scratch(replicaId, 2, static_cast<size_t>(L * bytes));
   absl::Status status;
   if (replicaId == 0) {
-    std::vector<uint8_t> send(static_cast<size_t>(L * bytes));
-    uint8_t *next = send.data();
+    uint8_t *send = scratch(replicaId, 1, static_cast<size_t>(L * bytes));
+    uint8_t *next = send;
     for (int64_t v = 0; v < W; ++v)
       for (int64_t l = 0; l < L; ++l)
         for (int64_t m = 0; m < L; ++m, next += blockBytes) {
           at[splitDimension] = (v * L + m) * block[splitDimension];
-          copyBlock(local.data() + l * bytes, shape, at, next, block, zero,
+          copyBlock(local + l * bytes, shape, at, next, block, zero,
                     block, width);
         }
-    status = workers_->allToAll(send.data(), received.data(),
+    status = workers_->allToAll(send, received,
                                 static_cast<size_t>(L * L * blockBytes),
                                 timeout);
   }
   // 3. Every replica of the worker gets them and concatenates its own
   // blocks, source by source, along concatDimension.
   TORUS_RETURN_IF_ERROR(shareFromLeader(key, replicaId, dtype, L * bytes,
-                                        received.data(), status, timeout));
+                                        received, status, timeout));
   Shape result = op.resultShape(P);
   for (int64_t u = 0; u < W; ++u)
     for (int64_t l = 0; l < L; ++l) {
       at.assign(shape.size(), 0);
       at[concatDimension] = (u * L + l) * block[concatDimension];
-      copyBlock(received.data() + ((u * L + l) * L + replicaId) * blockBytes,
+      copyBlock(received + ((u * L + l) * L + replicaId) * blockBytes,
                 block, zero, out, result, at, block, width);
     }
   return absl::OkStatus();
@@ -268,25 +348,49 @@ absl::Status CrossWorkerCommunicator::collectivePermute(
   op.pairs = pairs;
   TORUS_RETURN_IF_ERROR(op.check(P, P));
   const int64_t bytes = op.operandBytes();
+  if (L == 1 && in != out) {
+    // One replica per worker: at most one pair from it and one to it (the
+    // pairs are a permutation), sent from `in` and received into `out`.
+    std::vector<WorkerGroup::Transfer> sends, recvs;
+    bool targeted = false;
+    for (const auto &[s, t] : pairs) {
+      if (s == w && t == w)
+        std::memmove(out, in, bytes);
+      else if (s == w)
+        sends.push_back({static_cast<int>(t), const_cast<void *>(in),
+                         static_cast<size_t>(bytes)});
+      else if (t == w)
+        recvs.push_back(
+            {static_cast<int>(s), out, static_cast<size_t>(bytes)});
+      targeted |= t == w;
+    }
+    if (!targeted)
+      std::memset(out, 0, bytes);
+    absl::Status status = workers_->exchange(sends, recvs, timeout);
+    if (!status.ok())
+      local_.abort(status);
+    return status;
+  }
   // 1. The worker's operands, in replica order.
-  std::vector<uint8_t> local;
+  uint8_t *local = scratch(replicaId, 0, static_cast<size_t>(L * bytes));
   TORUS_RETURN_IF_ERROR(
       gatherLocal(key, replicaId, dtype, bytes, in, local, timeout));
   // 2. The leader delivers: pairs inside the worker by copying, the others
   // as one message per pair of workers (its pairs in list order). Targets
   // no pair names get zeros.
-  std::vector<uint8_t> results(static_cast<size_t>(L * bytes), 0);
+  uint8_t *results = scratch(replicaId, 1, static_cast<size_t>(L * bytes));
   absl::Status status;
   if (replicaId == 0) {
+    std::memset(results, 0, static_cast<size_t>(L * bytes));
     std::vector<std::vector<uint8_t>> outgoing(W), incoming(W);
     for (const auto &[s, t] : pairs) {
       if (s / L == w && t / L == w)
-        std::memcpy(results.data() + (t % L) * bytes,
-                    local.data() + (s % L) * bytes, bytes);
+        std::memcpy(results + (t % L) * bytes,
+                    local + (s % L) * bytes, bytes);
       else if (s / L == w)
         outgoing[t / L].insert(outgoing[t / L].end(),
-                               local.data() + (s % L) * bytes,
-                               local.data() + (s % L + 1) * bytes);
+                               local + (s % L) * bytes,
+                               local + (s % L + 1) * bytes);
       else if (t / L == w)
         incoming[s / L].resize(incoming[s / L].size() + bytes);
     }
@@ -304,7 +408,7 @@ absl::Status CrossWorkerCommunicator::collectivePermute(
       std::vector<size_t> offset(W, 0);
       for (const auto &[s, t] : pairs)
         if (t / L == w && s / L != w) {
-          std::memcpy(results.data() + (t % L) * bytes,
+          std::memcpy(results + (t % L) * bytes,
                       incoming[s / L].data() + offset[s / L], bytes);
           offset[s / L] += bytes;
         }
@@ -312,8 +416,8 @@ absl::Status CrossWorkerCommunicator::collectivePermute(
   }
   // 3. Every replica of the worker takes its own.
   TORUS_RETURN_IF_ERROR(shareFromLeader(key, replicaId, dtype, L * bytes,
-                                        results.data(), status, timeout));
-  std::memcpy(out, results.data() + replicaId * bytes, bytes);
+                                        results, status, timeout));
+  std::memcpy(out, results + replicaId * bytes, bytes);
   return absl::OkStatus();
 }
 

@@ -23,7 +23,17 @@
 //                  point-to-point message per pair of workers (permute);
 //               3. it shares what it got with the local participants, which
 //                  lay out their results.
-//   reduce-scatter  the hierarchical all-reduce above, then each keeps its
+//               With one participant per worker there is nothing to gather
+//               or share: all-to-all (blocks contiguous on both sides) and
+//               permute move the operand and result themselves; all-gather
+//               gathers straight into the result when its blocks are
+//               contiguous (every dimension before the gathered one is 1).
+//   reduce-scatter  blocks contiguous: the in-worker all-reduce, then the
+//                  leaders' ring reduce-scatter over the workers
+//                  (WorkerGroup::reduceScatter; with one participant per
+//                  worker from the operand straight into the result), then
+//                  each keeps its block of the worker's chunk. Otherwise
+//                  the hierarchical all-reduce above, then each keeps its
 //                  block along the scatter dimension.
 //   broadcast   the root's worker broadcasts in shared memory, the leaders
 //               over Gloo, then the other workers in shared memory.
@@ -46,6 +56,7 @@
 #include "runtime/collectives/InProcessCommunicator.h"
 #include "runtime/multiworker/WorkerGroup.h"
 
+#include <array>
 #include <atomic>
 #include <memory>
 #include <vector>
@@ -106,11 +117,11 @@ private:
   /// replica w * L + l is worker w's replica l).
   absl::Status checkInOrder(const ReplicaGroups &groups,
                             std::string_view what) const;
-  /// `all` becomes every local participant's `bytes` at `in`, in replica
-  /// order (an in-worker all-gather).
+  /// `all` (numReplicas() * bytes) becomes every local participant's
+  /// `bytes` at `in`, in replica order (an in-worker all-gather).
   absl::Status gatherLocal(const CollectiveKey &key, int64_t replicaId,
                            DType dtype, int64_t bytes, const void *in,
-                           std::vector<uint8_t> &all, absl::Duration timeout);
+                           uint8_t *all, absl::Duration timeout);
   /// Local participant 0 (the leader, whose Gloo step ended with
   /// `leaderStatus`) gives `bytes` at `data` to every local participant;
   /// a failed leader aborts the local communicator instead.
@@ -119,8 +130,17 @@ private:
                                absl::Status leaderStatus,
                                absl::Duration timeout);
 
+  /// Participant `replicaId`'s scratch buffer `slot` (0..2: a collective
+  /// uses up to three at once) of at least `bytes`, kept from call to call
+  /// until the communicator goes: a fresh buffer of tens of MiB costs more
+  /// in page faults than moving it between workers.
+  uint8_t *scratch(int64_t replicaId, int slot, size_t bytes);
+
   InProcessCommunicator &local_;
   std::shared_ptr<WorkerGroup> workers_;
+  /// Per local participant, each used only by its own thread.
+  std::vector<std::array<std::vector<uint8_t>, 3>> scratch_{
+      static_cast<size_t>(local_.numReplicas())};
 };
 
 } // namespace torus::rt

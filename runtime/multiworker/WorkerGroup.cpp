@@ -405,6 +405,88 @@ absl::Status WorkerGroup::allReduce(void *data, DType dtype, int64_t count,
   return absl::OkStatus();
 }
 
+absl::Status WorkerGroup::reduceScatter(const void *in, void *out,
+                                        DType dtype, int64_t count,
+                                        ReduceKind kind,
+                                        absl::Duration timeout) {
+  TORUS_RETURN_IF_ERROR(checkReducible(dtype, kind));
+  if (count < 0)
+    return absl::InvalidArgumentError(
+        fmt::format("reduce-scatter of a negative count {}", count));
+  std::lock_guard<std::mutex> op(opMutex_);
+  TORUS_RETURN_IF_ERROR(status());
+  const int W = size(), r = rank();
+  const uint32_t tag = nextTag_++;
+  const size_t width = byteWidth(dtype);
+  const size_t chunkBytes = static_cast<size_t>(count) * width;
+  if (count == 0)
+    return absl::OkStatus();
+  auto inChunk = [&](int c) {
+    return static_cast<const uint8_t *>(in) + ((c % W + W) % W) * chunkBytes;
+  };
+  if (W == 1) {
+    std::memmove(out, inChunk(0), chunkBytes);
+    return absl::OkStatus();
+  }
+  // Segments of a chunk travel as separate messages, so each is reduced
+  // while the next is still arriving.
+  constexpr size_t kSegmentBytes = size_t(1) << 20;
+  const size_t segmentElements = std::max<size_t>(1, kSegmentBytes / width);
+  const size_t segmentBytes = segmentElements * width;
+  const size_t segments = (chunkBytes + segmentBytes - 1) / segmentBytes;
+  // What arrives, and two partial sums (the one being sent, the one being
+  // reduced), kept from call to call.
+  if (scratch_.size() < 3 * chunkBytes)
+    scratch_.resize(3 * chunkBytes);
+  uint8_t *incoming = scratch_.data();
+  uint8_t *partial[2] = {incoming + chunkBytes, incoming + 2 * chunkBytes};
+  try {
+    CombineFn combine = combineFor(kind, dtype);
+    const auto limit = toMillis(timeout);
+    // Step s: send chunk r - s - 1 to the next worker (the input's at step
+    // 0, after that the partial sum reduced at step s - 1); receive the
+    // previous worker's partial sum of chunk r - s - 2 and add this
+    // worker's. The last step reduces chunk r, into `out`.
+    const uint8_t *send = inChunk(r - 1);
+    const gloo::Slot slot = gloo::Slot::build(0xf6, tag);
+    for (int s = 0; s < W - 1; ++s) {
+      uint8_t *target = s == W - 2 ? static_cast<uint8_t *>(out)
+                                   : partial[s % 2];
+      const uint8_t *own = inChunk(r - s - 2);
+      std::vector<std::unique_ptr<gloo::transport::UnboundBuffer>> recvs,
+          sends;
+      auto length = [&](size_t k) {
+        return std::min(segmentBytes, chunkBytes - k * segmentBytes);
+      };
+      for (size_t k = 0; k < segments; ++k) {
+        recvs.push_back(context_->createUnboundBuffer(
+            incoming + k * segmentBytes, length(k)));
+        recvs.back()->recv((r + W - 1) % W, slot);
+      }
+      for (size_t k = 0; k < segments; ++k) {
+        sends.push_back(context_->createUnboundBuffer(
+            const_cast<uint8_t *>(send) + k * segmentBytes, length(k)));
+        sends.back()->send((r + 1) % W, slot);
+      }
+      for (size_t k = 0; k < segments; ++k) {
+        if (!recvs[k]->waitRecv(limit))
+          throw std::runtime_error("receive aborted");
+        const size_t at = k * segmentBytes;
+        combine(target + at, own + at, incoming + at, length(k) / width);
+      }
+      for (auto &b : sends)
+        if (!b->waitSend(limit))
+          throw std::runtime_error("send aborted");
+      send = target;
+    }
+  } catch (const std::exception &e) {
+    return fail(fmt::format("reduce-scatter of {} {} elements per worker",
+                            count, dtypeName(dtype)),
+                e.what(), timeout);
+  }
+  return absl::OkStatus();
+}
+
 absl::Status WorkerGroup::broadcast(void *data, size_t bytes, int root,
                                     absl::Duration timeout) {
   if (root < 0 || root >= size())

@@ -111,6 +111,15 @@ public:
                          ReduceKind kind) {
     return allReduce(data, dtype, count, kind, options_.timeout);
   }
+  /// `in` holds size() chunks of `count` elements; `out` (count elements)
+  /// becomes the element-wise `kind` reduction of every worker's chunk
+  /// rank(). A ring: size() - 1 steps, each sending one chunk to the next
+  /// worker and adding this worker's to the one received from the previous,
+  /// in segments so that adding overlaps receiving. `out` may be chunk
+  /// rank() of `in`, and is otherwise apart from it. Unimplemented for i1.
+  absl::Status reduceScatter(const void *in, void *out, DType dtype,
+                             int64_t count, ReduceKind kind,
+                             absl::Duration timeout);
   /// In place: `bytes` at `data` become rank `root`'s.
   absl::Status broadcast(void *data, size_t bytes, int root,
                          absl::Duration timeout);
@@ -177,6 +186,9 @@ private:
   mutable std::mutex mutex_;
   absl::Status error_;
   uint32_t nextTag_ = 1;
+  /// reduceScatter's receive buffer and partial sums, kept from call to
+  /// call (guarded by opMutex_).
+  std::vector<uint8_t> scratch_;
 };
 
 } // namespace torus::rt
