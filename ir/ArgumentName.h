@@ -11,7 +11,9 @@
 #ifndef TORUS_IR_ARGUMENTNAME_H
 #define TORUS_IR_ARGUMENTNAME_H
 
+#include "mlir/IR/Location.h"
 #include "mlir/IR/Value.h"
+#include "llvm/ADT/StringRef.h"
 
 #include <optional>
 #include <string>
