@@ -5,6 +5,7 @@
 #include "api/TraceFiles.h"
 #include "codegen/Compiler.h"
 #include "codegen/IRDumper.h"
+#include "codegen/MemoryReport.h"
 #include "ir/trace/TracedFunctionImpl.h"
 #include "runtime/trace/TraceRecorder.h"
 
@@ -99,12 +100,19 @@ compileTraced(const TracedFunction &fn, const CompileOptions &options,
   compilerOptions.planBuffers = options.planBuffers;
   compilerOptions.traceKernels = options.kernelSpans || traceToIsSet();
   TORUS_ASSIGN_OR_RETURN(auto dumper, dumperFor(options, fn.impl().name));
+  // Executable::memoryReport(): read from the bufferized program, as torusc
+  // reads its memory.txt.
+  absl::StatusOr<mlir::torus::MemoryReport> memory =
+      absl::InternalError("compile: the bufferized program was not seen");
+  const int64_t numInputs = static_cast<int64_t>(fn.inputs().size());
+  compilerOptions.afterStage = [&](mlir::torus::Stage stage,
+                                   mlir::ModuleOp m) {
+    if (dumper && stage == mlir::torus::Stage::Torus)
+      dumper->recordError(dumper->writeNumberedModule("input", m));
+    if (stage == mlir::torus::Stage::Bufferized)
+      memory = mlir::torus::analyzeMemory(m, numInputs);
+  };
   if (dumper) {
-    compilerOptions.afterStage = [&](mlir::torus::Stage stage,
-                                     mlir::ModuleOp m) {
-      if (stage == mlir::torus::Stage::Torus)
-        dumper->recordError(dumper->writeNumberedModule("input", m));
-    };
     compilerOptions.configurePassManager = [&](mlir::PassManager &pm) {
       pm.addInstrumentation(dumper->createInstrumentation());
     };
@@ -139,7 +147,13 @@ compileTraced(const TracedFunction &fn, const CompileOptions &options,
   artifact.targetTriple = target.triple;
   artifact.targetCpu = target.cpu;
   artifact.targetFeatures = target.features;
-  return loadExecutable(std::move(object), std::move(artifact));
+  absl::StatusOr<MemoryReport> memoryReport =
+      memory.ok() ? absl::StatusOr<MemoryReport>(mlir::torus::summarizeMemory(
+                        *memory, artifact.spec.numReplicas *
+                                     std::max<int64_t>(1, artifact.numPartitions)))
+                  : absl::StatusOr<MemoryReport>(memory.status());
+  return loadExecutable(std::move(object), std::move(artifact),
+                        std::move(memoryReport));
 }
 } // namespace
 

@@ -55,11 +55,13 @@ absl::StatusOr<TracedFunction> traceStep() {
 
 // The numbered steps of one compile: the traced module (with this file's
 // locations), the module after passes, and the LLVM IR before and after
-// optimization; the compiled program still runs.
+// optimization; the compiled program still runs. The argument's name is in
+// the dump and read back from it (for torusc --emit=hlo and torus-run).
 TEST(CompileDumpTest, DumpDirHoldsEveryStep) {
   fs::path dir = freshDir("compile-dump");
   auto traced = traceStep();
   ASSERT_TRUE(traced.ok()) << traced.status();
+  ASSERT_TRUE(traced->setArgumentNames({"batch"}).ok());
   auto exe = compile(*traced, {.dumpDir = dir.string()});
   ASSERT_TRUE(exe.ok()) << exe.status();
   std::vector<std::string> files = filesIn(dir);
@@ -84,6 +86,10 @@ TEST(CompileDumpTest, DumpDirHoldsEveryStep) {
   ASSERT_FALSE(optimized.empty());
   // The traced module keeps the C++ source locations.
   EXPECT_THAT(read(dir / input), HasSubstr("CompileDumpTest.cpp"));
+  EXPECT_THAT(read(dir / input), HasSubstr("loc(\"batch\"("));
+  auto dumped = parseModule(read(dir / input), input);
+  ASSERT_TRUE(dumped.ok()) << dumped.status();
+  EXPECT_EQ(dumped->argumentNames(), std::vector<std::string>{"batch"});
   EXPECT_THAT(read(dir / llvm), HasSubstr("define"));
 
   auto mesh = EmulatedMesh::create(1);

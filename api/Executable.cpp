@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "api/ExecutableImpl.h"
+#include "runtime/CollectiveCalls.h"
 #include "runtime/jit/AotObjectCheck.h"
 #include "runtime/jit/AotProgram.h"
 #include "runtime/RuntimeAbi.h"
@@ -34,9 +35,16 @@ const std::vector<TensorSpec> &Executable::inputs() const {
 const std::vector<TensorSpec> &Executable::outputs() const {
   return impl_->program.spec.outputs;
 }
+absl::StatusOr<MemoryReport> Executable::memoryReport() const {
+  return impl_->memory;
+}
+const CollectiveReport &Executable::collectiveReport() const {
+  return impl_->collectives;
+}
 
 absl::StatusOr<Executable> loadExecutable(std::string object,
-                                          rt::ProgramArtifact artifact) {
+                                          rt::ProgramArtifact artifact,
+                                          absl::StatusOr<MemoryReport> memory) {
   TORUS_RETURN_IF_ERROR(rt::checkHostCanRun(rt::targetOf(artifact)));
   auto impl = std::make_shared<Executable::Impl>();
   rt::JitOptions jit;
@@ -48,6 +56,8 @@ absl::StatusOr<Executable> loadExecutable(std::string object,
   impl->program.spec = artifact.spec;
   impl->program.entry = reinterpret_cast<rt::EntryFn>(entry);
   impl->object = std::move(object);
+  impl->collectives = rt::collectiveReportOf(artifact.spec);
+  impl->memory = std::move(memory);
   impl->artifact = std::move(artifact);
   return Executable(std::move(impl));
 }
@@ -95,7 +105,12 @@ absl::StatusOr<Executable> Executable::load(const std::string &path) {
   std::string object = bytes.str();
   // The metadata sizes the buffers the code writes: it must be the code's.
   TORUS_RETURN_IF_ERROR(rt::checkAotObject(object, objectPath, path, artifact));
-  return loadExecutable(std::move(object), std::move(artifact));
+  return loadExecutable(
+      std::move(object), std::move(artifact),
+      absl::FailedPreconditionError(fmt::format(
+          "{}: a loaded program has no memory report (it is read from the "
+          "bufferized program when compile() builds it)",
+          path)));
 }
 
 } // namespace torus

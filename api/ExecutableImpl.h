@@ -15,12 +15,17 @@ struct Executable::Impl {
   /// The object code the JIT loaded, and what describes it, for save().
   std::string object;
   rt::ProgramArtifact artifact;
+  /// What memoryReport() and collectiveReport() return.
+  absl::StatusOr<MemoryReport> memory;
+  CollectiveReport collectives;
 };
 
 /// Loads `object` (host machine code described by `artifact`) into a JIT and
 /// finds its entry point: how compile() and Executable::load() both end.
+/// `memory` is what memoryReport() returns.
 absl::StatusOr<Executable> loadExecutable(std::string object,
-                                          rt::ProgramArtifact artifact);
+                                          rt::ProgramArtifact artifact,
+                                          absl::StatusOr<MemoryReport> memory);
 
 } // namespace torus
 

@@ -1,6 +1,7 @@
 //===- CollectiveReport.cpp - The collectives of a program, as text -------===//
 
 #include "codegen/CollectiveReport.h"
+#include "runtime/CollectiveCalls.h"
 
 #include <fmt/format.h>
 
@@ -33,33 +34,7 @@ std::string groupsText(const rt::CollectiveSpec &c) {
   return text;
 }
 
-int64_t groupSize(const rt::CollectiveSpec &c, int64_t numDevices) {
-  if (c.kind == rt::CollectiveKind::CollectivePermute)
-    return 2;
-  if (c.replicaGroups.empty())
-    return numDevices;
-  return static_cast<int64_t>(c.replicaGroups.front().size());
-}
-
 } // namespace
-
-int64_t ringBytesPerCore(const rt::CollectiveSpec &c, int64_t g) {
-  int64_t bytes = static_cast<int64_t>(c.operand.sizeInBytes());
-  if (g <= 1)
-    return 0;
-  switch (c.kind) {
-  case rt::CollectiveKind::AllReduce:
-    return 2 * (g - 1) * bytes / g;
-  case rt::CollectiveKind::AllGather:
-    return (g - 1) * bytes;
-  case rt::CollectiveKind::ReduceScatter:
-  case rt::CollectiveKind::AllToAll:
-    return (g - 1) * bytes / g;
-  case rt::CollectiveKind::CollectivePermute:
-    return bytes;
-  }
-  return 0;
-}
 
 /// `1.25 ms`, `830 us`, `12 ns`.
 std::string formatTime(double seconds) {
@@ -94,25 +69,21 @@ std::string formatCollectiveReport(const rt::ProgramSpec &spec,
                      "replica groups", "group", "ring sent",
                      timed ? fmt::format("{:>10}  ", "simulated") : "",
                      "location");
-  int64_t operandBytes = 0, ringBytes = 0;
+  // The figures of each row: the API's report (runtime/CollectiveCalls.h).
+  const ::torus::CollectiveReport rows = rt::collectiveReportOf(spec);
   for (size_t i = 0; i < spec.collectives.size(); ++i) {
     const rt::CollectiveSpec &c = spec.collectives[i];
-    int64_t g = groupSize(c, spec.numReplicas);
-    int64_t bytes = static_cast<int64_t>(c.operand.sizeInBytes());
-    int64_t ring = ringBytesPerCore(c, g);
-    operandBytes += bytes;
-    ringBytes += ring;
-    bool reduces = c.kind == rt::CollectiveKind::AllReduce ||
-                   c.kind == rt::CollectiveKind::ReduceScatter;
+    const ::torus::CollectiveCall &row = rows.calls[i];
     out += fmt::format(
         "  {:>3}  {:<18} {:<7} {:<14} {:<14} {:>10}  {:<24} {:>5} {:>11}  "
         "{}{}\n",
-        i, rt::collectiveKindName(c.kind),
-        reduces ? rt::reduceKindName(c.reduce) : "-", c.operand.toString(),
-        c.result.toString(), bytes, groupsText(c), g, ring,
+        i, row.kind, row.reduction.empty() ? "-" : row.reduction,
+        row.operand.toString(), row.result.toString(), row.operandBytes,
+        groupsText(c), row.groupSize, row.ringBytesPerCore,
         timed ? fmt::format("{:>10}  ", formatTime(timings[i].seconds)) : "",
-        c.location);
+        row.location);
   }
+  int64_t operandBytes = rows.operandBytes(), ringBytes = rows.ringBytesPerCore();
   double total = 0;
   for (const CollectiveTiming &t : timings)
     total += t.seconds;

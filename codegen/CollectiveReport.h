@@ -19,11 +19,6 @@
 
 namespace mlir::torus {
 
-/// Bytes one member of a group of `groupSize` sends for `collective` with a
-/// ring algorithm (reduce-scatter then all-gather for all_reduce).
-int64_t ringBytesPerCore(const ::torus::rt::CollectiveSpec &collective,
-                         int64_t groupSize);
-
 /// The cost model's price of one collective.
 struct CollectiveTiming {
   double seconds = 0;

@@ -411,9 +411,26 @@ absl::StatusOr<MemoryReport> analyzeMemory(ModuleOp module,
   return MemoryAnalysis(module, entry, numInputs).run();
 }
 
+::torus::MemoryReport summarizeMemory(const MemoryReport &r,
+                                      int64_t numCores) {
+  ::torus::MemoryReport summary;
+  summary.inputBytes = r.inputBytes;
+  summary.outputBytes = r.outputBytes;
+  summary.workspaceBytes = r.workspaceBytes;
+  summary.temporaryPeakBytes = r.asGenerated.bytes;
+  summary.temporaryPeakLocation = r.asGenerated.location;
+  summary.peakBytes = r.peakBytes();
+  summary.livenessPeakBytes = r.livenessPeakBytes();
+  summary.numCores = numCores;
+  summary.exact = r.exact;
+  summary.notes = r.notes;
+  return summary;
+}
+
 std::string formatMemoryReport(const MemoryReport &r, int64_t numCores,
                                std::optional<int64_t> capacityBytes,
                                size_t maxBuffers) {
+  const ::torus::MemoryReport summary = summarizeMemory(r, numCores);
   std::string out;
   out += fmt::format("Memory of @{} on one core ({} core{} run it, each "
                      "needing the same)\n",
@@ -421,7 +438,7 @@ std::string formatMemoryReport(const MemoryReport &r, int64_t numCores,
   out += fmt::format("Read from the bufferized IR; {}.\n\n",
                      r.exact ? "exact for this program"
                              : "an estimate (see the notes)");
-  int64_t peak = r.peakBytes();
+  int64_t peak = summary.peakBytes;
   auto at = [](const TemporaryPeak &p) {
     return p.location.empty() ? std::string()
                               : fmt::format("  (reached at {})", p.location);
@@ -443,7 +460,7 @@ std::string formatMemoryReport(const MemoryReport &r, int64_t numCores,
                      formatBytes(r.asGenerated.bytes), at(r.asGenerated));
   out += fmt::format("  peak by liveness          {}  (if each temporary "
                      "were freed after its last use)\n",
-                     formatBytes(r.livenessPeakBytes()));
+                     formatBytes(summary.livenessPeakBytes));
   out += fmt::format("    temporaries at peak     {}{}\n",
                      formatBytes(r.byLiveness.bytes), at(r.byLiveness));
   out += fmt::format("  all temporaries, summed   {}  (the peak if none "
@@ -451,7 +468,7 @@ std::string formatMemoryReport(const MemoryReport &r, int64_t numCores,
                      formatBytes(r.totalTemporaryBytes));
   if (numCores > 1)
     out += fmt::format("  {:<24}  {}\n", fmt::format("all {} cores", numCores),
-                       formatBytes(peak * numCores));
+                       formatBytes(summary.totalBytes()));
   if (capacityBytes && *capacityBytes > 0)
     out += fmt::format("  core memory capacity      {}  ({:.4f}% used at "
                        "the peak){}\n",

@@ -22,6 +22,7 @@
 #ifndef TORUS_CODEGEN_MEMORYREPORT_H
 #define TORUS_CODEGEN_MEMORYREPORT_H
 
+#include "torus/Reports.h"
 #include "torus/Status.h"
 
 #include <cstdint>
@@ -108,6 +109,11 @@ struct MemoryReport {
 /// -1 counts every argument as an input.
 absl::StatusOr<MemoryReport> analyzeMemory(ModuleOp module,
                                            int64_t numInputs = -1);
+
+/// The figures of `report` for one core of `numCores` as the API gives them
+/// (Executable::memoryReport()); formatMemoryReport prints the same.
+::torus::MemoryReport summarizeMemory(const MemoryReport &report,
+                                      int64_t numCores);
 
 /// The report as text: totals, the largest `maxBuffers` buffers, what is
 /// alive at the peaks. `numCores` cores run the program (every core needs the

@@ -12,6 +12,7 @@
 #ifndef TORUS_COMPILE_H
 #define TORUS_COMPILE_H
 
+#include "torus/Reports.h"
 #include "torus/Status.h"
 #include "torus/Trace.h"
 #include "torus/Types.h"
@@ -97,6 +98,17 @@ public:
   const std::vector<TensorSpec> &inputs() const;
   const std::vector<TensorSpec> &outputs() const;
   ///@}
+
+  /// The memory one core needs to run the program: inputs, outputs,
+  /// workspace and the peak of the temporaries (the figures of `torusc
+  /// --dump-dir`'s memory.txt, by the same code). Only compile() reads it
+  /// (from the bufferized program): FailedPrecondition for a program
+  /// load()ed from a file.
+  absl::StatusOr<MemoryReport> memoryReport() const;
+  /// Every collective call site with its kind, bytes and replica groups
+  /// (the rows of `torusc --dump-dir`'s collectives.txt, by the same code);
+  /// for loaded programs too.
+  const CollectiveReport &collectiveReport() const;
 
   /// Writes the program as `<path>` (metadata, JSON: the spec, the target
   /// CPU, the entry symbol) and `<path without .torus.json>.o` (the object

@@ -13,6 +13,7 @@
 #include "torus/CompileCache.h"
 #include "torus/EmulatedMesh.h"
 #include "torus/HostTensor.h"
+#include "torus/Reports.h"
 #include "torus/Status.h"
 #include "torus/Tensor.h"
 #include "torus/Trace.h"

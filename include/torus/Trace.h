@@ -61,8 +61,21 @@ public:
   const std::vector<TensorSpec> &inputs() const;
   const std::vector<TensorSpec> &outputs() const;
   ///@}
-  /// The module in the torus dialect's text form.
+  /// The module in the torus dialect's text form, with every op's location:
+  /// the C++ source line that traced it (`loc("model.cpp":37:16)` after the
+  /// op) and the arguments' names
+  /// (`loc("x"("model.cpp":12:13))`). parseModule() reads it back.
   std::string toString() const;
+
+  /// The arguments' names, in order: those given to setArgumentNames(), the
+  /// names written in parsed text (`x` for `%x`) or HLO text, else
+  /// `arg<i>`. They survive toString(), dumps and the HLO export, and are
+  /// the names `torus-run --input NAME=...` takes.
+  std::vector<std::string> argumentNames() const;
+  /// Names the arguments (one name each, `[A-Za-z_][A-Za-z0-9_.-]*`, all
+  /// different). InvalidArgument naming the bad name otherwise, and nothing
+  /// changes.
+  absl::Status setArgumentNames(const std::vector<std::string> &names);
 
   /// Internal: the implementation, for the compiler.
   struct Impl;
@@ -184,19 +197,23 @@ concept StructuredTraceFn = !std::is_convertible_v<Fn, TraceFn> &&
                             takesTensors<std::decay_t<Fn>>();
 
 /// trace() on the flattened form; `arity` >= 0 is checked against the
-/// number of input specs.
+/// number of input specs; `loc` (where trace() was called, or none) is the
+/// function's location.
 absl::StatusOr<TracedFunction> traceFlat(const std::string &name,
                                          const std::vector<TensorSpec> &inputs,
-                                         const TraceFn &fn, int64_t arity);
+                                         const TraceFn &fn, int64_t arity,
+                                         Loc loc = Loc());
 
 } // namespace detail
 
 /// Traces `fn` on symbolic tensors of `inputs`. Returns the first error the
 /// function made (shape mismatch, bad axis, ...), naming the operation, the
-/// shapes and the C++ source line.
+/// shapes and the C++ source line. The function's location is `loc`, the
+/// line that called trace().
 absl::StatusOr<TracedFunction> trace(const std::string &name,
                                      const std::vector<TensorSpec> &inputs,
-                                     const TraceFn &fn);
+                                     const TraceFn &fn,
+                                     Loc loc = Loc::current());
 
 /// Traces a callable with structured inputs and outputs (see the top of
 /// this file).
@@ -204,10 +221,11 @@ template <typename Fn>
   requires(!std::is_same_v<std::decay_t<Fn>, TraceFn>)
 absl::StatusOr<TracedFunction> trace(const std::string &name,
                                      const std::vector<TensorSpec> &inputs,
-                                     Fn &&fn) {
+                                     Fn &&fn, Loc loc = Loc::current()) {
   constexpr int64_t arity = detail::tensorArity<std::decay_t<Fn>>();
   return detail::traceFlat(name, inputs,
-                           detail::flatTraceFn<arity>(std::ref(fn)), arity);
+                           detail::flatTraceFn<arity>(std::ref(fn)), arity,
+                           loc);
 }
 
 /// Parses a module of the torus dialect (its text form) holding one public

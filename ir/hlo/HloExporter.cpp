@@ -3,7 +3,8 @@
 // Writes the entry function and everything it reaches as HLO computations in
 // XLA's long form. The text is canonical: instruction names are the opcode
 // and a module-wide counter, parameters keep the names the importer recorded
-// (NameLoc) or are `Arg_<i>`, ops nothing uses and that have no effect are
+// (ir/ArgumentName.h: `x` for `%x`, a traced argument's name) or are
+// `Arg_<i>`, ops nothing uses and that have no effect are
 // left out (the importer drops them too), so that importing the text and
 // writing it again reproduces it.
 //
@@ -27,6 +28,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ir/ArgumentName.h"
 #include "ir/Sharding.h"
 #include "ir/TorusOps.h"
 #include "ir/hlo/HloExport.h"
@@ -832,9 +834,8 @@ FailureOr<std::string> Exporter::exportFunction(func::FuncOp fn, bool isEntry,
   Block &body = fn.getBody().front();
   for (BlockArgument arg : body.getArguments()) {
     std::string base = "Arg_" + std::to_string(arg.getArgNumber());
-    if (auto name = dyn_cast<NameLoc>(arg.getLoc()))
-      if (isa<FileLineColLoc>(name.getChildLoc()))
-        base = sanitize(name.getName().getValue());
+    if (std::optional<std::string> name = argumentName(arg))
+      base = sanitize(*name);
     std::string shape = shapeOf(arg.getType());
     Line line;
     line.name = uniqueName(base);

@@ -1,13 +1,17 @@
 //===- Trace.cpp - Tracing C++ functions into the torus IR ----------------===//
 
+#include "ir/ArgumentName.h"
 #include "ir/DiagnosticCollector.h"
 #include "ir/SourceNesting.h"
 #include "ir/TorusOps.h"
 #include "ir/trace/TraceContext.h"
 #include "ir/trace/TracedFunctionImpl.h"
 
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/AsmParser/AsmParserState.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/SourceMgr.h"
@@ -114,20 +118,61 @@ const std::vector<TensorSpec> &TracedFunction::outputs() const {
 std::string TracedFunction::toString() const {
   std::string text;
   llvm::raw_string_ostream os(text);
-  impl_->module->print(os);
+  // Locations inline (no `#loc` aliases), where each op is written.
+  impl_->module->print(
+      os, mlir::OpPrintingFlags().enableDebugInfo().useLocalScope());
+  os << "\n";
   return text;
+}
+
+namespace {
+/// The entry function of a TracedFunction's module.
+mlir::func::FuncOp entryOf(const TracedFunction::Impl &impl) {
+  return mlir::cast<mlir::func::FuncOp>(
+      mlir::SymbolTable::lookupSymbolIn(*impl.module, impl.name));
+}
+} // namespace
+
+std::vector<std::string> TracedFunction::argumentNames() const {
+  std::vector<std::string> names;
+  for (mlir::BlockArgument arg : entryOf(*impl_).getArguments())
+    names.push_back(mlir::torus::argumentNameOrPosition(arg));
+  return names;
+}
+
+absl::Status
+TracedFunction::setArgumentNames(const std::vector<std::string> &names) {
+  mlir::func::FuncOp entry = entryOf(*impl_);
+  if (names.size() != entry.getNumArguments())
+    return absl::InvalidArgumentError(fmt::format(
+        "setArgumentNames: @{} takes {} arguments but {} names were given",
+        impl_->name, entry.getNumArguments(), names.size()));
+  for (auto [i, name] : llvm::enumerate(names)) {
+    if (!mlir::torus::isValidArgumentName(name))
+      return absl::InvalidArgumentError(fmt::format(
+          "setArgumentNames: name {} '{}' is not [A-Za-z_][A-Za-z0-9_.-]*", i,
+          name));
+    for (size_t j = 0; j < i; ++j)
+      if (names[j] == name)
+        return absl::InvalidArgumentError(fmt::format(
+            "setArgumentNames: arguments {} and {} are both named '{}'", j, i,
+            name));
+  }
+  for (auto [arg, name] : llvm::zip(entry.getArguments(), names))
+    mlir::torus::setArgumentName(arg, name, entry.getLoc());
+  return absl::OkStatus();
 }
 
 absl::StatusOr<TracedFunction> trace(const std::string &name,
                                      const std::vector<TensorSpec> &inputs,
-                                     const TraceFn &fn) {
-  return detail::traceFlat(name, inputs, fn, /*arity=*/-1);
+                                     const TraceFn &fn, Loc loc) {
+  return detail::traceFlat(name, inputs, fn, /*arity=*/-1, loc);
 }
 
 absl::StatusOr<TracedFunction>
 detail::traceFlat(const std::string &name,
                   const std::vector<TensorSpec> &inputs, const TraceFn &fn,
-                  int64_t arity) {
+                  int64_t arity, Loc callSite) {
   if (name.empty())
     return absl::InvalidArgumentError("trace: the function needs a name");
   if (arity >= 0 && arity != static_cast<int64_t>(inputs.size()))
@@ -151,8 +196,14 @@ detail::traceFlat(const std::string &name,
     argTypes.push_back(toMlirType(ctx, spec));
   }
   builder.setInsertionPointToEnd(module->getBody());
+  // The function (and so its arguments) is where trace() was called.
+  mlir::Location funcLoc =
+      callSite.line() ? mlir::Location(mlir::FileLineColLoc::get(
+                            builder.getStringAttr(callSite.file_name()),
+                            callSite.line(), callSite.column()))
+                      : mlir::Location(loc);
   auto func = builder.create<mlir::func::FuncOp>(
-      loc, name, builder.getFunctionType(argTypes, {}));
+      funcLoc, name, builder.getFunctionType(argTypes, {}));
   mlir::Block *body = func.addEntryBlock();
   builder.setInsertionPointToEnd(body);
 
@@ -186,6 +237,35 @@ detail::traceFlat(const std::string &name,
   return makeTracedFunction(std::move(context), std::move(module));
 }
 
+namespace {
+/// Records the names `%x` of the public functions' arguments as they were
+/// written (ir/ArgumentName.h); `%0`, and arguments that already carry a
+/// name (text printed with debug info), are left as they are.
+void nameArgumentsAsWritten(mlir::Operation *parsed,
+                            const mlir::AsmParserState &state) {
+  parsed->walk([&](mlir::func::FuncOp fn) {
+    if (!fn.isPublic() || fn.isExternal())
+      return;
+    const auto *def = state.getBlockDef(&fn.getBody().front());
+    if (!def)
+      return;
+    for (auto [arg, written] :
+         llvm::zip(fn.getArguments(), def->arguments)) {
+      llvm::SMRange range = written.loc;
+      if (!range.isValid() || mlir::torus::argumentName(arg))
+        continue;
+      llvm::StringRef name(range.Start.getPointer(),
+                           range.End.getPointer() - range.Start.getPointer());
+      name.consume_front("%");
+      if (name.empty() ||
+          name.find_first_not_of("0123456789") == llvm::StringRef::npos)
+        continue;
+      mlir::torus::setArgumentName(arg, name, fn.getLoc());
+    }
+  });
+}
+} // namespace
+
 absl::StatusOr<TracedFunction> parseModule(const std::string &text,
                                            const std::string &sourceName) {
   auto context = createTorusContext();
@@ -199,7 +279,19 @@ absl::StatusOr<TracedFunction> parseModule(const std::string &text,
     DiagnosticCollector diags(context.get());
     if (mlir::failed(mlir::torus::checkSourceNesting(sourceMgr, context.get())))
       return absl::InvalidArgumentError(diags.take());
-    module = mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, context.get());
+    // Parsed keeping the source ranges of definitions, for the names.
+    mlir::Block parsed;
+    mlir::AsmParserState state;
+    mlir::ParserConfig config(context.get());
+    if (mlir::failed(
+            mlir::parseAsmSourceFile(sourceMgr, &parsed, config, &state)))
+      return absl::InvalidArgumentError(diags.take());
+    for (mlir::Operation &op : parsed)
+      nameArgumentsAsWritten(&op, state);
+    module = mlir::detail::constructContainerOpForParserIfNecessary<
+        mlir::ModuleOp>(&parsed, context.get(),
+                        mlir::FileLineColLoc::get(context.get(), sourceName,
+                                                  0, 0));
     if (!module)
       return absl::InvalidArgumentError(diags.take());
   }

@@ -91,8 +91,7 @@ absl::StatusOr<SourceProgram> readMlir(const std::string &text,
     return absl::Status(parsed.status().code(), message);
   }
   TracedFunction fn = std::move(*parsed);
-  std::vector<std::string> names =
-      argumentNames(text, name, fn.name(), fn.inputs().size());
+  std::vector<std::string> names = fn.argumentNames();
   return SourceProgram{std::move(fn), std::move(names)};
 }
 
@@ -116,15 +115,7 @@ absl::StatusOr<SourceProgram> readHlo(const std::string &text,
   TORUS_ASSIGN_OR_RETURN(TracedFunction fn, makeTracedFunction(
                                                 std::move(context),
                                                 std::move(module)));
-  std::vector<std::string> names;
-  mlir::ModuleOp imported = *fn.impl().module;
-  for (auto f : imported.getOps<mlir::func::FuncOp>())
-    if (f.getName() == fn.name() && !f.isExternal())
-      for (mlir::BlockArgument arg : f.getArguments()) {
-        auto loc = mlir::dyn_cast<mlir::NameLoc>(arg.getLoc());
-        names.push_back(loc ? loc.getName().str()
-                            : fmt::format("arg{}", arg.getArgNumber()));
-      }
+  std::vector<std::string> names = fn.argumentNames();
   return SourceProgram{std::move(fn), std::move(names)};
 }
 
@@ -146,6 +137,9 @@ absl::StatusOr<SourceProgram> readStablehlo(const std::string &text,
                                                 std::move(module)));
   std::vector<std::string> names =
       argumentNames(text, name, fn.name(), fn.inputs().size());
+  // Recorded on the arguments (ir/ArgumentName.h), so that the HLO export
+  // keeps them; names HLO could not keep as written stay in `names` only.
+  (void)fn.setArgumentNames(names);
   return SourceProgram{std::move(fn), std::move(names)};
 }
 

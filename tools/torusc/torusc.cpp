@@ -191,6 +191,12 @@ cl::opt<std::string> traceFile(
              "as Chrome/Perfetto trace JSON into this file (open it in "
              "ui.perfetto.dev)"),
     cl::value_desc("file"), cl::cat(dumpCategory));
+cl::opt<bool> kernelSpans(
+    "kernel-spans",
+    cl::desc("Compile a span per kernel into the code, so that a traced run "
+             "of it (torus-run --trace on the artifact) shows every kernel "
+             "on its core's track"),
+    cl::cat(dumpCategory));
 cl::opt<bool> dumpBeforePasses(
     "dump-before-passes",
     cl::desc("Also write the module before every pass (needs --dump-dir)"),
@@ -697,6 +703,7 @@ int compile(int argc, char **argv) {
   options.numPartitions = plan->numPartitions;
   options.passPipeline = passPipeline;
   options.vectorBits = target->vectorBits();
+  options.traceKernels = kernelSpans;
   bool wroteCollectives = false;
   std::optional<torus::rt::ProgramSpec> linalgSpec;
   std::optional<mlir::torus::ComputeCounts> counts;

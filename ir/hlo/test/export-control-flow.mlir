@@ -11,9 +11,9 @@
 // its body calls, the body.
 // CHECK-LABEL: %while_cond.{{[0-9]+}} (parameter.{{[0-9]+}}: (s32[], f32[4], s32[], s32[])) -> pred[] {
 // CHECK: ROOT %compare.{{[0-9]+}} = pred[] compare(s32[] %get-tuple-element.{{[0-9]+}}, s32[] %get-tuple-element.{{[0-9]+}}), direction=LT
-// CHECK-LABEL: %square (Arg_0_1: f32[4]) -> f32[4] {
-// CHECK-NEXT: %Arg_0_1 = f32[4]{0} parameter(0)
-// CHECK-NEXT: ROOT %multiply.{{[0-9]+}} = f32[4]{0} multiply(f32[4]{0} %Arg_0_1, f32[4]{0} %Arg_0_1)
+// CHECK-LABEL: %square (Arg_0: f32[4]) -> f32[4] {
+// CHECK-NEXT: %Arg_0 = f32[4]{0} parameter(0)
+// CHECK-NEXT: ROOT %multiply.{{[0-9]+}} = f32[4]{0} multiply(f32[4]{0} %Arg_0, f32[4]{0} %Arg_0)
 // CHECK-LABEL: %while_body.{{[0-9]+}} (parameter.{{[0-9]+}}: (s32[], f32[4], s32[], s32[])) -> (s32[], f32[4], s32[], s32[]) {
 // CHECK: call(f32[4]{0} %get-tuple-element.{{[0-9]+}}), to_apply=%square
 // CHECK: ROOT %tuple.{{[0-9]+}} = (s32[], f32[4]{0}, s32[], s32[]) tuple(
@@ -30,7 +30,7 @@ func.func @control_flow(%x: tensor<4xf32>, %n: tensor<i32>, %p: tensor<i1>) -> (
   %one = torus.constant dense<1> : tensor<i32>
   // %n (used by the condition) and %one (by the body) ride in the loop
   // state.
-  // CHECK: %[[INIT:tuple.[0-9]+]] = (s32[], f32[4]{0}, s32[], s32[]) tuple(s32[] %constant.{{[0-9]+}}, f32[4]{0} %Arg_0, s32[] %Arg_1, s32[] %constant.{{[0-9]+}})
+  // CHECK: %[[INIT:tuple.[0-9]+]] = (s32[], f32[4]{0}, s32[], s32[]) tuple(s32[] %constant.{{[0-9]+}}, f32[4]{0} %x, s32[] %n, s32[] %constant.{{[0-9]+}})
   // CHECK-NEXT: %[[LOOP:while.[0-9]+]] = (s32[], f32[4]{0}, s32[], s32[]) while((s32[], f32[4]{0}, s32[], s32[]) %[[INIT]]), condition=%while_cond.{{[0-9]+}}, body=%while_body.{{[0-9]+}}
   // CHECK-NEXT: get-tuple-element((s32[], f32[4]{0}, s32[], s32[]) %[[LOOP]]), index=0
   // CHECK-NEXT: get-tuple-element((s32[], f32[4]{0}, s32[], s32[]) %[[LOOP]]), index=1
@@ -45,7 +45,7 @@ func.func @control_flow(%x: tensor<4xf32>, %n: tensor<i32>, %p: tensor<i1>) -> (
       %v1 = torus.call @square(%v) : (tensor<4xf32>) -> tensor<4xf32>
       torus.return %i1, %v1 : tensor<i32>, tensor<4xf32>
     }
-  // CHECK: f32[4]{0} conditional(pred[] %Arg_2, (f32[4]{0}) %tuple.{{[0-9]+}}, (f32[4]{0}) %tuple.{{[0-9]+}}), true_computation=%true_branch.{{[0-9]+}}, false_computation=%false_branch.{{[0-9]+}}
+  // CHECK: f32[4]{0} conditional(pred[] %p, (f32[4]{0}) %tuple.{{[0-9]+}}, (f32[4]{0}) %tuple.{{[0-9]+}}), true_computation=%true_branch.{{[0-9]+}}, false_computation=%false_branch.{{[0-9]+}}
   // TORUS: torus.if %{{.*}} -> (tensor<4xf32>) {
   // TORUS: } else {
   // TORUS: torus.negate
@@ -55,7 +55,7 @@ func.func @control_flow(%x: tensor<4xf32>, %n: tensor<i32>, %p: tensor<i1>) -> (
     %neg = torus.negate %x : tensor<4xf32>
     torus.return %neg : tensor<4xf32>
   }
-  // CHECK: (f32[4]{0}, s32[]) conditional(s32[] %Arg_1, (f32[4]{0}) %tuple.{{[0-9]+}}, (f32[4]{0}, s32[]) %tuple.{{[0-9]+}}), branch_computations={%branch.{{[0-9]+}}, %branch.{{[0-9]+}}}
+  // CHECK: (f32[4]{0}, s32[]) conditional(s32[] %n, (f32[4]{0}) %tuple.{{[0-9]+}}, (f32[4]{0}, s32[]) %tuple.{{[0-9]+}}), branch_computations={%branch.{{[0-9]+}}, %branch.{{[0-9]+}}}
   // TORUS: torus.case %{{.*}} -> (tensor<4xf32>, tensor<i32>) {
   // TORUS: }, {
   // TORUS: torus.exp

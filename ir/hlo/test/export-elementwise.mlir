@@ -7,14 +7,14 @@
 // RUN: torusc %t.hlo --emit=torus | FileCheck %s --check-prefix=TORUS
 
 // CHECK-LABEL: HloModule elementwise, entry_computation_layout={(f32[2,3]{1,0}, f32[2,3]{1,0}, s32[2,3]{1,0}, pred[2,3]{1,0})->(f32[2,3]{1,0}, s32[2,3]{1,0}, pred[2,3]{1,0}, pred[2,3]{1,0}, f64[2,3]{1,0})}
-// CHECK: ENTRY %elementwise (Arg_0: f32[2,3], Arg_1: f32[2,3], Arg_2: s32[2,3], Arg_3: pred[2,3]) -> (f32[2,3], s32[2,3], pred[2,3], pred[2,3], f64[2,3]) {
-// CHECK-NEXT: %Arg_0 = f32[2,3]{1,0} parameter(0)
-// CHECK-NEXT: %Arg_1 = f32[2,3]{1,0} parameter(1)
-// CHECK-NEXT: %Arg_2 = s32[2,3]{1,0} parameter(2)
-// CHECK-NEXT: %Arg_3 = pred[2,3]{1,0} parameter(3)
+// CHECK: ENTRY %elementwise (a: f32[2,3], b: f32[2,3], i: s32[2,3], p: pred[2,3]) -> (f32[2,3], s32[2,3], pred[2,3], pred[2,3], f64[2,3]) {
+// CHECK-NEXT: %a = f32[2,3]{1,0} parameter(0)
+// CHECK-NEXT: %b = f32[2,3]{1,0} parameter(1)
+// CHECK-NEXT: %i = s32[2,3]{1,0} parameter(2)
+// CHECK-NEXT: %p = pred[2,3]{1,0} parameter(3)
 func.func @elementwise(%a: tensor<2x3xf32>, %b: tensor<2x3xf32>, %i: tensor<2x3xi32>, %p: tensor<2x3xi1>)
     -> (tensor<2x3xf32>, tensor<2x3xi32>, tensor<2x3xi1>, tensor<2x3xi1>, tensor<2x3xf64>) {
-  // CHECK-NEXT: %abs.1 = f32[2,3]{1,0} abs(f32[2,3]{1,0} %Arg_0), metadata={source_file="{{.*}}export-elementwise.mlir" source_line=[[@LINE+2]]}
+  // CHECK-NEXT: %abs.1 = f32[2,3]{1,0} abs(f32[2,3]{1,0} %a), metadata={source_file="{{.*}}export-elementwise.mlir" source_line=[[@LINE+2]]}
   // TORUS: torus.abs
   %0 = torus.abs %a : tensor<2x3xf32>
   // CHECK-NEXT: negate(f32[2,3]{1,0} %abs.1)
@@ -62,7 +62,7 @@ func.func @elementwise(%a: tensor<2x3xf32>, %b: tensor<2x3xf32>, %i: tensor<2x3x
   // CHECK-NEXT: round-nearest-even(
   // TORUS-NEXT: torus.round_nearest_even
   %15 = torus.round_nearest_even %14 : tensor<2x3xf32>
-  // CHECK-NEXT: add(f32[2,3]{1,0} %round-nearest-even.16, f32[2,3]{1,0} %Arg_1)
+  // CHECK-NEXT: add(f32[2,3]{1,0} %round-nearest-even.16, f32[2,3]{1,0} %b)
   // TORUS-NEXT: torus.add
   %16 = torus.add %15, %b : tensor<2x3xf32>
   // CHECK-NEXT: subtract(
@@ -89,7 +89,7 @@ func.func @elementwise(%a: tensor<2x3xf32>, %b: tensor<2x3xf32>, %i: tensor<2x3x
   // CHECK-NEXT: atan2(
   // TORUS-NEXT: torus.atan2
   %24 = torus.atan2 %23, %b : tensor<2x3xf32>
-  // CHECK-NEXT: %and.26 = s32[2,3]{1,0} and(s32[2,3]{1,0} %Arg_2, s32[2,3]{1,0} %Arg_2)
+  // CHECK-NEXT: %and.26 = s32[2,3]{1,0} and(s32[2,3]{1,0} %i, s32[2,3]{1,0} %i)
   // TORUS-NEXT: torus.and
   %25 = torus.and %i, %i : tensor<2x3xi32>
   // CHECK-NEXT: or(
@@ -101,13 +101,13 @@ func.func @elementwise(%a: tensor<2x3xf32>, %b: tensor<2x3xf32>, %i: tensor<2x3x
   // CHECK-NEXT: %not.29 = s32[2,3]{1,0} not(s32[2,3]{1,0} %xor.28)
   // TORUS-NEXT: torus.not
   %28 = torus.not %27 : tensor<2x3xi32>
-  // CHECK-NEXT: %not.30 = pred[2,3]{1,0} not(pred[2,3]{1,0} %Arg_3)
+  // CHECK-NEXT: %not.30 = pred[2,3]{1,0} not(pred[2,3]{1,0} %p)
   // TORUS-NEXT: torus.not
   %29 = torus.not %p : tensor<2x3xi1>
   // CHECK-NEXT: %is-finite.31 = pred[2,3]{1,0} is-finite(f32[2,3]{1,0} %atan2.25)
   // TORUS-NEXT: torus.is_finite
   %30 = torus.is_finite %24 : (tensor<2x3xf32>) -> tensor<2x3xi1>
-  // CHECK-NEXT: %compare.32 = pred[2,3]{1,0} compare(f32[2,3]{1,0} %atan2.25, f32[2,3]{1,0} %Arg_0), direction=GE
+  // CHECK-NEXT: %compare.32 = pred[2,3]{1,0} compare(f32[2,3]{1,0} %atan2.25, f32[2,3]{1,0} %a), direction=GE
   // TORUS-NEXT: torus.compare GE
   %31 = torus.compare GE, %24, %a : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xi1>
   // CHECK-NEXT: direction=NE
@@ -116,12 +116,12 @@ func.func @elementwise(%a: tensor<2x3xf32>, %b: tensor<2x3xf32>, %i: tensor<2x3x
   // CHECK-NEXT: %and.34 = pred[2,3]{1,0} and(pred[2,3]{1,0} %compare.32, pred[2,3]{1,0} %compare.33)
   // TORUS-NEXT: torus.and
   %33 = torus.and %31, %32 : tensor<2x3xi1>
-  // CHECK-NEXT: %select.35 = f32[2,3]{1,0} select(pred[2,3]{1,0} %and.34, f32[2,3]{1,0} %atan2.25, f32[2,3]{1,0} %Arg_1)
+  // CHECK-NEXT: %select.35 = f32[2,3]{1,0} select(pred[2,3]{1,0} %and.34, f32[2,3]{1,0} %atan2.25, f32[2,3]{1,0} %b)
   // TORUS-NEXT: torus.select
   %34 = torus.select %33, %24, %b : tensor<2x3xi1>, tensor<2x3xf32>
   // A scalar bound: clamp(min, x, max).
   // CHECK-NEXT: %constant.36 = f32[] constant(-0.5)
-  // CHECK-NEXT: %clamp.37 = f32[2,3]{1,0} clamp(f32[] %constant.36, f32[2,3]{1,0} %select.35, f32[2,3]{1,0} %Arg_1)
+  // CHECK-NEXT: %clamp.37 = f32[2,3]{1,0} clamp(f32[] %constant.36, f32[2,3]{1,0} %select.35, f32[2,3]{1,0} %b)
   // TORUS-NEXT: torus.constant dense<-5.000000e-01> : tensor<f32>
   // TORUS-NEXT: torus.clamp
   %lo = torus.constant dense<-0.5> : tensor<f32>

@@ -26,7 +26,7 @@ func.func @reductions(%x: tensor<4x8xf32>, %i: tensor<4x8xi32>, %p: tensor<4x5xi
     -> (tensor<4xf32>, tensor<8xi32>, tensor<4xf32>, tensor<4xi32>, tensor<4xi1>, tensor<5xi1>,
         tensor<4xf32>, tensor<4xi32>, tensor<3xf64>, tensor<3xi64>, tensor<2x4x4x3xf32>, tensor<2x3x3x3xf32>) {
   // CHECK: %[[ZERO:constant.[0-9]+]] = f32[] constant(0)
-  // CHECK-NEXT: f32[4]{0} reduce(f32[4,8]{1,0} %Arg_0, f32[] %[[ZERO]]), dimensions={1}, to_apply=%sum_f32
+  // CHECK-NEXT: f32[4]{0} reduce(f32[4,8]{1,0} %x, f32[] %[[ZERO]]), dimensions={1}, to_apply=%sum_f32
   // TORUS: torus.reduce sum %{{.*}}, dims = [1] : (tensor<4x8xf32>) -> tensor<4xf32>
   %0 = torus.reduce sum %x, dims = [1] : (tensor<4x8xf32>) -> tensor<4xf32>
   // CHECK: s32[] constant(1)
@@ -52,7 +52,7 @@ func.func @reductions(%x: tensor<4x8xf32>, %i: tensor<4x8xi32>, %p: tensor<4x5xi
   // CHECK: %[[IOTA:iota.[0-9]+]] = s32[4,8]{1,0} iota(), iota_dimension=1
   // CHECK-NEXT: %[[INIT:constant.[0-9]+]] = f32[] constant(-inf)
   // CHECK-NEXT: %[[IDX:constant.[0-9]+]] = s32[] constant(0)
-  // CHECK-NEXT: %[[R:reduce.[0-9]+]] = (f32[4]{0}, s32[4]{0}) reduce(f32[4,8]{1,0} %Arg_0, s32[4,8]{1,0} %[[IOTA]], f32[] %[[INIT]], s32[] %[[IDX]]), dimensions={1}, to_apply=%argmax_f32_s32
+  // CHECK-NEXT: %[[R:reduce.[0-9]+]] = (f32[4]{0}, s32[4]{0}) reduce(f32[4,8]{1,0} %x, s32[4,8]{1,0} %[[IOTA]], f32[] %[[INIT]], s32[] %[[IDX]]), dimensions={1}, to_apply=%argmax_f32_s32
   // CHECK-NEXT: get-tuple-element((f32[4]{0}, s32[4]{0}) %[[R]]), index=0
   // CHECK-NEXT: get-tuple-element((f32[4]{0}, s32[4]{0}) %[[R]]), index=1
   // TORUS: torus.argmax %{{.*}}, dimension = 1 : (tensor<4x8xf32>) -> (tensor<4xf32>, tensor<4xi32>)
@@ -62,7 +62,7 @@ func.func @reductions(%x: tensor<4x8xf32>, %i: tensor<4x8xi32>, %p: tensor<4x5xi
   // TORUS: torus.argmin %{{.*}}, dimension = 1 : (tensor<3x7xf64>) -> (tensor<3xf64>, tensor<3xi64>)
   %7:2 = torus.argmin %d, dimension = 1 : (tensor<3x7xf64>) -> (tensor<3xf64>, tensor<3xi64>)
   // Max pooling, 3x3 windows, stride 2, padding 1.
-  // CHECK: f32[2,4,4,3]{3,2,1,0} reduce-window(f32[2,8,8,3]{3,2,1,0} %Arg_4, f32[] %{{.*}}), window={size=1x3x3x1 stride=1x2x2x1 pad=0_0x1_1x1_1x0_0}, to_apply=%max_f32
+  // CHECK: f32[2,4,4,3]{3,2,1,0} reduce-window(f32[2,8,8,3]{3,2,1,0} %img, f32[] %{{.*}}), window={size=1x3x3x1 stride=1x2x2x1 pad=0_0x1_1x1_1x0_0}, to_apply=%max_f32
   // TORUS: torus.reduce_window max %{{.*}}, window = [1, 3, 3, 1] {padding = dense<{{\[\[}}0, 0], [1, 1], [1, 1], [0, 0]]> : tensor<4x2xi64>, window_strides = array<i64: 1, 2, 2, 1>}
   %8 = torus.reduce_window max %img, window = [1, 3, 3, 1] {window_strides = array<i64: 1, 2, 2, 1>, padding = dense<[[0, 0], [1, 1], [1, 1], [0, 0]]> : tensor<4x2xi64>} : (tensor<2x8x8x3xf32>) -> tensor<2x4x4x3xf32>
   // Sum windows with base and window dilation.

@@ -14,34 +14,34 @@ func.func @shapes(%v: tensor<3xf32>, %m: tensor<2x3xf32>, %x: tensor<4x6xf32>,
         tensor<2x2xf32>, tensor<4x6xf32>, tensor<6x6xf32>, tensor<6x12xf32>,
         tensor<4x6xf32>, tensor<4x6xi32>, tensor<2x2xbf16>, tensor<3xf64>,
         tensor<2xi1>, tensor<i64>) {
-  // CHECK: %broadcast.1 = f32[2,3]{1,0} broadcast(f32[3]{0} %Arg_0), dimensions={1}
+  // CHECK: %broadcast.1 = f32[2,3]{1,0} broadcast(f32[3]{0} %v), dimensions={1}
   // TORUS: torus.broadcast_in_dim %{{.*}}, dims = [1] : (tensor<3xf32>) -> tensor<2x3xf32>
   %0 = torus.broadcast_in_dim %v, dims = [1] : (tensor<3xf32>) -> tensor<2x3xf32>
-  // CHECK: transpose(f32[2,3]{1,0} %Arg_1), dimensions={1,0}
+  // CHECK: transpose(f32[2,3]{1,0} %m), dimensions={1,0}
   // TORUS: torus.transpose %{{.*}}, permutation = [1, 0]
   %1 = torus.transpose %m, permutation = [1, 0] : (tensor<2x3xf32>) -> tensor<3x2xf32>
-  // CHECK: f32[6]{0} reshape(f32[2,3]{1,0} %Arg_1)
+  // CHECK: f32[6]{0} reshape(f32[2,3]{1,0} %m)
   // TORUS: torus.reshape
   %2 = torus.reshape %m : (tensor<2x3xf32>) -> tensor<6xf32>
-  // CHECK: f32[2,3]{1,0} slice(f32[4,6]{1,0} %Arg_2), slice={[0:4:2], [1:6:2]}
+  // CHECK: f32[2,3]{1,0} slice(f32[4,6]{1,0} %x), slice={[0:4:2], [1:6:2]}
   // TORUS: torus.slice %{{.*}}, start_indices = [0, 1], limit_indices = [4, 6], strides = [2, 2]
   %3 = torus.slice %x, start_indices = [0, 1], limit_indices = [4, 6], strides = [2, 2] : (tensor<4x6xf32>) -> tensor<2x3xf32>
-  // CHECK: f32[2,2]{1,0} dynamic-slice(f32[4,6]{1,0} %Arg_2, s32[] %Arg_3, s64[] %Arg_4), dynamic_slice_sizes={2,2}
+  // CHECK: f32[2,2]{1,0} dynamic-slice(f32[4,6]{1,0} %x, s32[] %i, s64[] %j), dynamic_slice_sizes={2,2}
   // TORUS: torus.dynamic_slice %{{.*}}[%{{.*}}, %{{.*}}], sizes = [2, 2]
   %4 = torus.dynamic_slice %x[%i, %j], sizes = [2, 2] : (tensor<4x6xf32>, tensor<i32>, tensor<i64>) -> tensor<2x2xf32>
-  // CHECK: f32[4,6]{1,0} dynamic-update-slice(f32[4,6]{1,0} %Arg_2, f32[2,3]{1,0} %Arg_5, s32[] %Arg_3, s32[] %Arg_3)
+  // CHECK: f32[4,6]{1,0} dynamic-update-slice(f32[4,6]{1,0} %x, f32[2,3]{1,0} %u, s32[] %i, s32[] %i)
   // TORUS: torus.dynamic_update_slice
   %5 = torus.dynamic_update_slice %x, %u[%i, %i] : (tensor<4x6xf32>, tensor<2x3xf32>, tensor<i32>, tensor<i32>) -> tensor<4x6xf32>
   %s = torus.slice %x, start_indices = [0, 0], limit_indices = [2, 6], strides = [1, 1] : (tensor<4x6xf32>) -> tensor<2x6xf32>
-  // CHECK: f32[6,6]{1,0} concatenate(f32[4,6]{1,0} %Arg_2, f32[2,6]{1,0} %slice.{{[0-9]+}}), dimensions={0}
+  // CHECK: f32[6,6]{1,0} concatenate(f32[4,6]{1,0} %x, f32[2,6]{1,0} %slice.{{[0-9]+}}), dimensions={0}
   // TORUS: torus.concatenate({{.*}}), dimension = 0
   %6 = torus.concatenate(%x, %s), dimension = 0 : (tensor<4x6xf32>, tensor<2x6xf32>) -> tensor<6x6xf32>
   // CHECK: %[[ZERO:constant.[0-9]+]] = f32[] constant(0)
-  // CHECK: f32[6,12]{1,0} pad(f32[4,6]{1,0} %Arg_2, f32[] %[[ZERO]]), padding=1_1_0x-1_2_1
+  // CHECK: f32[6,12]{1,0} pad(f32[4,6]{1,0} %x, f32[] %[[ZERO]]), padding=1_1_0x-1_2_1
   // TORUS: torus.pad %{{.*}}, %{{.*}}, low = [1, -1], high = [1, 2], interior = [0, 1]
   %z = torus.constant dense<0.0> : tensor<f32>
   %7 = torus.pad %x, %z, low = [1, -1], high = [1, 2], interior = [0, 1] : (tensor<4x6xf32>, tensor<f32>) -> tensor<6x12xf32>
-  // CHECK: f32[4,6]{1,0} reverse(f32[4,6]{1,0} %Arg_2), dimensions={0,1}
+  // CHECK: f32[4,6]{1,0} reverse(f32[4,6]{1,0} %x), dimensions={0,1}
   // TORUS: torus.reverse %{{.*}}, dims = [0, 1]
   %8 = torus.reverse %x, dims = [0, 1] : tensor<4x6xf32>
   // CHECK: s32[4,6]{1,0} iota(), iota_dimension=1
