@@ -537,12 +537,12 @@ namespace {
 /// Names the processes of a run's trace and the track of every core used.
 void nameTraceTracks(TraceRecorder &trace, const ProgramSpec &spec,
                      const std::vector<int64_t> &deviceToCore,
-                     int64_t numPartitions) {
+                     int64_t numPartitions, int64_t firstDevice) {
   trace.nameProcess(kTraceCoresPid, "emulated cores (host time)",
                     kTraceCoresPid);
   for (size_t d = 0; d < deviceToCore.size(); ++d) {
     const int64_t core = deviceToCore[d];
-    const int64_t device = static_cast<int64_t>(d);
+    const int64_t device = firstDevice + static_cast<int64_t>(d);
     std::string who =
         numPartitions > 1
             ? fmt::format("core {} (replica {} partition {})", core,
@@ -717,7 +717,8 @@ Executor::run(const Program &program,
 
   TraceRecorder *trace = runOptions.trace;
   if (trace)
-    nameTraceTracks(*trace, program.spec, deviceToCore, numPartitions);
+    nameTraceTracks(*trace, program.spec, deviceToCore, numPartitions,
+                    firstDevice);
   const int64_t traceStart = trace ? trace->now() : 0;
 
   std::vector<std::vector<HostTensor>> outputs(numDevices);
@@ -746,7 +747,12 @@ Executor::run(const Program &program,
   }
   std::optional<StepCost> simulated;
   absl::Status simulationStatus;
-  if ((runOptions.stats || trace) && runOptions.costCounts && topology_) {
+  if (runOptions.costCounts && numDevices != allDevices) {
+    simulationStatus = absl::UnimplementedError(
+        "no simulated time for a share of the program's devices "
+        "(RunOptions::firstDevice): the cost model prices whole programs");
+  } else if ((runOptions.stats || trace) && runOptions.costCounts &&
+             topology_) {
     CostModelOptions costOptions;
     costOptions.numPartitions = numPartitions;
     costOptions.deviceToCore = deviceToCore;
