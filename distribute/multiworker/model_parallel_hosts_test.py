@@ -25,8 +25,9 @@ bridge. Checked:
    (10.x.y.5) is unreachable"); the cut-off worker says its own link may be
    down.
 
-Where namespaces cannot be made (no privilege), the test says so and runs 1
-and 2 on loopback (3 needs namespaces).
+Before that, bad arguments and a cluster of 3 workers are errors naming them
+(exit 1). Where namespaces cannot be made (no privilege), the test says so
+and runs 1 and 2 on loopback (3 needs namespaces).
 """
 
 import os
@@ -114,6 +115,24 @@ def main():
                 print("%s:\n%s" % (name, r.stdout.decode(errors="replace")))
                 return None
             return weights("%s/%s.bin" % (tmp, name))
+
+        # 0. Bad input is an error naming it (exit 1), before any training.
+        three = json.dumps({"cluster": {"worker": ["127.0.0.1:1"] * 3},
+                            "task": {"type": "worker", "index": 0}})
+        for argv, env, want in (
+                ([worker, "--bogus"], {}, b"unknown argument '--bogus'"),
+                ([worker, "--steps=0"], {},
+                 b"--steps needs a positive number, got '0'"),
+                ([worker], {"TF_CONFIG": three},
+                 b"go to 1, 2 or 4 workers; TF_CONFIG has 3")):
+            r = subprocess.run(argv, env=dict(os.environ, **env),
+                               stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, timeout=60)
+            if r.returncode != 1 or want not in r.stdout:
+                print("%s: exit %d, wanted 1 and '%s':\n%s" % (
+                    " ".join(argv), r.returncode, want.decode(),
+                    r.stdout.decode(errors="replace")))
+                return 1
 
         # 1. Training equals one process and one core.
         ok, outs = finish(start_job("w", STEPS), "training")
