@@ -377,9 +377,10 @@ absl::Status WorkerGroup::fail(const std::string &operation,
   }
   const bool timedOut = what.find("imed out") != std::string::npos ||
                         what.find("imeout") != std::string::npos;
-  // Nobody died, but a peer stopped answering: is it cut off?
+  // Nobody died, but a peer stopped answering (or one that gave up on it
+  // closed its connections): is one cut off?
   std::vector<int> unreachable;
-  if (deadNames.empty() && timedOut)
+  if (deadNames.empty())
     unreachable = unreachablePeers();
   std::vector<std::string> unreachableNames;
   for (int r : unreachable) {
@@ -387,21 +388,22 @@ absl::Status WorkerGroup::fail(const std::string &operation,
     unreachableNames.push_back(fmt::format(
         "{} ({})", names_[r], probe.substr(0, probe.rfind(':'))));
   }
+  const std::string how =
+      timedOut ? fmt::format("timed out after {}", absl::FormatDuration(timeout))
+               : std::string("failed");
   std::string message;
   if (size() > 2 && static_cast<int>(unreachable.size()) == size() - 1)
     message = fmt::format(
-        "{}: {} timed out after {}: none of the other workers answers ({} "
-        "unreachable within {}): this worker's own network link may be down "
-        "[gloo: {}]",
-        names_[rank()], operation, absl::FormatDuration(timeout),
-        joinNames(unreachableNames), absl::FormatDuration(kProbeTimeout),
-        what);
+        "{}: {} {}: none of the other workers answers ({} unreachable within "
+        "{}): this worker's own network link may be down [gloo: {}]",
+        names_[rank()], operation, how, joinNames(unreachableNames),
+        absl::FormatDuration(kProbeTimeout), what);
   else if (!unreachable.empty())
     message = fmt::format(
-        "{}: {} timed out after {}: {} {} unreachable (no TCP answer within "
-        "{}: a cut network link) [gloo: {}]",
-        names_[rank()], operation, absl::FormatDuration(timeout),
-        joinNames(unreachableNames), unreachable.size() == 1 ? "is" : "are",
+        "{}: {} {}: {} {} unreachable (no TCP answer within {}: a cut "
+        "network link) [gloo: {}]",
+        names_[rank()], operation, how, joinNames(unreachableNames),
+        unreachable.size() == 1 ? "is" : "are",
         absl::FormatDuration(kProbeTimeout), what);
   else if (!deadNames.empty())
     message = fmt::format("{}: {} failed: {} {} down (its process exited or "

@@ -25,7 +25,9 @@
 // culprit). Workers on other hosts are named through their records only.
 //
 // A cut network link: a peer that stops answering fails the others' next
-// collective with the timeout. Then each of them probes every peer: every
+// collective with the timeout (or with a closed connection, from a worker
+// that gave up on it first). When no peer died, each of them then probes
+// every peer: every
 // worker listens on a probe port of its own address (published with its
 // pid), and a peer whose probe gets no TCP answer within kProbeTimeout
 // (no handshake, no refusal: the link is down) is named as unreachable,
