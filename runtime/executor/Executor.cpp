@@ -332,7 +332,36 @@ absl::Status Executor::validateProgram(const Program &program,
     return absl::InvalidArgumentError(
         fmt::format("invalid partition count {}", numPartitions));
   const int64_t numDevices = numReplicas * numPartitions;
-  if (numDevices > numCores()) {
+  // A share of a program spread over several workers: the devices this run
+  // executes (local) among the program's (global).
+  const bool share = runOptions.numLocalDevices != 0 ||
+                     runOptions.firstDevice != 0;
+  if (share && (runOptions.numLocalDevices < 1 ||
+                runOptions.firstDevice < 0 ||
+                runOptions.firstDevice + runOptions.numLocalDevices >
+                    numDevices))
+    return absl::InvalidArgumentError(fmt::format(
+        "this run's devices {}..{} (RunOptions::firstDevice {}, "
+        "numLocalDevices {}) are not a range of program '{}''s {} devices",
+        runOptions.firstDevice,
+        runOptions.firstDevice + runOptions.numLocalDevices - 1,
+        runOptions.firstDevice, runOptions.numLocalDevices, name, numDevices));
+  if (share && !options_.wrapCommunicator)
+    return absl::InvalidArgumentError(fmt::format(
+        "a run of devices {}..{} of program '{}''s {} needs a communicator "
+        "spanning the workers that run the others "
+        "(ExecutorOptions::wrapCommunicator)",
+        runOptions.firstDevice,
+        runOptions.firstDevice + runOptions.numLocalDevices - 1, name,
+        numDevices));
+  const int64_t localDevices = share ? runOptions.numLocalDevices : numDevices;
+  const int64_t firstDevice = share ? runOptions.firstDevice : 0;
+  if (share && localDevices > numCores())
+    return absl::InvalidArgumentError(fmt::format(
+        "this run's {} devices of program '{}' need {} cores but the executor "
+        "has only {}",
+        localDevices, name, localDevices, numCores()));
+  if (!share && numDevices > numCores()) {
     if (numPartitions == 1)
       return absl::InvalidArgumentError(fmt::format(
           "program '{}' is compiled for {} replicas but the executor has only "
@@ -348,22 +377,22 @@ absl::Status Executor::validateProgram(const Program &program,
   const std::vector<int64_t> &assignment = runOptions.replicaToCore;
   const char *unit = numPartitions == 1 ? "replica" : "device";
   if (!assignment.empty()) {
-    if (static_cast<int64_t>(assignment.size()) != numDevices)
+    if (static_cast<int64_t>(assignment.size()) != localDevices)
       return absl::InvalidArgumentError(fmt::format(
           "the device assignment has {} entries for {} {}s", assignment.size(),
-          numDevices, unit));
+          localDevices, unit));
     std::vector<int64_t> owner(numCores(), -1);
-    for (int64_t d = 0; d < numDevices; ++d) {
+    for (int64_t d = 0; d < localDevices; ++d) {
       int64_t core = assignment[d];
       if (core < 0 || core >= numCores())
         return absl::InvalidArgumentError(fmt::format(
             "the device assignment puts {} {} on core {}, outside [0, {})",
-            unit, d, core, numCores()));
+            unit, firstDevice + d, core, numCores()));
       if (owner[core] >= 0)
         return absl::InvalidArgumentError(
             fmt::format("the device assignment puts {}s {} and {} on core {}",
-                        unit, owner[core], d, core));
-      owner[core] = d;
+                        unit, owner[core], firstDevice + d, core));
+      owner[core] = firstDevice + d;
     }
   }
   if (runOptions.collectiveTimeout &&
@@ -382,7 +411,7 @@ absl::Status Executor::validateProgram(const Program &program,
   for (size_t c = 0; c < spec.collectives.size(); ++c)
     TORUS_RETURN_IF_ERROR(checkCollective(
         spec.collectives[c], c, numDevices,
-        options_.wrapCommunicator ? options_.numWorkers : 1));
+        options_.wrapCommunicator && !share ? options_.numWorkers : 1));
 
   // The on-device loop.
   const int64_t steps = runOptions.stepsPerRun;
@@ -450,7 +479,17 @@ Executor::checkInputs(const ProgramSpec &spec,
   std::vector<char> perStep(spec.inputs.size(), 0);
   for (int i : runOptions.perStepInputs)
     perStep[i] = 1;
-  if (static_cast<int64_t>(inputs.size()) != numDevices) {
+  // A share of the devices (validateProgram checked the range).
+  const bool share =
+      runOptions.numLocalDevices != 0 || runOptions.firstDevice != 0;
+  const int64_t localDevices = share ? runOptions.numLocalDevices : numDevices;
+  const int64_t firstDevice = share ? runOptions.firstDevice : 0;
+  if (share && static_cast<int64_t>(inputs.size()) != localDevices)
+    return absl::InvalidArgumentError(fmt::format(
+        "this run executes devices {}..{} of program '{}' but inputs were "
+        "given for {}",
+        firstDevice, firstDevice + localDevices - 1, name, inputs.size()));
+  if (!share && static_cast<int64_t>(inputs.size()) != numDevices) {
     if (numPartitions == 1)
       return absl::InvalidArgumentError(fmt::format(
           "program '{}' has {} replica{} but inputs were given for {}", name,
@@ -460,10 +499,11 @@ Executor::checkInputs(const ProgramSpec &spec,
         "inputs were given for {}",
         name, numReplicas, numPartitions, numDevices, inputs.size()));
   }
-  for (int64_t d = 0; d < numDevices; ++d) {
+  for (int64_t d = 0; d < localDevices; ++d) {
     if (inputs[d].size() != spec.inputs.size())
       return absl::InvalidArgumentError(fmt::format(
-          "{} {}: expected {} argument{}, got {}", unit, d, spec.inputs.size(),
+          "{} {}: expected {} argument{}, got {}", unit, firstDevice + d,
+          spec.inputs.size(),
           spec.inputs.size() == 1 ? "" : "s", inputs[d].size()));
     for (size_t i = 0; i < spec.inputs.size(); ++i) {
       const HostTensor &tensor = inputs[d][i];
@@ -472,13 +512,15 @@ Executor::checkInputs(const ProgramSpec &spec,
         expected.shape.insert(expected.shape.begin(), steps);
       if (tensor.spec() != expected)
         return absl::InvalidArgumentError(fmt::format(
-            "{} {}, argument {}: expected {}{}, got {}", unit, d, i,
+            "{} {}, argument {}: expected {}{}, got {}", unit, firstDevice + d,
+            i,
             expected.toString(),
             perStep[i] ? " (a per-step input: one slice per step)" : "",
             tensor.spec().toString()));
       if (!tensor.rawData() && tensor.sizeInBytes() > 0)
         return absl::InvalidArgumentError(fmt::format(
-            "{} {}, argument {}: the tensor has no storage", unit, d, i));
+            "{} {}, argument {}: the tensor has no storage", unit,
+            firstDevice + d, i));
     }
   }
   return absl::OkStatus();
@@ -495,12 +537,12 @@ namespace {
 /// Names the processes of a run's trace and the track of every core used.
 void nameTraceTracks(TraceRecorder &trace, const ProgramSpec &spec,
                      const std::vector<int64_t> &deviceToCore,
-                     int64_t numPartitions) {
+                     int64_t numPartitions, int64_t firstDevice) {
   trace.nameProcess(kTraceCoresPid, "emulated cores (host time)",
                     kTraceCoresPid);
   for (size_t d = 0; d < deviceToCore.size(); ++d) {
     const int64_t core = deviceToCore[d];
-    const int64_t device = static_cast<int64_t>(d);
+    const int64_t device = firstDevice + static_cast<int64_t>(d);
     std::string who =
         numPartitions > 1
             ? fmt::format("core {} (replica {} partition {})", core,
@@ -559,7 +601,12 @@ RunMemory planFor(const ProgramSpec &spec, const RunOptions &runOptions) {
   for (int i : runOptions.perStepInputs)
     if (i >= 0 && static_cast<size_t>(i) < perStep.size())
       perStep[i] = 1;
-  return planRunMemory(spec, spec.numReplicas * runOptions.numPartitions,
+  // A share of the devices (RunOptions::numLocalDevices) is what this
+  // process holds.
+  return planRunMemory(spec,
+                       runOptions.numLocalDevices > 0
+                           ? runOptions.numLocalDevices
+                           : spec.numReplicas * runOptions.numPartitions,
                        runOptions.stepsPerRun, perStep);
 }
 
@@ -630,7 +677,12 @@ Executor::run(const Program &program,
   std::lock_guard<std::mutex> runLock(runMutex_);
 
   const int64_t numPartitions = runOptions.numPartitions;
-  const int64_t numDevices = program.spec.numReplicas * numPartitions;
+  // The devices this process runs: all, or a share (RunOptions::firstDevice);
+  // local device d is global device firstDevice + d.
+  const int64_t firstDevice = runOptions.firstDevice;
+  const int64_t numDevices = runOptions.numLocalDevices > 0
+                                 ? runOptions.numLocalDevices
+                                 : program.spec.numReplicas * numPartitions;
   std::vector<int64_t> deviceToCore = runOptions.replicaToCore;
   if (deviceToCore.empty())
     for (int64_t d = 0; d < numDevices; ++d)
@@ -650,6 +702,14 @@ Executor::run(const Program &program,
   // must not poison the next, but a good one leaves nothing behind.
   TORUS_ASSIGN_OR_RETURN(Communicator * communicator,
                          communicatorFor(deviceToCore));
+  const int64_t allDevices = program.spec.numReplicas * numPartitions;
+  if (numDevices != allDevices && communicator->numReplicas() != allDevices)
+    return absl::InvalidArgumentError(fmt::format(
+        "a run of devices {}..{} of program '{}''s {} needs a communicator "
+        "spanning all {} (global device ids); ExecutorOptions::"
+        "wrapCommunicator gave one of {} participants",
+        firstDevice, firstDevice + numDevices - 1, program.spec.name,
+        allDevices, allDevices, communicator->numReplicas()));
   RunState state(
       nextRunId_++, program.spec, *communicator,
       runOptions.collectiveTimeout.value_or(options_.collectiveTimeout),
@@ -657,7 +717,8 @@ Executor::run(const Program &program,
 
   TraceRecorder *trace = runOptions.trace;
   if (trace)
-    nameTraceTracks(*trace, program.spec, deviceToCore, numPartitions);
+    nameTraceTracks(*trace, program.spec, deviceToCore, numPartitions,
+                    firstDevice);
   const int64_t traceStart = trace ? trace->now() : 0;
 
   std::vector<std::vector<HostTensor>> outputs(numDevices);
@@ -666,7 +727,8 @@ Executor::run(const Program &program,
     TraceTrack track(trace, kTraceCoresPid, core + 1);
     CoreMemory &memory = *memories_[core];
     memory.resetPeak();
-    CoreContext context(core, device / numPartitions, device % numPartitions,
+    const int64_t global = firstDevice + device;
+    CoreContext context(core, global / numPartitions, global % numPartitions,
                         state, memory);
     try {
       runDevice(program, inputs[device], outputs[device], context, plan);
@@ -685,7 +747,12 @@ Executor::run(const Program &program,
   }
   std::optional<StepCost> simulated;
   absl::Status simulationStatus;
-  if ((runOptions.stats || trace) && runOptions.costCounts && topology_) {
+  if (runOptions.costCounts && numDevices != allDevices) {
+    simulationStatus = absl::UnimplementedError(
+        "no simulated time for a share of the program's devices "
+        "(RunOptions::firstDevice): the cost model prices whole programs");
+  } else if ((runOptions.stats || trace) && runOptions.costCounts &&
+             topology_) {
     CostModelOptions costOptions;
     costOptions.numPartitions = numPartitions;
     costOptions.deviceToCore = deviceToCore;

@@ -129,6 +129,18 @@ struct RunOptions {
   /// replicaToCore[d] is the core running logical device d (distinct cores);
   /// with one partition, d is the replica. Empty: device d on core d.
   std::vector<int64_t> replicaToCore;
+  /// A program whose logical devices are spread over several worker
+  /// processes (XLA's multi-host model: a program partitioned across
+  /// workers): this run executes only devices firstDevice ..
+  /// firstDevice + numLocalDevices - 1 of its numReplicas * numPartitions.
+  /// `inputs` and the outputs are those devices', in order; local device i
+  /// runs on core i (or replicaToCore[i]); each keeps its global device id,
+  /// replica and partition, and collectives get global device ids, so the
+  /// communicator must span every device (ExecutorOptions::wrapCommunicator
+  /// returning a CrossWorkerCommunicator with global ids). 0: every device
+  /// (the program runs in this process alone).
+  int64_t firstDevice = 0;
+  int64_t numLocalDevices = 0;
   /// Overrides ExecutorOptions::collectiveTimeout for this run.
   std::optional<absl::Duration> collectiveTimeout;
 

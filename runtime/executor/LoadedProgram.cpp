@@ -35,6 +35,11 @@ LoadedProgram::load(Executor &executor, const Program &program,
                     const RunOptions &runOptions) {
   const ProgramSpec &spec = program.spec;
   const int64_t numPartitions = runOptions.numPartitions;
+  if (runOptions.numLocalDevices != 0 || runOptions.firstDevice != 0)
+    return absl::UnimplementedError(
+        "a resident program runs every device of its program: a share of "
+        "them (RunOptions::firstDevice, numLocalDevices) runs through "
+        "Executor::run");
   RunOptions checked;
   checked.numPartitions = numPartitions;
   checked.replicaToCore = runOptions.replicaToCore;

@@ -3,9 +3,11 @@
 #include "runtime/multiworker/CrossWorkerCommunicator.h"
 
 #include "runtime/collectives/BlockCopy.h"
+#include "runtime/collectives/Reduction.h"
 
 #include <fmt/format.h>
 
+#include <array>
 #include <cstring>
 
 namespace torus::rt {
@@ -49,6 +51,180 @@ uint8_t *CrossWorkerCommunicator::scratch(int64_t replicaId, int slot,
   return buffer.data();
 }
 
+absl::StatusOr<int64_t>
+CrossWorkerCommunicator::localParticipant(int64_t id) const {
+  const int64_t L = local_.numReplicas(), w = workers_->rank();
+  if (id < w * L || id >= (w + 1) * L)
+    return absl::InvalidArgumentError(fmt::format(
+        "participant {} does not run on {} (its participants are {}..{})", id,
+        workers_->name(static_cast<int>(w)), w * L, (w + 1) * L - 1));
+  return id - w * L;
+}
+
+bool CrossWorkerCommunicator::spansEveryoneInOrder(
+    const ReplicaGroups &groups) const {
+  if (groups.empty())
+    return true;
+  if (groups.size() != 1 ||
+      static_cast<int64_t>(groups[0].size()) != numGlobalReplicas())
+    return false;
+  for (size_t i = 0; i < groups[0].size(); ++i)
+    if (groups[0][i] != static_cast<int64_t>(i))
+      return false;
+  return true;
+}
+
+absl::Status CrossWorkerCommunicator::groupCollective(
+    const CollectiveKey &key, int64_t replicaId, const ReplicaGroups &groups,
+    const CollectiveOp &op, const void *in, void *out,
+    absl::Duration timeout) {
+  const int64_t L = local_.numReplicas(), W = workers_->size(),
+                w = workers_->rank(), G = L * W;
+  const std::string_view what = collectiveOpKindName(op.kind);
+  absl::Status valid = validateReplicaGroups(groups, G);
+  if (!valid.ok())
+    return absl::InvalidArgumentError(fmt::format(
+        "{} across {} workers: {}", what, W, std::string(valid.message())));
+  const int64_t n = static_cast<int64_t>(groups[0].size());
+  if (op.kind != CollectiveOpKind::AllReduce)
+    for (const auto &group : groups)
+      if (static_cast<int64_t>(group.size()) != n)
+        return absl::InvalidArgumentError(
+            fmt::format("{} across {} workers: replica groups {} differ in "
+                        "size",
+                        what, W, replicaGroupsToString(groups)));
+  TORUS_RETURN_IF_ERROR(op.check(n, G));
+  const int64_t bytes = op.operandBytes();
+  const size_t width = byteWidth(op.dtype);
+  // 1. The worker's operands, in participant order.
+  std::vector<uint8_t> local;
+  TORUS_RETURN_IF_ERROR(
+      gatherLocal(key, replicaId, op.dtype, bytes, in, local, timeout));
+  // 2. The leader exchanges with every worker that shares a group, then
+  // computes every local participant's result.
+  const int64_t resultBytes =
+      op.kind == CollectiveOpKind::AllReduce ? bytes : op.resultBytes(n);
+  std::vector<uint8_t> results(static_cast<size_t>(L * resultBytes));
+  absl::Status status;
+  if (replicaId == 0) {
+    std::vector<int64_t> groupOf(G);
+    for (size_t g = 0; g < groups.size(); ++g)
+      for (int64_t m : groups[g])
+        groupOf[m] = static_cast<int64_t>(g);
+    // Whether participant s's group has a member on worker v.
+    auto reaches = [&](int64_t s, int64_t v) {
+      for (int64_t m : groups[groupOf[s]])
+        if (m / L == v)
+          return true;
+      return false;
+    };
+    std::vector<const uint8_t *> operand(G, nullptr);
+    for (int64_t l = 0; l < L; ++l)
+      operand[w * L + l] = local.data() + l * bytes;
+    std::vector<std::vector<uint8_t>> outgoing(W), incoming(W);
+    std::vector<WorkerGroup::Transfer> sends, recvs;
+    for (int64_t v = 0; v < W; ++v) {
+      if (v == w)
+        continue;
+      for (int64_t s = w * L; s < (w + 1) * L; ++s)
+        if (reaches(s, v))
+          outgoing[v].insert(outgoing[v].end(), operand[s],
+                             operand[s] + bytes);
+      for (int64_t s = v * L; s < (v + 1) * L; ++s)
+        if (reaches(s, w))
+          incoming[v].resize(incoming[v].size() + bytes);
+      if (!outgoing[v].empty())
+        sends.push_back({static_cast<int>(v), outgoing[v].data(),
+                         outgoing[v].size()});
+      if (!incoming[v].empty())
+        recvs.push_back({static_cast<int>(v), incoming[v].data(),
+                         incoming[v].size()});
+    }
+    status = workers_->exchange(sends, recvs, timeout);
+    if (status.ok()) {
+      for (int64_t v = 0; v < W; ++v) {
+        if (v == w)
+          continue;
+        const uint8_t *next = incoming[v].data();
+        for (int64_t s = v * L; s < (v + 1) * L; ++s)
+          if (reaches(s, w)) {
+            operand[s] = next;
+            next += bytes;
+          }
+      }
+      const Shape result = op.kind == CollectiveOpKind::AllReduce
+                               ? op.shape
+                               : op.resultShape(n);
+      const BlockIndex zero(op.shape.size(), 0);
+      std::vector<uint8_t> reduced;
+      for (int64_t l = 0; l < L; ++l) {
+        const std::vector<int64_t> &members = groups[groupOf[w * L + l]];
+        int64_t rank = 0;
+        while (members[rank] != w * L + l)
+          ++rank;
+        uint8_t *mine = results.data() + l * resultBytes;
+        std::vector<const void *> inputs;
+        for (int64_t m : members)
+          inputs.push_back(operand[m]);
+        switch (op.kind) {
+        case CollectiveOpKind::AllReduce: {
+          std::array<void *const, 1> to = {mine};
+          reduceRange(op.reduce, op.dtype, inputs, to, 0,
+                      bytes / static_cast<int64_t>(width));
+          break;
+        }
+        case CollectiveOpKind::ReduceScatter: {
+          reduced.resize(static_cast<size_t>(bytes));
+          std::array<void *const, 1> to = {reduced.data()};
+          reduceRange(op.reduce, op.dtype, inputs, to, 0,
+                      bytes / static_cast<int64_t>(width));
+          BlockIndex from(op.shape.size(), 0);
+          from[op.dimension] = rank * result[op.dimension];
+          copyBlock(reduced.data(), op.shape, from, mine, result, zero, result,
+                    width);
+          break;
+        }
+        case CollectiveOpKind::AllGather:
+          for (int64_t k = 0; k < n; ++k) {
+            BlockIndex at(op.shape.size(), 0);
+            at[op.dimension] = k * op.shape[op.dimension];
+            copyBlock(operand[members[k]], op.shape, zero, mine, result, at,
+                      op.shape, width);
+          }
+          break;
+        case CollectiveOpKind::AllToAll: {
+          // Block `rank` of member k's operand, at position k along the
+          // concat dimension.
+          Shape block = op.shape;
+          block[op.splitDimension] /= n;
+          for (int64_t k = 0; k < n; ++k) {
+            BlockIndex from(op.shape.size(), 0), at(op.shape.size(), 0);
+            from[op.splitDimension] = rank * block[op.splitDimension];
+            at[op.concatDimension] = k * block[op.concatDimension];
+            copyBlock(operand[members[k]], op.shape, from, mine, result, at,
+                      block, width);
+          }
+          break;
+        }
+        case CollectiveOpKind::Broadcast:
+          std::memcpy(mine, operand[members[op.root]],
+                      static_cast<size_t>(bytes));
+          break;
+        case CollectiveOpKind::CollectivePermute:
+          break; // pairs, not groups: never routed here
+        }
+      }
+    }
+  }
+  // 3. Every participant of the worker takes its own.
+  TORUS_RETURN_IF_ERROR(shareFromLeader(key, replicaId, op.dtype,
+                                        L * resultBytes, results.data(),
+                                        status, timeout));
+  std::memcpy(out, results.data() + replicaId * resultBytes,
+              static_cast<size_t>(resultBytes));
+  return absl::OkStatus();
+}
+
 absl::Status
 CrossWorkerCommunicator::checkSpansWorker(const ReplicaGroups &groups,
                                           std::string_view what) const {
@@ -66,10 +242,35 @@ absl::Status CrossWorkerCommunicator::allReduce(
     const CollectiveKey &key, int64_t replicaId, const ReplicaGroups &groups,
     ReduceKind kind, DType dtype, int64_t count, const void *in, void *out,
     absl::Duration timeout) {
+  if (ids_ == ParticipantIds::Global) {
+    TORUS_ASSIGN_OR_RETURN(replicaId, localParticipant(replicaId));
+    if (!spansEveryoneInOrder(groups)) {
+      CollectiveOp op;
+      op.kind = CollectiveOpKind::AllReduce;
+      op.reduce = kind;
+      op.dtype = dtype;
+      op.shape = {count};
+      return groupCollective(key, replicaId, groups, op, in, out, timeout);
+    }
+    static const ReplicaGroups everyone;
+    return allReduceSpanning(key, replicaId, everyone, kind, dtype, count, in,
+                             out, timeout);
+  }
   if (workers_->size() == 1)
     return local_.allReduce(key, replicaId, groups, kind, dtype, count, in,
                             out, timeout);
   TORUS_RETURN_IF_ERROR(checkSpansWorker(groups, "all-reduce"));
+  return allReduceSpanning(key, replicaId, groups, kind, dtype, count, in,
+                           out, timeout);
+}
+
+absl::Status CrossWorkerCommunicator::allReduceSpanning(
+    const CollectiveKey &key, int64_t replicaId, const ReplicaGroups &groups,
+    ReduceKind kind, DType dtype, int64_t count, const void *in, void *out,
+    absl::Duration timeout) {
+  if (workers_->size() == 1)
+    return local_.allReduce(key, replicaId, groups, kind, dtype, count, in,
+                            out, timeout);
   // 1. Inside the worker.
   TORUS_RETURN_IF_ERROR(local_.allReduce(key, replicaId, groups, kind, dtype,
                                          count, in, out, timeout));
@@ -137,10 +338,27 @@ absl::Status CrossWorkerCommunicator::allGather(
     const CollectiveKey &key, int64_t replicaId, const ReplicaGroups &groups,
     DType dtype, const Shape &shape, int64_t dimension, const void *in,
     void *out, absl::Duration timeout) {
+  // With global ids, groups other than everyone are exchanged point to
+  // point; everyone takes the hierarchical path below.
+  static const ReplicaGroups everyone;
+  const ReplicaGroups *spanningGroups = &groups;
+  if (ids_ == ParticipantIds::Global) {
+    TORUS_ASSIGN_OR_RETURN(replicaId, localParticipant(replicaId));
+    if (!spansEveryoneInOrder(groups)) {
+      CollectiveOp op;
+      op.kind = CollectiveOpKind::AllGather;
+      op.dimension = dimension;
+      op.dtype = dtype;
+      op.shape = shape;
+      return groupCollective(key, replicaId, groups, op, in, out, timeout);
+    }
+    spanningGroups = &everyone;
+  }
+  const ReplicaGroups &spanning = *spanningGroups;
   if (workers_->size() == 1)
-    return local_.allGather(key, replicaId, groups, dtype, shape, dimension,
+    return local_.allGather(key, replicaId, spanning, dtype, shape, dimension,
                             in, out, timeout);
-  TORUS_RETURN_IF_ERROR(checkInOrder(groups, "all-gather"));
+  TORUS_RETURN_IF_ERROR(checkInOrder(spanning, "all-gather"));
   const int64_t P = numGlobalReplicas(), L = local_.numReplicas();
   CollectiveOp op;
   op.kind = CollectiveOpKind::AllGather;
@@ -187,10 +405,28 @@ absl::Status CrossWorkerCommunicator::reduceScatter(
     const CollectiveKey &key, int64_t replicaId, const ReplicaGroups &groups,
     ReduceKind kind, DType dtype, const Shape &shape, int64_t dimension,
     const void *in, void *out, absl::Duration timeout) {
+  // With global ids, groups other than everyone are exchanged point to
+  // point; everyone takes the hierarchical path below.
+  static const ReplicaGroups everyone;
+  const ReplicaGroups *spanningGroups = &groups;
+  if (ids_ == ParticipantIds::Global) {
+    TORUS_ASSIGN_OR_RETURN(replicaId, localParticipant(replicaId));
+    if (!spansEveryoneInOrder(groups)) {
+      CollectiveOp op;
+      op.kind = CollectiveOpKind::ReduceScatter;
+      op.reduce = kind;
+      op.dimension = dimension;
+      op.dtype = dtype;
+      op.shape = shape;
+      return groupCollective(key, replicaId, groups, op, in, out, timeout);
+    }
+    spanningGroups = &everyone;
+  }
+  const ReplicaGroups &spanning = *spanningGroups;
   if (workers_->size() == 1)
-    return local_.reduceScatter(key, replicaId, groups, kind, dtype, shape,
+    return local_.reduceScatter(key, replicaId, spanning, kind, dtype, shape,
                                 dimension, in, out, timeout);
-  TORUS_RETURN_IF_ERROR(checkInOrder(groups, "reduce-scatter"));
+  TORUS_RETURN_IF_ERROR(checkInOrder(spanning, "reduce-scatter"));
   const int64_t P = numGlobalReplicas();
   CollectiveOp op;
   op.kind = CollectiveOpKind::ReduceScatter;
@@ -226,7 +462,7 @@ absl::Status CrossWorkerCommunicator::reduceScatter(
         scratch(replicaId, 0, static_cast<size_t>(op.operandBytes()));
     uint8_t *mine = reduced + workers_->rank() * chunkBytes;
     if (L > 1)
-      TORUS_RETURN_IF_ERROR(local_.allReduce(key, replicaId, groups, kind,
+      TORUS_RETURN_IF_ERROR(local_.allReduce(key, replicaId, spanning, kind,
                                              dtype, count, in, reduced,
                                              timeout));
     else
@@ -246,8 +482,9 @@ absl::Status CrossWorkerCommunicator::reduceScatter(
   // participant keeps its block along `dimension`.
   uint8_t *reduced =
       scratch(replicaId, 0, static_cast<size_t>(op.operandBytes()));
-  TORUS_RETURN_IF_ERROR(allReduce(key, replicaId, groups, kind, dtype, count,
-                                  in, reduced, timeout));
+  TORUS_RETURN_IF_ERROR(allReduceSpanning(key, replicaId, spanning, kind,
+                                          dtype, count, in, reduced,
+                                          timeout));
   Shape result = op.resultShape(P);
   BlockIndex from(shape.size(), 0), zero(shape.size(), 0);
   from[dimension] = (workers_->rank() * local_.numReplicas() + replicaId) *
@@ -262,11 +499,30 @@ absl::Status CrossWorkerCommunicator::allToAll(
     DType dtype, const Shape &shape, int64_t splitDimension,
     int64_t concatDimension, int64_t splitCount, const void *in, void *out,
     absl::Duration timeout) {
+  // With global ids, groups other than everyone are exchanged point to
+  // point; everyone takes the hierarchical path below.
+  static const ReplicaGroups everyone;
+  const ReplicaGroups *spanningGroups = &groups;
+  if (ids_ == ParticipantIds::Global) {
+    TORUS_ASSIGN_OR_RETURN(replicaId, localParticipant(replicaId));
+    if (!spansEveryoneInOrder(groups)) {
+      CollectiveOp op;
+      op.kind = CollectiveOpKind::AllToAll;
+      op.splitDimension = splitDimension;
+      op.concatDimension = concatDimension;
+      op.splitCount = splitCount;
+      op.dtype = dtype;
+      op.shape = shape;
+      return groupCollective(key, replicaId, groups, op, in, out, timeout);
+    }
+    spanningGroups = &everyone;
+  }
+  const ReplicaGroups &spanning = *spanningGroups;
   if (workers_->size() == 1)
-    return local_.allToAll(key, replicaId, groups, dtype, shape,
+    return local_.allToAll(key, replicaId, spanning, dtype, shape,
                            splitDimension, concatDimension, splitCount, in,
                            out, timeout);
-  TORUS_RETURN_IF_ERROR(checkInOrder(groups, "all-to-all"));
+  TORUS_RETURN_IF_ERROR(checkInOrder(spanning, "all-to-all"));
   const int64_t P = numGlobalReplicas(), L = local_.numReplicas(),
                 W = workers_->size();
   CollectiveOp op;
@@ -335,6 +591,9 @@ absl::Status CrossWorkerCommunicator::collectivePermute(
     const CollectiveKey &key, int64_t replicaId,
     const SourceTargetPairs &pairs, DType dtype, const Shape &shape,
     const void *in, void *out, absl::Duration timeout) {
+  if (ids_ == ParticipantIds::Global) {
+    TORUS_ASSIGN_OR_RETURN(replicaId, localParticipant(replicaId));
+  }
   if (workers_->size() == 1)
     return local_.collectivePermute(key, replicaId, pairs, dtype, shape, in,
                                     out, timeout);
@@ -425,10 +684,27 @@ absl::Status CrossWorkerCommunicator::broadcast(
     const CollectiveKey &key, int64_t replicaId, const ReplicaGroups &groups,
     int64_t rootRank, DType dtype, const Shape &shape, const void *in,
     void *out, absl::Duration timeout) {
+  // With global ids, groups other than everyone are exchanged point to
+  // point; everyone takes the hierarchical path below.
+  static const ReplicaGroups everyone;
+  const ReplicaGroups *spanningGroups = &groups;
+  if (ids_ == ParticipantIds::Global) {
+    TORUS_ASSIGN_OR_RETURN(replicaId, localParticipant(replicaId));
+    if (!spansEveryoneInOrder(groups)) {
+      CollectiveOp op;
+      op.kind = CollectiveOpKind::Broadcast;
+      op.root = rootRank;
+      op.dtype = dtype;
+      op.shape = shape;
+      return groupCollective(key, replicaId, groups, op, in, out, timeout);
+    }
+    spanningGroups = &everyone;
+  }
+  const ReplicaGroups &spanning = *spanningGroups;
   if (workers_->size() == 1)
-    return local_.broadcast(key, replicaId, groups, rootRank, dtype, shape,
+    return local_.broadcast(key, replicaId, spanning, rootRank, dtype, shape,
                             in, out, timeout);
-  TORUS_RETURN_IF_ERROR(checkInOrder(groups, "broadcast"));
+  TORUS_RETURN_IF_ERROR(checkInOrder(spanning, "broadcast"));
   const int64_t P = numGlobalReplicas(), L = local_.numReplicas();
   CollectiveOp op;
   op.kind = CollectiveOpKind::Broadcast;

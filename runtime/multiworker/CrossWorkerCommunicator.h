@@ -45,6 +45,20 @@
 // of every worker; groups inside a worker or spanning some of them are
 // Unimplemented across workers.
 //
+// Global ids (ParticipantIds::Global): for a program whose logical devices
+// are spread over the workers (RunOptions::firstDevice: worker w runs
+// devices w * L .. w * L + L - 1), participant ids and replica groups name
+// those global devices, e.g. the 2 x 2 data x model-parallel groups
+// {{0,1},{2,3}} (the partitions of a replica) and {{0,2},{1,3}} (a
+// partition's replicas). A group list of every device in order takes the
+// hierarchical paths above; any other groups (all-reduce, all-gather,
+// reduce-scatter, all-to-all, broadcast) are exchanged point to point: the
+// leader sends each other worker, in one message, the operands of this
+// worker's participants whose group has a member there, and computes every
+// local participant's result from its group's operands in group order (a
+// reduction folds them left to right, as InProcessCommunicator does, so a
+// program spread over workers reduces exactly as on one process).
+//
 // Failures: a worker that died or stopped answering fails the leader's Gloo
 // call with the WorkerGroup's error naming it; the leader's failure aborts
 // the run, which wakes the local participants waiting for its broadcast.
@@ -63,16 +77,33 @@
 
 namespace torus::rt {
 
+/// What the participant ids of the calls (and replica groups) name.
+enum class ParticipantIds {
+  /// This worker's participants, 0..L-1; one group of all of them means
+  /// every participant of every worker (MultiWorkerMirroredStrategy: a
+  /// program compiled for one worker's replicas).
+  PerWorker,
+  /// Every worker's, 0..W*L-1, worker-major (a program whose devices are
+  /// spread over the workers; RunOptions::firstDevice).
+  Global,
+};
+
 class CrossWorkerCommunicator final : public Communicator {
 public:
   /// `local` connects this worker's participants and must outlive the
   /// communicator; `workers` is shared by every run of the job.
   CrossWorkerCommunicator(InProcessCommunicator &local,
-                          std::shared_ptr<WorkerGroup> workers)
-      : local_(local), workers_(std::move(workers)) {}
+                          std::shared_ptr<WorkerGroup> workers,
+                          ParticipantIds ids = ParticipantIds::PerWorker)
+      : local_(local), workers_(std::move(workers)), ids_(ids) {}
 
-  /// Local participants (the executor's view).
-  int64_t numReplicas() const override { return local_.numReplicas(); }
+  /// The participant ids the calls take: the local participants (the
+  /// executor's view of a per-worker program), or with global ids every
+  /// worker's.
+  int64_t numReplicas() const override {
+    return ids_ == ParticipantIds::Global ? numGlobalReplicas()
+                                          : local_.numReplicas();
+  }
   /// Participants over every worker.
   int64_t numGlobalReplicas() const {
     return local_.numReplicas() * workers_->size();
@@ -110,6 +141,24 @@ public:
   bool isAborted() const override { return local_.isAborted(); }
 
 private:
+  /// With global ids: `id` as this worker's local participant (InvalidArgument
+  /// for another worker's).
+  absl::StatusOr<int64_t> localParticipant(int64_t id) const;
+  /// With global ids: whether `groups` is empty or one group of every
+  /// participant in order (the hierarchical paths).
+  bool spansEveryoneInOrder(const ReplicaGroups &groups) const;
+  /// With global ids, groups that are not everyone: local participant
+  /// `replicaId`'s result of `op` over its group (see the file comment).
+  absl::Status groupCollective(const CollectiveKey &key, int64_t replicaId,
+                               const ReplicaGroups &groups,
+                               const CollectiveOp &op, const void *in,
+                               void *out, absl::Duration timeout);
+  /// The hierarchical all-reduce over every participant of every worker
+  /// (`groups`: one group of every local participant, or empty).
+  absl::Status allReduceSpanning(const CollectiveKey &key, int64_t replicaId,
+                                 const ReplicaGroups &groups, ReduceKind kind,
+                                 DType dtype, int64_t count, const void *in,
+                                 void *out, absl::Duration timeout);
   /// OK when `groups` is one group of every local participant (or empty).
   absl::Status checkSpansWorker(const ReplicaGroups &groups,
                                 std::string_view what) const;
@@ -138,6 +187,7 @@ private:
 
   InProcessCommunicator &local_;
   std::shared_ptr<WorkerGroup> workers_;
+  ParticipantIds ids_;
   /// Per local participant, each used only by its own thread.
   std::vector<std::array<std::vector<uint8_t>, 3>> scratch_{
       static_cast<size_t>(local_.numReplicas())};

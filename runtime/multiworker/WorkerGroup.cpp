@@ -29,7 +29,13 @@
 #include <thread>
 #include <type_traits>
 
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <poll.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 namespace torus::rt {
@@ -94,12 +100,42 @@ std::string joinNames(const std::vector<std::string> &names) {
   return out;
 }
 
+/// A TCP socket listening on `host` (an IPv4 address or name) at a port
+/// the kernel picks; returns the socket and "host:port", or -1 when it
+/// cannot be made (the worker then has no probe port). Connections are
+/// never accepted: the kernel's handshake is the answer a probe wants.
+std::pair<int, std::string> listenForProbes(const std::string &host) {
+  addrinfo hints{}, *found = nullptr;
+  hints.ai_family = AF_INET;
+  hints.ai_socktype = SOCK_STREAM;
+  if (getaddrinfo(host.c_str(), "0", &hints, &found) != 0 || !found)
+    return {-1, ""};
+  int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  bool ok = fd >= 0 && bind(fd, found->ai_addr, found->ai_addrlen) == 0 &&
+            listen(fd, 64) == 0;
+  freeaddrinfo(found);
+  sockaddr_in bound{};
+  socklen_t length = sizeof(bound);
+  if (!ok || getsockname(fd, reinterpret_cast<sockaddr *>(&bound),
+                         &length) != 0) {
+    if (fd >= 0)
+      close(fd);
+    return {-1, ""};
+  }
+  char text[INET_ADDRSTRLEN] = {};
+  inet_ntop(AF_INET, &bound.sin_addr, text, sizeof(text));
+  return {fd, fmt::format("{}:{}", text, ntohs(bound.sin_port))};
+}
+
 } // namespace
 
 WorkerGroup::WorkerGroup(WorkerGroupOptions options)
     : options_(std::move(options)) {}
 
-WorkerGroup::~WorkerGroup() = default;
+WorkerGroup::~WorkerGroup() {
+  if (probeSocket_ >= 0)
+    close(probeSocket_);
+}
 
 absl::StatusOr<std::shared_ptr<WorkerGroup>>
 WorkerGroup::connect(const WorkerGroupOptions &options) {
@@ -155,8 +191,11 @@ WorkerGroup::connect(const WorkerGroupOptions &options) {
         "rendezvous {} already has a record of {}: it belongs to an earlier "
         "job; give every job (and every restart) a fresh prefix or directory",
         group->rendezvous_->describe(), group->names_[options.rank]));
+  std::string probeAddress;
+  std::tie(group->probeSocket_, probeAddress) =
+      listenForProbes(options.hostname);
   TORUS_RETURN_IF_ERROR(group->rendezvous_->write(
-      alive, fmt::format("{} {}\n", getpid(), hostName())));
+      alive, fmt::format("{} {} {}\n", getpid(), hostName(), probeAddress)));
 
   // Wait for every worker to announce itself, then connect (Gloo's own
   // rendezvous then finds everyone present).
@@ -166,8 +205,17 @@ WorkerGroup::connect(const WorkerGroupOptions &options) {
     for (int r = 0; r < options.size; ++r)
       if (!group->rendezvous_->read(fmt::format("alive-{}", r)))
         missing.push_back(group->names_[r]);
-    if (missing.empty())
+    if (missing.empty()) {
+      for (int r = 0; r < options.size; ++r) {
+        std::istringstream in(
+            group->rendezvous_->read(fmt::format("alive-{}", r)).value_or(""));
+        int64_t pid = 0;
+        std::string host, probe;
+        in >> pid >> host >> probe;
+        group->probeAddresses_.push_back(probe);
+      }
       break;
+    }
     if (absl::Now() >= deadline)
       return absl::DeadlineExceededError(fmt::format(
           "{}: {} did not join the job within {} (rendezvous {})",
@@ -241,6 +289,75 @@ std::vector<int> WorkerGroup::deadPeers() const {
   return {dead.begin(), dead.end()};
 }
 
+std::vector<int> WorkerGroup::unreachablePeers() const {
+  struct Probe {
+    int rank = 0;
+    int fd = -1;
+    /// Settled: the host answered (handshake or refusal), or it cannot.
+    bool done = false;
+    bool answered = false;
+  };
+  std::vector<Probe> probes;
+  for (int r = 0; r < size(); ++r) {
+    if (r == rank() || r >= static_cast<int>(probeAddresses_.size()))
+      continue;
+    const std::string &address = probeAddresses_[r];
+    const size_t colon = address.rfind(':');
+    sockaddr_in peer{};
+    peer.sin_family = AF_INET;
+    if (colon == std::string::npos ||
+        inet_pton(AF_INET, address.substr(0, colon).c_str(),
+                  &peer.sin_addr) != 1)
+      continue; // no probe port: cannot tell
+    peer.sin_port = htons(
+        static_cast<uint16_t>(std::atoi(address.c_str() + colon + 1)));
+    Probe probe;
+    probe.rank = r;
+    probe.fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (probe.fd < 0)
+      continue;
+    if (::connect(probe.fd, reinterpret_cast<sockaddr *>(&peer),
+                  sizeof(peer)) == 0 ||
+        errno == ECONNREFUSED)
+      probe.done = probe.answered = true;
+    else if (errno != EINPROGRESS)
+      probe.done = true; // no route to it (EHOSTUNREACH, ENETUNREACH)
+    probes.push_back(probe);
+  }
+  // Wait for the handshakes (or refusals) together.
+  const absl::Time deadline = absl::Now() + kProbeTimeout;
+  while (true) {
+    std::vector<pollfd> waiting;
+    std::vector<Probe *> owners;
+    for (Probe &p : probes)
+      if (!p.done) {
+        waiting.push_back({p.fd, POLLOUT, 0});
+        owners.push_back(&p);
+      }
+    const int64_t left = absl::ToInt64Milliseconds(deadline - absl::Now());
+    if (waiting.empty() || left <= 0)
+      break;
+    if (poll(waiting.data(), waiting.size(), static_cast<int>(left)) <= 0)
+      continue;
+    for (size_t i = 0; i < waiting.size(); ++i) {
+      if (!waiting[i].revents)
+        continue;
+      int error = 0;
+      socklen_t length = sizeof(error);
+      getsockopt(waiting[i].fd, SOL_SOCKET, SO_ERROR, &error, &length);
+      owners[i]->done = true;
+      owners[i]->answered = error == 0 || error == ECONNREFUSED;
+    }
+  }
+  std::vector<int> unreachable;
+  for (Probe &p : probes) {
+    if (!p.answered)
+      unreachable.push_back(p.rank);
+    close(p.fd);
+  }
+  return unreachable;
+}
+
 absl::Status WorkerGroup::fail(const std::string &operation,
                                const std::string &what,
                                absl::Duration timeout) {
@@ -260,8 +377,35 @@ absl::Status WorkerGroup::fail(const std::string &operation,
   }
   const bool timedOut = what.find("imed out") != std::string::npos ||
                         what.find("imeout") != std::string::npos;
+  // Nobody died, but a peer stopped answering (or one that gave up on it
+  // closed its connections): is one cut off?
+  std::vector<int> unreachable;
+  if (deadNames.empty())
+    unreachable = unreachablePeers();
+  std::vector<std::string> unreachableNames;
+  for (int r : unreachable) {
+    const std::string &probe = probeAddresses_[r];
+    unreachableNames.push_back(fmt::format(
+        "{} ({})", names_[r], probe.substr(0, probe.rfind(':'))));
+  }
+  const std::string how =
+      timedOut ? fmt::format("timed out after {}", absl::FormatDuration(timeout))
+               : std::string("failed");
   std::string message;
-  if (!deadNames.empty())
+  if (size() > 2 && static_cast<int>(unreachable.size()) == size() - 1)
+    message = fmt::format(
+        "{}: {} {}: none of the other workers answers ({} unreachable within "
+        "{}): this worker's own network link may be down [gloo: {}]",
+        names_[rank()], operation, how, joinNames(unreachableNames),
+        absl::FormatDuration(kProbeTimeout), what);
+  else if (!unreachable.empty())
+    message = fmt::format(
+        "{}: {} {}: {} {} unreachable (no TCP answer within {}: a cut "
+        "network link) [gloo: {}]",
+        names_[rank()], operation, how, joinNames(unreachableNames),
+        unreachable.size() == 1 ? "is" : "are",
+        absl::FormatDuration(kProbeTimeout), what);
+  else if (!deadNames.empty())
     message = fmt::format("{}: {} failed: {} {} down (its process exited or "
                           "it failed) [gloo: {}]",
                           names_[rank()], operation, joinNames(deadNames),
@@ -277,7 +421,7 @@ absl::Status WorkerGroup::fail(const std::string &operation,
   // Tell the others what this worker saw before it goes away.
   (void)rendezvous_->write(fmt::format("failed-{}", rank()),
                            culprits + "\n" + message + "\n");
-  absl::Status status = (deadNames.empty() && timedOut)
+  absl::Status status = (deadNames.empty() && timedOut && unreachable.empty())
                             ? absl::DeadlineExceededError(message)
                             : absl::UnavailableError(message);
   std::lock_guard<std::mutex> lock(mutex_);

@@ -24,6 +24,16 @@
 // record merely failed after them (cascading errors name the original
 // culprit). Workers on other hosts are named through their records only.
 //
+// A cut network link: a peer that stops answering fails the others' next
+// collective with the timeout (or with a closed connection, from a worker
+// that gave up on it first). When no peer died, each of them then probes
+// every peer: every
+// worker listens on a probe port of its own address (published with its
+// pid), and a peer whose probe gets no TCP answer within kProbeTimeout
+// (no handshake, no refusal: the link is down) is named as unreachable,
+// `worker 2 (10.0.0.5) is unreachable`. A worker that can reach none of its
+// peers says its own link may be down.
+//
 // Connecting ignores SIGPIPE for the process (unless the program installed
 // its own handler): Gloo writes to sockets with writev(), and a peer's
 // death must be an error, not a signal that kills this worker too.
@@ -175,6 +185,15 @@ private:
   /// Peers that died without reporting a failure (same host: the process is
   /// gone), and culprits named in peers' failure records.
   std::vector<int> deadPeers() const;
+  /// Peers whose probe port gives no TCP answer within kProbeTimeout (all
+  /// probed at once).
+  std::vector<int> unreachablePeers() const;
+
+public:
+  /// How long a probe of a peer waits for a TCP answer.
+  static constexpr absl::Duration kProbeTimeout = absl::Seconds(2);
+
+private:
 
   WorkerGroupOptions options_;
   std::vector<std::string> names_;
@@ -189,6 +208,11 @@ private:
   /// reduceScatter's receive buffer and partial sums, kept from call to
   /// call (guarded by opMutex_).
   std::vector<uint8_t> scratch_;
+  /// The socket this worker's probe port listens on (-1: none), and every
+  /// worker's probe address ("host:port", empty when it has none), read
+  /// once everyone joined (a cut-off worker cannot read them later).
+  int probeSocket_ = -1;
+  std::vector<std::string> probeAddresses_;
 };
 
 } // namespace torus::rt

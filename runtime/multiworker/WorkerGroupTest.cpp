@@ -10,12 +10,16 @@
 
 #include <algorithm>
 #include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <thread>
 #include <numeric>
 
 namespace torus::rt {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 using testing::makeTempDirectory;
 using testing::runForkedWorkers;
 
@@ -225,6 +229,61 @@ TEST(WorkerGroupTest, KilledWorkerIsNamedByEveryOtherWithinTheTimeout) {
     EXPECT_THAT(outcomes[r].result, HasSubstr("worker 1 is down"))
         << "rank " << r;
     EXPECT_LT(outcomes[r].elapsed, std::chrono::seconds(40)) << "rank " << r;
+  }
+}
+
+// A stopped worker is still reachable: its kernel answers the others'
+// probes, so they time out saying a worker stopped responding, and name
+// nobody as unreachable (a cut link is separate_hosts_test.py's and
+// model_parallel_hosts_test.py's, which can take a link down).
+TEST(WorkerGroupTest, StoppedWorkerTimesOutWithoutBeingCalledUnreachable) {
+  std::string dir = makeTempDirectory("torus-wg");
+  const int n = 3;
+  const std::string pidFile = dir + "/stopped-pid";
+  auto outcomes = runForkedWorkers(n, [&](int rank) -> std::string {
+    WorkerGroupOptions o = optionsFor(dir, rank, n);
+    o.names = {"chief 0", "worker 0", "worker 1"};
+    o.timeout = absl::Seconds(2);
+    auto group = WorkerGroup::connect(o);
+    if (!group.ok())
+      return statusText(group.status());
+    float x = 1;
+    if (rank == 2) {
+      FILE *f = std::fopen((pidFile + ".partial").c_str(), "w");
+      std::fprintf(f, "%d\n", static_cast<int>(getpid()));
+      std::fclose(f);
+      std::rename((pidFile + ".partial").c_str(), pidFile.c_str());
+      raise(SIGSTOP); // hangs: the others must time out, then kill it
+      return "resumed";
+    }
+    absl::Status s = (*group)->allReduce(&x, DType::F32, 1, ReduceKind::Sum);
+    const std::string reported = dir + "/reported-1";
+    if (rank == 1)
+      std::fclose(std::fopen(reported.c_str(), "w"));
+    if (rank == 0) {
+      // Once worker 0 has reported too, the stopped worker (this test's own
+      // child) is killed.
+      for (int i = 0; i < 3000 && !std::filesystem::exists(reported); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      int pid = 0;
+      if (FILE *f = std::fopen(pidFile.c_str(), "r")) {
+        if (std::fscanf(f, "%d", &pid) != 1)
+          pid = 0;
+        std::fclose(f);
+      }
+      if (pid > 0)
+        kill(pid, SIGKILL);
+    }
+    return statusText(s);
+  });
+  EXPECT_EQ(outcomes[2].result, "killed");
+  for (int r : {0, 1}) {
+    EXPECT_THAT(outcomes[r].result,
+                HasSubstr("timed out after 2s: another worker stopped "
+                          "responding"))
+        << "rank " << r;
+    EXPECT_THAT(outcomes[r].result, Not(HasSubstr("unreachable")))
+        << "rank " << r;
   }
 }
 
