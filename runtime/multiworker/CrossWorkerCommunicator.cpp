@@ -97,7 +97,7 @@ absl::Status CrossWorkerCommunicator::groupCollective(
   const int64_t bytes = op.operandBytes();
   const size_t width = byteWidth(op.dtype);
   // 1. The worker's operands, in participant order.
-  std::vector<uint8_t> local;
+  uint8_t *local = scratch(replicaId, 0, static_cast<size_t>(L * bytes));
   TORUS_RETURN_IF_ERROR(
       gatherLocal(key, replicaId, op.dtype, bytes, in, local, timeout));
   // 2. The leader exchanges with every worker that shares a group, then
@@ -120,7 +120,7 @@ absl::Status CrossWorkerCommunicator::groupCollective(
     };
     std::vector<const uint8_t *> operand(G, nullptr);
     for (int64_t l = 0; l < L; ++l)
-      operand[w * L + l] = local.data() + l * bytes;
+      operand[w * L + l] = local + l * bytes;
     std::vector<std::vector<uint8_t>> outgoing(W), incoming(W);
     std::vector<WorkerGroup::Transfer> sends, recvs;
     for (int64_t v = 0; v < W; ++v) {
