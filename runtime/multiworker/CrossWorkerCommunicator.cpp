@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstring>
+#include <optional>
 
 namespace torus::rt {
 
@@ -225,6 +226,23 @@ absl::Status CrossWorkerCommunicator::groupCollective(
   return absl::OkStatus();
 }
 
+std::optional<absl::Status> CrossWorkerCommunicator::routeGlobalIds(
+    const CollectiveKey &key, int64_t &replicaId,
+    const ReplicaGroups *&groups, const CollectiveOp &op, const void *in,
+    void *out, absl::Duration timeout) {
+  if (ids_ != ParticipantIds::Global)
+    return std::nullopt;
+  absl::StatusOr<int64_t> local = localParticipant(replicaId);
+  if (!local.ok())
+    return local.status();
+  replicaId = *local;
+  if (!spansEveryoneInOrder(*groups))
+    return groupCollective(key, replicaId, *groups, op, in, out, timeout);
+  static const ReplicaGroups everyone;
+  groups = &everyone;
+  return std::nullopt;
+}
+
 absl::Status
 CrossWorkerCommunicator::checkSpansWorker(const ReplicaGroups &groups,
                                           std::string_view what) const {
@@ -243,18 +261,17 @@ absl::Status CrossWorkerCommunicator::allReduce(
     ReduceKind kind, DType dtype, int64_t count, const void *in, void *out,
     absl::Duration timeout) {
   if (ids_ == ParticipantIds::Global) {
-    TORUS_ASSIGN_OR_RETURN(replicaId, localParticipant(replicaId));
-    if (!spansEveryoneInOrder(groups)) {
-      CollectiveOp op;
-      op.kind = CollectiveOpKind::AllReduce;
-      op.reduce = kind;
-      op.dtype = dtype;
-      op.shape = {count};
-      return groupCollective(key, replicaId, groups, op, in, out, timeout);
-    }
-    static const ReplicaGroups everyone;
-    return allReduceSpanning(key, replicaId, everyone, kind, dtype, count, in,
-                             out, timeout);
+    CollectiveOp routed;
+    routed.kind = CollectiveOpKind::AllReduce;
+    routed.reduce = kind;
+    routed.dtype = dtype;
+    routed.shape = {count};
+    const ReplicaGroups *spanning = &groups;
+    if (auto done = routeGlobalIds(key, replicaId, spanning, routed, in, out,
+                                   timeout))
+      return *done;
+    return allReduceSpanning(key, replicaId, *spanning, kind, dtype, count,
+                             in, out, timeout);
   }
   if (workers_->size() == 1)
     return local_.allReduce(key, replicaId, groups, kind, dtype, count, in,
@@ -338,22 +355,16 @@ absl::Status CrossWorkerCommunicator::allGather(
     const CollectiveKey &key, int64_t replicaId, const ReplicaGroups &groups,
     DType dtype, const Shape &shape, int64_t dimension, const void *in,
     void *out, absl::Duration timeout) {
-  // With global ids, groups other than everyone are exchanged point to
-  // point; everyone takes the hierarchical path below.
-  static const ReplicaGroups everyone;
+  // With global ids, groups other than everyone go point to point.
+  CollectiveOp routed;
+  routed.kind = CollectiveOpKind::AllGather;
+  routed.dimension = dimension;
+  routed.dtype = dtype;
+  routed.shape = shape;
   const ReplicaGroups *spanningGroups = &groups;
-  if (ids_ == ParticipantIds::Global) {
-    TORUS_ASSIGN_OR_RETURN(replicaId, localParticipant(replicaId));
-    if (!spansEveryoneInOrder(groups)) {
-      CollectiveOp op;
-      op.kind = CollectiveOpKind::AllGather;
-      op.dimension = dimension;
-      op.dtype = dtype;
-      op.shape = shape;
-      return groupCollective(key, replicaId, groups, op, in, out, timeout);
-    }
-    spanningGroups = &everyone;
-  }
+  if (auto done = routeGlobalIds(key, replicaId, spanningGroups, routed, in,
+                                 out, timeout))
+    return *done;
   const ReplicaGroups &spanning = *spanningGroups;
   if (workers_->size() == 1)
     return local_.allGather(key, replicaId, spanning, dtype, shape, dimension,
@@ -405,23 +416,17 @@ absl::Status CrossWorkerCommunicator::reduceScatter(
     const CollectiveKey &key, int64_t replicaId, const ReplicaGroups &groups,
     ReduceKind kind, DType dtype, const Shape &shape, int64_t dimension,
     const void *in, void *out, absl::Duration timeout) {
-  // With global ids, groups other than everyone are exchanged point to
-  // point; everyone takes the hierarchical path below.
-  static const ReplicaGroups everyone;
+  // With global ids, groups other than everyone go point to point.
+  CollectiveOp routed;
+  routed.kind = CollectiveOpKind::ReduceScatter;
+  routed.reduce = kind;
+  routed.dimension = dimension;
+  routed.dtype = dtype;
+  routed.shape = shape;
   const ReplicaGroups *spanningGroups = &groups;
-  if (ids_ == ParticipantIds::Global) {
-    TORUS_ASSIGN_OR_RETURN(replicaId, localParticipant(replicaId));
-    if (!spansEveryoneInOrder(groups)) {
-      CollectiveOp op;
-      op.kind = CollectiveOpKind::ReduceScatter;
-      op.reduce = kind;
-      op.dimension = dimension;
-      op.dtype = dtype;
-      op.shape = shape;
-      return groupCollective(key, replicaId, groups, op, in, out, timeout);
-    }
-    spanningGroups = &everyone;
-  }
+  if (auto done = routeGlobalIds(key, replicaId, spanningGroups, routed, in,
+                                 out, timeout))
+    return *done;
   const ReplicaGroups &spanning = *spanningGroups;
   if (workers_->size() == 1)
     return local_.reduceScatter(key, replicaId, spanning, kind, dtype, shape,
@@ -499,24 +504,18 @@ absl::Status CrossWorkerCommunicator::allToAll(
     DType dtype, const Shape &shape, int64_t splitDimension,
     int64_t concatDimension, int64_t splitCount, const void *in, void *out,
     absl::Duration timeout) {
-  // With global ids, groups other than everyone are exchanged point to
-  // point; everyone takes the hierarchical path below.
-  static const ReplicaGroups everyone;
+  // With global ids, groups other than everyone go point to point.
+  CollectiveOp routed;
+  routed.kind = CollectiveOpKind::AllToAll;
+  routed.splitDimension = splitDimension;
+  routed.concatDimension = concatDimension;
+  routed.splitCount = splitCount;
+  routed.dtype = dtype;
+  routed.shape = shape;
   const ReplicaGroups *spanningGroups = &groups;
-  if (ids_ == ParticipantIds::Global) {
-    TORUS_ASSIGN_OR_RETURN(replicaId, localParticipant(replicaId));
-    if (!spansEveryoneInOrder(groups)) {
-      CollectiveOp op;
-      op.kind = CollectiveOpKind::AllToAll;
-      op.splitDimension = splitDimension;
-      op.concatDimension = concatDimension;
-      op.splitCount = splitCount;
-      op.dtype = dtype;
-      op.shape = shape;
-      return groupCollective(key, replicaId, groups, op, in, out, timeout);
-    }
-    spanningGroups = &everyone;
-  }
+  if (auto done = routeGlobalIds(key, replicaId, spanningGroups, routed, in,
+                                 out, timeout))
+    return *done;
   const ReplicaGroups &spanning = *spanningGroups;
   if (workers_->size() == 1)
     return local_.allToAll(key, replicaId, spanning, dtype, shape,
@@ -684,22 +683,16 @@ absl::Status CrossWorkerCommunicator::broadcast(
     const CollectiveKey &key, int64_t replicaId, const ReplicaGroups &groups,
     int64_t rootRank, DType dtype, const Shape &shape, const void *in,
     void *out, absl::Duration timeout) {
-  // With global ids, groups other than everyone are exchanged point to
-  // point; everyone takes the hierarchical path below.
-  static const ReplicaGroups everyone;
+  // With global ids, groups other than everyone go point to point.
+  CollectiveOp routed;
+  routed.kind = CollectiveOpKind::Broadcast;
+  routed.root = rootRank;
+  routed.dtype = dtype;
+  routed.shape = shape;
   const ReplicaGroups *spanningGroups = &groups;
-  if (ids_ == ParticipantIds::Global) {
-    TORUS_ASSIGN_OR_RETURN(replicaId, localParticipant(replicaId));
-    if (!spansEveryoneInOrder(groups)) {
-      CollectiveOp op;
-      op.kind = CollectiveOpKind::Broadcast;
-      op.root = rootRank;
-      op.dtype = dtype;
-      op.shape = shape;
-      return groupCollective(key, replicaId, groups, op, in, out, timeout);
-    }
-    spanningGroups = &everyone;
-  }
+  if (auto done = routeGlobalIds(key, replicaId, spanningGroups, routed, in,
+                                 out, timeout))
+    return *done;
   const ReplicaGroups &spanning = *spanningGroups;
   if (workers_->size() == 1)
     return local_.broadcast(key, replicaId, spanning, rootRank, dtype, shape,

@@ -73,6 +73,7 @@
 #include <array>
 #include <atomic>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace torus::rt {
@@ -149,6 +150,15 @@ private:
   bool spansEveryoneInOrder(const ReplicaGroups &groups) const;
   /// With global ids, groups that are not everyone: local participant
   /// `replicaId`'s result of `op` over its group (see the file comment).
+  /// With ParticipantIds::Global: `replicaId` becomes the local
+  /// participant, and a collective over `*groups` other than everyone in
+  /// order runs point to point as `op` (groupCollective), whose status is
+  /// returned. Otherwise nullopt, with `*groups` the groups the
+  /// hierarchical path runs on (everyone, under global ids).
+  std::optional<absl::Status>
+  routeGlobalIds(const CollectiveKey &key, int64_t &replicaId,
+                 const ReplicaGroups *&groups, const CollectiveOp &op,
+                 const void *in, void *out, absl::Duration timeout);
   absl::Status groupCollective(const CollectiveKey &key, int64_t replicaId,
                                const ReplicaGroups &groups,
                                const CollectiveOp &op, const void *in,
