@@ -56,7 +56,8 @@ absl::StatusOr<Executable> loadExecutable(std::string object,
   impl->program.spec = artifact.spec;
   impl->program.entry = reinterpret_cast<rt::EntryFn>(entry);
   impl->object = std::move(object);
-  impl->collectives = rt::collectiveReportOf(artifact.spec);
+  impl->collectives =
+      rt::collectiveReportOf(artifact.spec, artifact.numPartitions);
   impl->memory = std::move(memory);
   impl->artifact = std::move(artifact);
   return Executable(std::move(impl));

@@ -69,6 +69,25 @@ TEST(ReportsTest, CollectiveReportListsEachCallWithItsBytesAndGroups) {
   EXPECT_EQ(report.ringBytesPerCore(), 144 + 128);
 }
 
+TEST(ReportsTest, PartitionedAllReduceIsCrossReplicaPerPartition) {
+  // Partitioned 2 ways, 2 replicas: an all-reduce without groups is
+  // cross-replica, as in HLO: one group per partition, the devices of that
+  // partition on each replica (device = replica * 2 + partition).
+  auto fn = trace("sum", {{DType::F32, {8}}},
+                  [](Tensor x) { return allReduce(x); });
+  ASSERT_TRUE(fn.ok()) << fn.status();
+  auto exe = compile(*fn, {.numReplicas = 2, .numPartitions = 2});
+  ASSERT_TRUE(exe.ok()) << exe.status();
+  const CollectiveReport &report = exe->collectiveReport();
+  ASSERT_EQ(report.calls.size(), 1u);
+  const CollectiveCall &reduce = report.calls[0];
+  EXPECT_EQ(reduce.kind, "all_reduce");
+  EXPECT_EQ(reduce.replicaGroups,
+            (std::vector<std::vector<int64_t>>{{0, 2}, {1, 3}}));
+  EXPECT_EQ(reduce.groupSize, 2);
+  EXPECT_EQ(reduce.ringBytesPerCore, 32); // 2 * (2 - 1) * 32 / 2
+}
+
 // One fused kernel reads the inputs and writes the output: no temporaries,
 // so a core's peak is its inputs and outputs.
 TEST(ReportsTest, MemoryReportOfAProgramWithoutTemporaries) {

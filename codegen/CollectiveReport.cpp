@@ -70,7 +70,7 @@ std::string formatCollectiveReport(const rt::ProgramSpec &spec,
                      timed ? fmt::format("{:>10}  ", "simulated") : "",
                      "location");
   // The figures of each row: the API's report (runtime/CollectiveCalls.h).
-  const ::torus::CollectiveReport rows = rt::collectiveReportOf(spec);
+  const ::torus::CollectiveReport rows = rt::collectiveReportOf(spec, numPartitions);
   for (size_t i = 0; i < spec.collectives.size(); ++i) {
     const rt::CollectiveSpec &c = spec.collectives[i];
     const ::torus::CollectiveCall &row = rows.calls[i];

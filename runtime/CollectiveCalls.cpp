@@ -2,6 +2,8 @@
 
 #include "runtime/CollectiveCalls.h"
 
+#include <algorithm>
+
 namespace torus::rt {
 
 int64_t ringBytesPerCore(const CollectiveSpec &c, int64_t g) {
@@ -22,15 +24,18 @@ int64_t ringBytesPerCore(const CollectiveSpec &c, int64_t g) {
   return 0;
 }
 
-int64_t collectiveGroupSize(const CollectiveSpec &c, int64_t numReplicas) {
+int64_t collectiveGroupSize(const CollectiveSpec &c, int64_t numDevices) {
   if (c.kind == CollectiveKind::CollectivePermute)
     return 2;
   if (c.replicaGroups.empty())
-    return numReplicas;
+    return numDevices;
   return static_cast<int64_t>(c.replicaGroups.front().size());
 }
 
-CollectiveReport collectiveReportOf(const ProgramSpec &spec) {
+CollectiveReport collectiveReportOf(const ProgramSpec &spec,
+                                    int64_t numPartitions) {
+  const int64_t numDevices =
+      spec.numReplicas * std::max<int64_t>(1, numPartitions);
   CollectiveReport report;
   for (const CollectiveSpec &c : spec.collectives) {
     CollectiveCall call;
@@ -43,7 +48,7 @@ CollectiveReport collectiveReportOf(const ProgramSpec &spec) {
     call.operandBytes = static_cast<int64_t>(c.operand.sizeInBytes());
     call.replicaGroups = c.replicaGroups;
     call.sourceTargetPairs = c.sourceTargetPairs;
-    call.groupSize = collectiveGroupSize(c, spec.numReplicas);
+    call.groupSize = collectiveGroupSize(c, numDevices);
     call.ringBytesPerCore = ringBytesPerCore(c, call.groupSize);
     call.location = c.location;
     report.calls.push_back(std::move(call));

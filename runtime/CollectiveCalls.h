@@ -19,13 +19,16 @@ namespace torus::rt {
 /// ring algorithm (reduce-scatter then all-gather for all_reduce).
 int64_t ringBytesPerCore(const CollectiveSpec &collective, int64_t groupSize);
 
-/// The members of one group of `collective` in a program of `numReplicas`
-/// replicas (2 for collective_permute).
+/// The members of one group of `collective` in a program on `numDevices`
+/// devices (replicas x partitions; no replica groups is one group of them
+/// all, as the executor runs it; 2 for collective_permute).
 int64_t collectiveGroupSize(const CollectiveSpec &collective,
-                            int64_t numReplicas);
+                            int64_t numDevices);
 
-/// Every collective of `spec`, in call order.
-CollectiveReport collectiveReportOf(const ProgramSpec &spec);
+/// Every collective of `spec`, partitioned `numPartitions` ways, in call
+/// order.
+CollectiveReport collectiveReportOf(const ProgramSpec &spec,
+                                    int64_t numPartitions);
 
 } // namespace torus::rt
 
