@@ -172,8 +172,8 @@ double StepCost::overlappedMfu() const {
 std::string formatStepCost(const StepCost &cost,
                            std::optional<absl::Duration> measuredPerStep) {
   std::string out = fmt::format(
-      "simulated step on {} ({} {} devices):\n", cost.slice, cost.numDevices,
-      cost.generation);
+      "simulated step on {} ({} {} device{}):\n", cost.slice, cost.numDevices,
+      cost.generation, cost.numDevices == 1 ? "" : "s");
   out += fmt::format(
       "  compute      {:>10}  (FLOPs {}, HBM {}: {}-bound)\n",
       formatSeconds(cost.computeSeconds), formatSeconds(cost.flopSeconds),

@@ -73,6 +73,10 @@ TEST(CostModelTest, CollectivesAddUpWithTheirInvocations) {
                    std::max(cost->computeSeconds, cost->collectiveSeconds));
   std::string text = formatStepCost(*cost, absl::Milliseconds(40));
   EXPECT_THAT(text, HasSubstr("simulated step on v4-32 (16 v4 devices)"));
+  StepCost single = *cost;
+  single.numDevices = 1;
+  EXPECT_THAT(formatStepCost(single, std::nullopt),
+              HasSubstr("(1 v4 device):"));
   EXPECT_THAT(text, HasSubstr("all_reduce"));
   EXPECT_THAT(text, HasSubstr("torus over 16"));
   EXPECT_THAT(text, HasSubstr("measured      40.000 ms  per step on this "

@@ -121,9 +121,10 @@ absl::StatusOr<Roofline> computeRoofline(const ProgramSpec &spec,
 std::string formatRoofline(const Roofline &r) {
   const StepCost &step = r.step;
   std::string out = fmt::format(
-      "Roofline of one step on {} ({} {} devices); per device: peak {:.4g} "
+      "Roofline of one step on {} ({} {} device{}); per device: peak {:.4g} "
       "TFLOP/s (bf16), HBM {}, ICI {} per link and direction\n\n",
-      step.slice, step.numDevices, step.generation, r.peakFlops / 1e12,
+      step.slice, step.numDevices, step.generation,
+      step.numDevices == 1 ? "" : "s", r.peakFlops / 1e12,
       bandwidth(r.hbmBandwidth), bandwidth(r.iciLinkBandwidth));
   out += fmt::format("  {:<22} {:>16} {:>14} {:>14} {:>11} {:>11} {:>11} "
                      "{:>11}  {:<8} {}\n",
