@@ -355,14 +355,15 @@ absl::Status CrossWorkerCommunicator::allGather(
     const CollectiveKey &key, int64_t replicaId, const ReplicaGroups &groups,
     DType dtype, const Shape &shape, int64_t dimension, const void *in,
     void *out, absl::Duration timeout) {
-  // With global ids, groups other than everyone go point to point.
-  CollectiveOp routed;
-  routed.kind = CollectiveOpKind::AllGather;
-  routed.dimension = dimension;
-  routed.dtype = dtype;
-  routed.shape = shape;
+  // The operation; with global ids, groups other than everyone run it
+  // point to point.
+  CollectiveOp op;
+  op.kind = CollectiveOpKind::AllGather;
+  op.dimension = dimension;
+  op.dtype = dtype;
+  op.shape = shape;
   const ReplicaGroups *spanningGroups = &groups;
-  if (auto done = routeGlobalIds(key, replicaId, spanningGroups, routed, in,
+  if (auto done = routeGlobalIds(key, replicaId, spanningGroups, op, in,
                                  out, timeout))
     return *done;
   const ReplicaGroups &spanning = *spanningGroups;
@@ -371,11 +372,6 @@ absl::Status CrossWorkerCommunicator::allGather(
                             in, out, timeout);
   TORUS_RETURN_IF_ERROR(checkInOrder(spanning, "all-gather"));
   const int64_t P = numGlobalReplicas(), L = local_.numReplicas();
-  CollectiveOp op;
-  op.kind = CollectiveOpKind::AllGather;
-  op.dtype = dtype;
-  op.shape = shape;
-  op.dimension = dimension;
   TORUS_RETURN_IF_ERROR(op.check(P, P));
   const int64_t bytes = op.operandBytes();
   // 1. The worker's operands, in replica order (one replica: its own).
@@ -416,15 +412,16 @@ absl::Status CrossWorkerCommunicator::reduceScatter(
     const CollectiveKey &key, int64_t replicaId, const ReplicaGroups &groups,
     ReduceKind kind, DType dtype, const Shape &shape, int64_t dimension,
     const void *in, void *out, absl::Duration timeout) {
-  // With global ids, groups other than everyone go point to point.
-  CollectiveOp routed;
-  routed.kind = CollectiveOpKind::ReduceScatter;
-  routed.reduce = kind;
-  routed.dimension = dimension;
-  routed.dtype = dtype;
-  routed.shape = shape;
+  // The operation; with global ids, groups other than everyone run it
+  // point to point.
+  CollectiveOp op;
+  op.kind = CollectiveOpKind::ReduceScatter;
+  op.reduce = kind;
+  op.dimension = dimension;
+  op.dtype = dtype;
+  op.shape = shape;
   const ReplicaGroups *spanningGroups = &groups;
-  if (auto done = routeGlobalIds(key, replicaId, spanningGroups, routed, in,
+  if (auto done = routeGlobalIds(key, replicaId, spanningGroups, op, in,
                                  out, timeout))
     return *done;
   const ReplicaGroups &spanning = *spanningGroups;
@@ -433,12 +430,6 @@ absl::Status CrossWorkerCommunicator::reduceScatter(
                                 dimension, in, out, timeout);
   TORUS_RETURN_IF_ERROR(checkInOrder(spanning, "reduce-scatter"));
   const int64_t P = numGlobalReplicas();
-  CollectiveOp op;
-  op.kind = CollectiveOpKind::ReduceScatter;
-  op.reduce = kind;
-  op.dtype = dtype;
-  op.shape = shape;
-  op.dimension = dimension;
   TORUS_RETURN_IF_ERROR(op.check(P, P));
   const int64_t count = op.operandBytes() / byteWidth(dtype);
   if (contiguousAlong(shape, dimension)) {
@@ -504,16 +495,17 @@ absl::Status CrossWorkerCommunicator::allToAll(
     DType dtype, const Shape &shape, int64_t splitDimension,
     int64_t concatDimension, int64_t splitCount, const void *in, void *out,
     absl::Duration timeout) {
-  // With global ids, groups other than everyone go point to point.
-  CollectiveOp routed;
-  routed.kind = CollectiveOpKind::AllToAll;
-  routed.splitDimension = splitDimension;
-  routed.concatDimension = concatDimension;
-  routed.splitCount = splitCount;
-  routed.dtype = dtype;
-  routed.shape = shape;
+  // The operation; with global ids, groups other than everyone run it
+  // point to point.
+  CollectiveOp op;
+  op.kind = CollectiveOpKind::AllToAll;
+  op.splitDimension = splitDimension;
+  op.concatDimension = concatDimension;
+  op.splitCount = splitCount;
+  op.dtype = dtype;
+  op.shape = shape;
   const ReplicaGroups *spanningGroups = &groups;
-  if (auto done = routeGlobalIds(key, replicaId, spanningGroups, routed, in,
+  if (auto done = routeGlobalIds(key, replicaId, spanningGroups, op, in,
                                  out, timeout))
     return *done;
   const ReplicaGroups &spanning = *spanningGroups;
@@ -524,13 +516,6 @@ absl::Status CrossWorkerCommunicator::allToAll(
   TORUS_RETURN_IF_ERROR(checkInOrder(spanning, "all-to-all"));
   const int64_t P = numGlobalReplicas(), L = local_.numReplicas(),
                 W = workers_->size();
-  CollectiveOp op;
-  op.kind = CollectiveOpKind::AllToAll;
-  op.dtype = dtype;
-  op.shape = shape;
-  op.splitDimension = splitDimension;
-  op.concatDimension = concatDimension;
-  op.splitCount = splitCount;
   TORUS_RETURN_IF_ERROR(op.check(P, P));
   const size_t width = byteWidth(dtype);
   const int64_t bytes = op.operandBytes(), blockBytes = bytes / P;
@@ -683,14 +668,15 @@ absl::Status CrossWorkerCommunicator::broadcast(
     const CollectiveKey &key, int64_t replicaId, const ReplicaGroups &groups,
     int64_t rootRank, DType dtype, const Shape &shape, const void *in,
     void *out, absl::Duration timeout) {
-  // With global ids, groups other than everyone go point to point.
-  CollectiveOp routed;
-  routed.kind = CollectiveOpKind::Broadcast;
-  routed.root = rootRank;
-  routed.dtype = dtype;
-  routed.shape = shape;
+  // The operation; with global ids, groups other than everyone run it
+  // point to point.
+  CollectiveOp op;
+  op.kind = CollectiveOpKind::Broadcast;
+  op.root = rootRank;
+  op.dtype = dtype;
+  op.shape = shape;
   const ReplicaGroups *spanningGroups = &groups;
-  if (auto done = routeGlobalIds(key, replicaId, spanningGroups, routed, in,
+  if (auto done = routeGlobalIds(key, replicaId, spanningGroups, op, in,
                                  out, timeout))
     return *done;
   const ReplicaGroups &spanning = *spanningGroups;
@@ -699,11 +685,6 @@ absl::Status CrossWorkerCommunicator::broadcast(
                             in, out, timeout);
   TORUS_RETURN_IF_ERROR(checkInOrder(spanning, "broadcast"));
   const int64_t P = numGlobalReplicas(), L = local_.numReplicas();
-  CollectiveOp op;
-  op.kind = CollectiveOpKind::Broadcast;
-  op.dtype = dtype;
-  op.shape = shape;
-  op.root = rootRank;
   TORUS_RETURN_IF_ERROR(op.check(P, P));
   const int rootWorker = static_cast<int>(rootRank / L);
   const bool rootHere = rootWorker == workers_->rank();
