@@ -40,8 +40,9 @@ endfunction()
 # The x86-64 ISA levels generated code is tested at (runtime/jit/CpuTarget.h):
 # every level this host can run, so a run on any machine covers the levels
 # below its own. x86-64-v2 and -v3 run everywhere the suite runs; AVX-512
-# (v4) and AVX-512 with BF16 and FP16 (Sapphire Rapids' set) where the host
-# has them. Read from /proc/cpuinfo at configure time: CI configures on the
+# (v4) where the host has it, then v4 with the host's BF16 and FP16
+# instructions: both on Sapphire Rapids, BF16 alone on Zen 4 and Cooper
+# Lake. Read from /proc/cpuinfo at configure time: CI configures on the
 # machine it tests on.
 function(torus_host_isa_levels out)
   set(levels x86-64-v2 x86-64-v3)
@@ -55,8 +56,15 @@ function(torus_host_isa_levels out)
     endforeach()
     if(v4)
       list(APPEND levels x86-64-v4)
-      if(flags MATCHES " avx512_bf16( |$)" AND flags MATCHES " avx512_fp16( |$)")
-        list(APPEND levels "x86-64-v4,+avx512bf16,+avx512fp16")
+      set(half "")
+      if(flags MATCHES " avx512_bf16( |$)")
+        string(APPEND half ",+avx512bf16")
+      endif()
+      if(flags MATCHES " avx512_fp16( |$)")
+        string(APPEND half ",+avx512fp16")
+      endif()
+      if(half)
+        list(APPEND levels "x86-64-v4${half}")
       endif()
     endif()
   endif()
