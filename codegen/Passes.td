@@ -678,7 +678,10 @@ def TorusVectorizeKernels : Pass<"torus-vectorize-kernels", "ModuleOp"> {
     runs the tiles on host threads when the run has fewer emulated cores
     than the host has threads; `ctx` holds the aligned pointers and indices
     the body needs; the packing buffers are re-created in the body, so each
-    thread has its own.
+    thread has its own. A contraction of at least 2^24 multiply-adds made
+    of smaller matmuls (attention's batch of 128 x 128 x 64 ones) has its
+    outermost loop outlined instead when that loop alone indexes a dim of
+    the result (a batch, a convolution's output rows).
 
     `vector-bits` is the vector width (512 with AVX-512F, 256 with AVX2
     and FMA, else 128); 0 takes this host CPU's. The pipelines
@@ -732,6 +735,71 @@ def TorusVectorizeKernels : Pass<"torus-vectorize-kernels", "ModuleOp"> {
     "::mlir::func::FuncDialect", "::mlir::linalg::LinalgDialect",
     "::mlir::LLVM::LLVMDialect", "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect"
+  ];
+}
+
+def TorusParallelLoops : Pass<"torus-parallel-loops", "ModuleOp"> {
+  let summary = "Split large loop kernels over host threads";
+  let description = [{
+    Part of the kernel stage (docs/codegen.md, "Host threads"), on buffers,
+    after `torus-vectorize-reductions` and before the remaining linalg ops
+    become loops. The contractions' cache tiles already go to host threads
+    (`torus-vectorize-kernels`); this pass does the same for the other
+    large kernels, which are memory-bound loops:
+
+    - every `linalg.generic` of static shapes over at least 2^18 elements
+      whose outermost loop is parallel (each output indexed by it, no
+      output a view of an input's buffer read elsewhere) is tiled along
+      that loop into blocks of at least 2^16 elements (2 to 64 of them);
+      the loop over whole blocks is marked `torus.parallel_tile` and a
+      last, partial block is peeled off and runs after it;
+    - every loop marked `torus.parallel_tile` (those, and the row loops of
+      large reductions marked by `torus-vectorize-reductions`) is outlined
+      into `@<fn>__parallel_tile_<i>(!llvm.ptr ctx, i64 i)` and replaced by
+      `__torus_parallel_for(body, ctx, trips)` (codegen/ParallelLoop.h).
+
+    Without `threads`, and inside outlined bodies (already on one of the
+    threads), the markers are removed and nothing else changes.
+
+    Before:
+    ```mlir
+    func.func @scale(%x: memref<1024x512xf32>, %y: memref<1024x512xf32>) {
+      linalg.generic {indexing_maps = [(i, j) -> (i, j), (i, j) -> (i, j)],
+                      iterator_types = ["parallel", "parallel"]}
+          ins(%x : memref<1024x512xf32>) outs(%y : memref<1024x512xf32>) {
+      ^bb0(%a: f32, %b: f32):
+        %s = arith.addf %a, %a : f32
+        linalg.yield %s : f32
+      }
+      return
+    }
+    ```
+    After (8 blocks of 128 rows):
+    ```mlir
+    func.func private @scale__parallel_tile_0(%ctx: !llvm.ptr, %i: i64) {
+      // %x and %y from ctx; %row = %i * 128
+      %xs = memref.subview %x[%row, 0] [128, 512] [1, 1] ...
+      %ys = memref.subview %y[%row, 0] [128, 512] [1, 1] ...
+      linalg.generic ... ins(%xs ...) outs(%ys ...)
+      return
+    }
+    func.func @scale(%x: memref<1024x512xf32>, %y: memref<1024x512xf32>) {
+      %ctx = llvm.alloca ...                   // the addresses of %x, %y
+      %body = constant @scale__parallel_tile_0 : (!llvm.ptr, i64) -> ()
+      call @__torus_parallel_for(%body, %ctx, %c8) : ...
+      return
+    }
+    ```
+  }];
+  let options = [
+    Option<"threads", "threads", "bool", /*default=*/"true",
+           "Split large loop kernels for host threads">
+  ];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::LLVM::LLVMDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect"
   ];
 }
 

@@ -149,6 +149,9 @@ void buildBuffersToLLVMPipeline(OpPassManager &pm,
       "vector-bits=" + std::to_string(targetVectorBits(options));
   pm.addNestedPass<func::FuncOp>(
       withOptions(createTorusVectorizeReductions(), bits));
+  // The other large kernels' outer loops, and the reductions' rows, over
+  // host threads (ParallelLoops.cpp).
+  pm.addPass(createTorusParallelLoops());
   // The kernels' own temporaries join the buffer plan (torus-plan-buffers).
   pm.addPass(withOptions(createTorusPlanBuffers(), "only-grow=true"));
   // Loops, then LLVM (with the bare-pointer calling convention, which takes

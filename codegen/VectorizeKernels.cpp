@@ -36,6 +36,7 @@
 #include "codegen/Passes.h"
 #include "codegen/HoistAccumulators.h"
 #include "codegen/Markers.h"
+#include "codegen/ParallelLoop.h"
 #include "codegen/Pipelines.h"
 
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
@@ -78,9 +79,6 @@ using ParallelTile = TorusDialect::ParallelTileAttrHelper;
 using CachePanel = TorusDialect::CachePanelAttrHelper;
 using CacheTile = TorusDialect::CacheTileAttrHelper;
 using RegisterTile = TorusDialect::RegisterTileAttrHelper;
-constexpr llvm::StringLiteral kParallelForFn = "__torus_parallel_for";
-/// Kernels with fewer multiply-adds stay on one thread.
-constexpr int64_t kMinParallelWork = int64_t(1) << 24;
 
 //===--- Contractions as matmuls on views ---------------------------------===//
 
@@ -416,6 +414,30 @@ void emitMatmul(OpBuilder &b, Location l, const Contraction &c,
     TorusDialect::KernelAttrHelper(b.getContext()).setAttr(mm, kernel);
 }
 
+/// Whether the outermost of the `outer` loops of `c` may go to host
+/// threads: it indexes a dim of C by itself (a batch, or a convolution's
+/// output rows), so its iterations write disjoint parts of C; it has 2 or
+/// more iterations; the contraction has at least kMinParallelWork
+/// multiply-adds but each matmul fewer (a larger one splits its own tile
+/// loops, tileForPanels). Attention's 32 matmuls of 128 x 128 x 64 are one
+/// such batch.
+bool outerLoopInParallel(const Contraction &c, ArrayRef<unsigned> outer) {
+  if (outer.empty() || c.ranges[outer[0]] < 2)
+    return false;
+  int64_t dim = c.dimOf(2, outer[0]);
+  if (dim < 0)
+    return false;
+  for (auto [l, coeff] : llvm::enumerate(c.forms[2][dim].coeffs))
+    if (coeff != 0 && l != outer[0])
+      return false;
+  int64_t work = 1;
+  for (int64_t r : c.ranges)
+    work *= r;
+  int64_t matmul =
+      c.ranges[c.mLoop] * c.ranges[c.nLoop] * c.ranges[c.kLoop];
+  return work >= kMinParallelWork && matmul < kMinParallelWork;
+}
+
 /// Rewrites one contraction generic (see the file comment); false when it
 /// does not have the form the kernels need (it then stays a naive loop).
 /// With `transposedViews` a B whose K dim is the unit-stride one is read
@@ -450,7 +472,12 @@ bool rewriteContraction(RewriterBase &rw, linalg::GenericOp op,
       ubs.push_back(rw.create<arith::ConstantIndexOp>(loc, c->ranges[l]));
       steps.push_back(one);
     }
-    scf::buildLoopNest(rw, loc, lbs, ubs, steps, body);
+    scf::LoopNest nest = scf::buildLoopNest(rw, loc, lbs, ubs, steps, body);
+    // Not inside a loop already (an epilogue's panels, which may be on
+    // the threads themselves).
+    if (!nest.loops[0]->getParentOfType<scf::ForOp>() &&
+        outerLoopInParallel(*c, outer))
+      setMarker<ParallelTile>(nest.loops[0]);
   }
   if (rhs->copy)
     rw.create<memref::DeallocOp>(loc, rhs->copy);
@@ -595,239 +622,6 @@ bool shouldPackLhs(linalg::LinalgOp op) {
          ranges[2] >= 16;
 }
 
-//===--- Host threads -----------------------------------------------------===//
-
-/// What an outlined loop body needs from above: `leaves`, passed in its
-/// context (identity layout memrefs as aligned pointers, index values as
-/// i64), and `clones`, ops rebuilt in the body in def-before-use order
-/// (constants, stack buffers, view ops and affine.apply).
-struct Captures {
-  SmallVector<Value> leaves;
-  SmallVector<Operation *> clones;
-};
-
-/// The values `loop`'s body uses from above as Captures, or nullopt when
-/// one is of another kind.
-std::optional<Captures> collectCaptures(scf::ForOp loop) {
-  SetVector<Value> above;
-  getUsedValuesDefinedAbove(loop.getRegion(), above);
-  Captures captures;
-  SmallVector<Value> &leaves = captures.leaves;
-  SmallVector<Operation *> &clones = captures.clones;
-  DenseSet<Value> seen;
-  std::function<bool(Value)> collect = [&](Value v) -> bool {
-    if (!seen.insert(v).second)
-      return true;
-    Operation *def = v.getDefiningOp();
-    // A stack buffer (the packed B tile) is each thread's own.
-    if (def && isa<memref::AllocaOp>(def) && def->getNumOperands() == 0) {
-      clones.push_back(def);
-      return true;
-    }
-    if (def && def->hasTrait<OpTrait::ConstantLike>()) {
-      clones.push_back(def);
-      return true;
-    }
-    if (auto mem = dyn_cast<MemRefType>(v.getType())) {
-      // Views are rebuilt, not passed: a memref.view's aligned pointer
-      // loses its byte shift in MLIR 19 (expand-strided-metadata), so a
-      // planned temporary must be re-derived from its workspace.
-      if (def &&
-          (isa<ViewLikeOpInterface, memref::TransposeOp>(def)) &&
-          isMemoryEffectFree(def) && def->getNumRegions() == 0) {
-        for (Value operand : def->getOperands())
-          if (!collect(operand))
-            return false;
-        clones.push_back(def);
-        return true;
-      }
-      if (mem.hasStaticShape() && mem.getLayout().isIdentity()) {
-        leaves.push_back(v);
-        return true;
-      }
-      return false;
-    }
-    if (v.getType().isIndex()) {
-      if (def && isa<affine::AffineApplyOp>(def)) {
-        for (Value operand : def->getOperands())
-          if (!collect(operand))
-            return false;
-        clones.push_back(def);
-        return true;
-      }
-      leaves.push_back(v);
-      return true;
-    }
-    return false;
-  };
-  for (Value v : above)
-    if (!collect(v))
-      return std::nullopt;
-  // `clones` is in def-before-use order: each op after its operands.
-  return captures;
-}
-
-/// A memref of static shape and identity layout `type` around the pointer
-/// `word` (an i64): its LLVM descriptor, cast back to the memref.
-Value memrefAtAddress(OpBuilder &b, Location loc, Value word,
-                      MemRefType type) {
-  MLIRContext *ctx = b.getContext();
-  auto ptrType = LLVM::LLVMPointerType::get(ctx);
-  Type i64 = b.getI64Type();
-  Value ptr = b.create<LLVM::IntToPtrOp>(loc, ptrType, word);
-  int64_t rank = type.getRank();
-  auto arrayType = LLVM::LLVMArrayType::get(i64, rank);
-  SmallVector<Type> fields = {ptrType, ptrType, i64};
-  if (rank > 0) {
-    fields.push_back(arrayType);
-    fields.push_back(arrayType);
-  }
-  auto descType = LLVM::LLVMStructType::getLiteral(ctx, fields);
-  Value desc = b.create<LLVM::UndefOp>(loc, descType);
-  desc = b.create<LLVM::InsertValueOp>(loc, desc, ptr, 0);
-  desc = b.create<LLVM::InsertValueOp>(loc, desc, ptr, 1);
-  auto constant = [&](int64_t x) {
-    return b.create<LLVM::ConstantOp>(loc, i64, b.getI64IntegerAttr(x));
-  };
-  desc = b.create<LLVM::InsertValueOp>(loc, desc, constant(0), 2);
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  (void)getStridesAndOffset(type, strides, offset);
-  for (int64_t d = 0; d < rank; ++d) {
-    desc = b.create<LLVM::InsertValueOp>(
-        loc, desc, constant(type.getDimSize(d)), ArrayRef<int64_t>{3, d});
-    desc = b.create<LLVM::InsertValueOp>(loc, desc, constant(strides[d]),
-                                         ArrayRef<int64_t>{4, d});
-  }
-  return b.create<UnrealizedConversionCastOp>(loc, type, desc).getResult(0);
-}
-
-/// `void name(!llvm.ptr ctx, i64 i)`, before `loop`'s function: iteration
-/// `lb + i * step` of `loop`'s body, its captures unpacked from `ctx` or
-/// rebuilt.
-func::FuncOp outlineBody(RewriterBase &rw, scf::ForOp loop, StringRef name,
-                         const Captures &captures, int64_t lb, int64_t step) {
-  Location loc = loop.getLoc();
-  auto fn = loop->getParentOfType<func::FuncOp>();
-  auto ptrType = LLVM::LLVMPointerType::get(rw.getContext());
-  Type i64 = rw.getI64Type();
-  OpBuilder::InsertionGuard guard(rw);
-  rw.setInsertionPoint(fn);
-  auto body = rw.create<func::FuncOp>(loc, name,
-                                      rw.getFunctionType({ptrType, i64}, {}));
-  body.setPrivate();
-  Block *entry = body.addEntryBlock();
-  rw.setInsertionPointToStart(entry);
-  IRMapping map;
-  Value ctxArg = entry->getArgument(0), iArg = entry->getArgument(1);
-  for (auto [j, leaf] : llvm::enumerate(captures.leaves)) {
-    Value slot = rw.create<LLVM::GEPOp>(
-        loc, ptrType, i64, ctxArg,
-        ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(j)});
-    Value word = rw.create<LLVM::LoadOp>(loc, i64, slot);
-    if (leaf.getType().isIndex())
-      map.map(leaf,
-              rw.create<arith::IndexCastOp>(loc, rw.getIndexType(), word));
-    else
-      map.map(leaf, memrefAtAddress(rw, loc, word,
-                                    cast<MemRefType>(leaf.getType())));
-  }
-  for (Operation *op : captures.clones)
-    rw.clone(*op, map);
-  // iv = lb + i * step
-  Value i = rw.create<arith::IndexCastOp>(loc, rw.getIndexType(), iArg);
-  Value iv = rw.create<arith::AddIOp>(
-      loc, rw.create<arith::ConstantIndexOp>(loc, lb),
-      rw.create<arith::MulIOp>(loc, i,
-                               rw.create<arith::ConstantIndexOp>(loc, step)));
-  map.map(loop.getInductionVar(), iv);
-  for (Operation &op : loop.getBody()->without_terminator())
-    rw.clone(op, map);
-  rw.create<func::ReturnOp>(loc);
-  return body;
-}
-
-/// The runtime's parallel loop `__torus_parallel_for(body, ctx, trips)`,
-/// declared once in `module`.
-func::FuncOp declareParallelFor(RewriterBase &rw, ModuleOp module,
-                                Location loc, FunctionType bodyType) {
-  auto parallelFor = module.lookupSymbol<func::FuncOp>(kParallelForFn);
-  if (parallelFor)
-    return parallelFor;
-  OpBuilder::InsertionGuard guard(rw);
-  rw.setInsertionPointToStart(module.getBody());
-  auto ptrType = LLVM::LLVMPointerType::get(rw.getContext());
-  parallelFor = rw.create<func::FuncOp>(
-      loc, kParallelForFn,
-      rw.getFunctionType({bodyType, ptrType, rw.getI64Type()}, {}));
-  parallelFor.setPrivate();
-  return parallelFor;
-}
-
-/// Before `loop`: the context array on the stack filled with `leaves`, and
-/// the call of `parallelFor` on `body` for `trips` iterations.
-void emitParallelCall(RewriterBase &rw, scf::ForOp loop, func::FuncOp body,
-                      func::FuncOp parallelFor, ArrayRef<Value> leaves,
-                      int64_t trips) {
-  Location loc = loop.getLoc();
-  auto ptrType = LLVM::LLVMPointerType::get(rw.getContext());
-  Type i64 = rw.getI64Type();
-  rw.setInsertionPoint(loop);
-  Value one = rw.create<LLVM::ConstantOp>(loc, i64, rw.getI64IntegerAttr(1));
-  Value count = rw.create<LLVM::ConstantOp>(
-      loc, i64, rw.getI64IntegerAttr(std::max<int64_t>(1, leaves.size())));
-  (void)one;
-  Value ctxPtr = rw.create<LLVM::AllocaOp>(loc, ptrType, i64, count, 8);
-  for (auto [j, leaf] : llvm::enumerate(leaves)) {
-    Value word;
-    if (leaf.getType().isIndex()) {
-      word = rw.create<arith::IndexCastOp>(loc, i64, leaf);
-    } else {
-      Value address =
-          rw.create<memref::ExtractAlignedPointerAsIndexOp>(loc, leaf);
-      word = rw.create<arith::IndexCastOp>(loc, i64, address);
-    }
-    Value slot = rw.create<LLVM::GEPOp>(
-        loc, ptrType, i64, ctxPtr,
-        ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(j)});
-    rw.create<LLVM::StoreOp>(loc, word, slot);
-  }
-  Value callee = rw.create<func::ConstantOp>(loc, body.getFunctionType(),
-                                             SymbolRefAttr::get(body));
-  Value n = rw.create<LLVM::ConstantOp>(loc, i64, rw.getI64IntegerAttr(trips));
-  rw.create<func::CallOp>(loc, parallelFor, ValueRange{callee, ctxPtr, n});
-}
-
-/// Replaces `loop` (a main cache-tile loop over M or N, iterations
-/// independent) with `__torus_parallel_for(body, ctx, trips)`: its body is
-/// outlined into `void body(!llvm.ptr ctx, i64 i)`. Values from above are
-/// rebuilt in the body: constants and view ops (subview, cast, ...) are
-/// cloned; identity layout memrefs are passed as aligned pointers and index
-/// values as i64 in `ctx`, an array on the stack. False (nothing changed)
-/// when a value from above is of another kind.
-bool outlineParallelLoop(RewriterBase &rw, scf::ForOp loop, int counter) {
-  auto lbC = getConstantIntValue(loop.getLowerBound());
-  auto ubC = getConstantIntValue(loop.getUpperBound());
-  auto stepC = getConstantIntValue(loop.getStep());
-  if (!lbC || !ubC || !stepC || *stepC <= 0 || loop.getNumResults() != 0)
-    return false;
-  int64_t trips = (*ubC - *lbC + *stepC - 1) / *stepC;
-  if (trips < 2)
-    return false;
-  std::optional<Captures> captures = collectCaptures(loop);
-  if (!captures)
-    return false;
-  auto fn = loop->getParentOfType<func::FuncOp>();
-  std::string name =
-      (fn.getName() + "__parallel_tile_" + Twine(counter)).str();
-  func::FuncOp body = outlineBody(rw, loop, name, *captures, *lbC, *stepC);
-  func::FuncOp parallelFor = declareParallelFor(
-      rw, fn->getParentOfType<ModuleOp>(), loop.getLoc(),
-      body.getFunctionType());
-  emitParallelCall(rw, loop, body, parallelFor, captures->leaves, trips);
-  rw.eraseOp(loop);
-  return true;
-}
 
 struct VectorizeKernelsPass
     : impl::TorusVectorizeKernelsBase<VectorizeKernelsPass> {
@@ -835,13 +629,12 @@ struct VectorizeKernelsPass
 
   void runOnOperation() override {
     SmallVector<func::FuncOp> fns(getOperation().getOps<func::FuncOp>());
-    int counter = 0;
     for (func::FuncOp fn : fns)
-      if (!fn.isExternal() && failed(runOnFunction(fn, counter)))
+      if (!fn.isExternal() && failed(runOnFunction(fn)))
         return signalPassFailure();
   }
 
-  LogicalResult runOnFunction(func::FuncOp fn, int &counter) {
+  LogicalResult runOnFunction(func::FuncOp fn) {
     MLIRContext *ctx = &getContext();
     IRRewriter rw(ctx);
     int64_t bits = vectorBits > 0 ? vectorBits : hostVectorBits();
@@ -865,7 +658,7 @@ struct VectorizeKernelsPass
       return success();
     if (failed(tileKernels(rw, fn, kernels, bits)))
       return failure();
-    return lowerVectors(rw, fn, counter);
+    return lowerVectors(rw, fn);
   }
 
   /// Step 2: tiles, packs, peels and vectorizes `kernels`.
@@ -1009,7 +802,7 @@ struct VectorizeKernelsPass
   }
 
   /// Steps 3 and 4: vectors lowered, large kernels over host threads.
-  LogicalResult lowerVectors(IRRewriter &rw, func::FuncOp fn, int &counter) {
+  LogicalResult lowerVectors(IRRewriter &rw, func::FuncOp fn) {
     MLIRContext *ctx = &getContext();
 
     // 3. Contractions, alias folding, hoisting, lowering.
@@ -1072,7 +865,7 @@ struct VectorizeKernelsPass
     for (scf::ForOp loop : parallel) {
       clearMarker<ParallelTile>(loop);
       if (threads)
-        (void)outlineParallelLoop(rw, loop, counter++);
+        (void)outlineParallelLoop(rw, loop);
     }
     // Attributes of the kernels are not needed past this point.
     fn.walk([&](Operation *op) {

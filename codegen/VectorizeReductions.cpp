@@ -23,6 +23,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "codegen/Markers.h"
+#include "codegen/ParallelLoop.h"
 #include "codegen/Passes.h"
 #include "codegen/Pipelines.h"
 
@@ -319,6 +321,18 @@ void vectorizeRow(RewriterBase &rw, const RowReduction &r) {
   rw.eraseOp(op);
 }
 
+/// Whether the rows of `op` (static shapes) may run on host threads: its
+/// outermost loop is parallel and it reads enough elements for the start
+/// of a parallel loop to pay (ParallelLoop.h).
+bool rowsInParallel(linalg::GenericOp op) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  int64_t elements = 1;
+  for (int64_t r : ranges)
+    elements *= r;
+  return op.getIteratorTypesArray()[0] == utils::IteratorType::parallel &&
+         ranges[0] >= 2 && elements >= kMinParallelElements;
+}
+
 struct VectorizeReductionsPass
     : impl::TorusVectorizeReductionsBase<VectorizeReductionsPass> {
   using Base::Base;
@@ -344,6 +358,10 @@ struct VectorizeReductionsPass
       sizes.back() = 0;
       linalg::GenericOp tiled = op;
       if (op.getNumLoops() > 1) {
+        // Rows of a large reduction go to host threads when its outermost
+        // loop is parallel: each row writes its own result
+        // (torus-parallel-loops outlines the row loop).
+        const bool threadRows = rowsInParallel(op);
         rw.setInsertionPoint(op);
         linalg::LinalgTilingOptions options;
         options.setTileSizes(sizes);
@@ -353,6 +371,8 @@ struct VectorizeReductionsPass
           continue;
         rw.eraseOp(op);
         tiled = cast<linalg::GenericOp>(t->op.getOperation());
+        if (threadRows)
+          setMarker<TorusDialect::ParallelTileAttrHelper>(t->loops[0]);
       }
       std::optional<RowReduction> r = match(tiled, bits);
       if (!r) {

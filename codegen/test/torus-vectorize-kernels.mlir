@@ -211,11 +211,11 @@ func.func @big(%a: memref<1100x1000xf32>, %b: memref<1000x1000xf32>, %c: memref<
 
 // One M block (256 rows): the threads share the loop over N panels instead
 // (1024 / 128 = 8 of them), each running K tiles of 256.
-// (The counter numbering outlined bodies runs over the module.)
-// THREADS-LABEL: func.func private @wide__parallel_tile_1(%{{.*}}: !llvm.ptr, %{{.*}}: i64)
+// (Bodies are numbered per function: <fn>__parallel_tile_<i>.)
+// THREADS-LABEL: func.func private @wide__parallel_tile_0(%{{.*}}: !llvm.ptr, %{{.*}}: i64)
 // THREADS: scf.for %{{.*}} = %c0 to %c512 step %c256
 // THREADS-LABEL: func.func @wide
-// THREADS: %[[BODY:.*]] = constant @wide__parallel_tile_1
+// THREADS: %[[BODY:.*]] = constant @wide__parallel_tile_0
 // THREADS: %[[TRIPS:.*]] = llvm.mlir.constant(8 : i64) : i64
 // THREADS: call @__torus_parallel_for(%[[BODY]], %{{.*}}, %[[TRIPS]])
 // CHECK-LABEL: func.func @wide
@@ -224,6 +224,30 @@ func.func @big(%a: memref<1100x1000xf32>, %b: memref<1000x1000xf32>, %c: memref<
 func.func @wide(%a: memref<256x512xf32>, %b: memref<512x1024xf32>, %c: memref<256x1024xf32>) {
   linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]}
       ins(%a, %b : memref<256x512xf32>, memref<512x1024xf32>) outs(%c : memref<256x1024xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// 16 matmuls of 128 x 128 x 64 (2^24 multiply-adds in all, 2^20 each): the
+// batch loop is outlined, each thread taking whole matmuls (16 trips) and
+// packing B's tile (its batch's 64 x 128) into its own stack buffer.
+// THREADS-LABEL: func.func private @batched__parallel_tile_0(%{{.*}}: !llvm.ptr, %{{.*}}: i64)
+// THREADS: memref.alloca() {alignment = 64 : i64} : memref<256x128xf32>
+// THREADS: memref.subview %{{.*}}[%{{.*}}, 0, 0] [1, 64, 128] [1, 1, 1]
+// THREADS-LABEL: func.func @batched
+// THREADS: %[[BODY:.*]] = constant @batched__parallel_tile_0
+// THREADS: %[[TRIPS:.*]] = llvm.mlir.constant(16 : i64) : i64
+// THREADS: call @__torus_parallel_for(%[[BODY]], %{{.*}}, %[[TRIPS]])
+// CHECK-LABEL: func.func @batched
+// CHECK-NOT: __torus_parallel_for
+// CHECK: return
+func.func @batched(%a: memref<16x128x64xf32>, %b: memref<16x64x128xf32>, %c: memref<16x128x128xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (b, k, n)>, affine_map<(b, m, n, k) -> (b, m, n)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<16x128x64xf32>, memref<16x64x128xf32>) outs(%c : memref<16x128x128xf32>) {
   ^bb0(%x: f32, %y: f32, %acc: f32):
     %p = arith.mulf %x, %y : f32
     %s = arith.addf %acc, %p : f32

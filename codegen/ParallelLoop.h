@@ -1,0 +1,52 @@
+//===- ParallelLoop.h - Outer kernel loops over host threads ----*- C++ -*-===//
+//
+// A loop of generated code whose iterations are independent (they write
+// disjoint tiles) may run on host threads: its body is outlined into
+// `void @<fn>__parallel_tile_<i>(!llvm.ptr ctx, i64 i)` and the loop
+// replaced by `__torus_parallel_for(body, ctx, trips)` (runtime/
+// ParallelFor.h). The kernel passes mark such loops `torus.parallel_tile`
+// (codegen/Markers.h) and outline them once their bodies are final:
+//
+//   if (hasMarker<TorusDialect::ParallelTileAttrHelper>(loop))
+//     (void)outlineParallelLoop(rw, loop);
+//
+//===----------------------------------------------------------------------===//
+#ifndef TORUS_CODEGEN_PARALLELLOOP_H
+#define TORUS_CODEGEN_PARALLELLOOP_H
+
+#include <cstdint>
+
+namespace mlir {
+class RewriterBase;
+namespace scf {
+class ForOp;
+} // namespace scf
+namespace func {
+class FuncOp;
+} // namespace func
+} // namespace mlir
+
+namespace mlir::torus {
+
+/// Kernels with fewer multiply-adds (contractions) stay on one thread.
+constexpr int64_t kMinParallelWork = int64_t(1) << 24;
+/// Loop kernels (elementwise ops, row reductions) over fewer elements stay
+/// on one thread: a parallel loop costs a few microseconds to start.
+constexpr int64_t kMinParallelElements = int64_t(1) << 18;
+
+/// Replaces `loop` (constant bounds, no results, independent iterations)
+/// with `__torus_parallel_for(body, ctx, trips)`: its body is outlined into
+/// `void @<fn>__parallel_tile_<i>(!llvm.ptr ctx, i64 i)`, `i` the first
+/// unused. Values from above are rebuilt in the body: constants, stack
+/// buffers and view ops (subview, cast, ...) are cloned; identity layout
+/// memrefs are passed as aligned pointers and index values as i64 in
+/// `ctx`, an array on the stack. False (nothing changed) when a value from
+/// above is of another kind or the loop has fewer than 2 iterations.
+bool outlineParallelLoop(RewriterBase &rw, scf::ForOp loop);
+
+/// Whether `fn` is an outlined parallel loop body.
+bool isParallelBody(func::FuncOp fn);
+
+} // namespace mlir::torus
+
+#endif // TORUS_CODEGEN_PARALLELLOOP_H
