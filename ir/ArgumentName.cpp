@@ -2,9 +2,16 @@
 
 #include "ir/ArgumentName.h"
 
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/AsmParser/AsmParserState.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Location.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
 
 namespace mlir::torus {
 
@@ -53,6 +60,49 @@ bool isValidArgumentName(llvm::StringRef name) {
   return llvm::all_of(name, [](char c) {
     return llvm::isAlnum(c) || c == '_' || c == '.' || c == '-';
   });
+}
+
+namespace {
+/// Names the public functions' arguments in `parsed` after their
+/// definitions in the text (`state` holds their source ranges).
+void nameArgumentsAsWritten(Operation *parsed, const AsmParserState &state) {
+  parsed->walk([&](func::FuncOp fn) {
+    if (!fn.isPublic() || fn.isExternal())
+      return;
+    const auto *def = state.getBlockDef(&fn.getBody().front());
+    if (!def)
+      return;
+    for (auto [arg, written] : llvm::zip(fn.getArguments(), def->arguments)) {
+      llvm::SMRange range = written.loc;
+      if (!range.isValid() || argumentName(arg))
+        continue;
+      llvm::StringRef name(range.Start.getPointer(),
+                           range.End.getPointer() - range.Start.getPointer());
+      name.consume_front("%");
+      if (name.empty() ||
+          name.find_first_not_of("0123456789") == llvm::StringRef::npos)
+        continue;
+      setArgumentName(arg, name, fn.getLoc());
+    }
+  });
+}
+} // namespace
+
+OwningOpRef<ModuleOp> parseNamingArguments(const llvm::SourceMgr &sourceMgr,
+                                           const ParserConfig &config) {
+  // Parsed keeping the source ranges of definitions, for the names.
+  Block parsed;
+  AsmParserState state;
+  if (failed(parseAsmSourceFile(sourceMgr, &parsed, config, &state)))
+    return nullptr;
+  for (Operation &op : parsed)
+    nameArgumentsAsWritten(&op, state);
+  const llvm::MemoryBuffer *buffer =
+      sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
+  MLIRContext *context = config.getContext();
+  return detail::constructContainerOpForParserIfNecessary<ModuleOp>(
+      &parsed, context,
+      FileLineColLoc::get(context, buffer->getBufferIdentifier(), 0, 0));
 }
 
 } // namespace mlir::torus

@@ -11,12 +11,22 @@
 #ifndef TORUS_IR_ARGUMENTNAME_H
 #define TORUS_IR_ARGUMENTNAME_H
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Location.h"
+#include "mlir/IR/OwningOpRef.h"
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <optional>
 #include <string>
+
+namespace llvm {
+class SourceMgr;
+} // namespace llvm
+
+namespace mlir {
+class ParserConfig;
+} // namespace mlir
 
 namespace mlir::torus {
 
@@ -36,6 +46,16 @@ void setArgumentName(BlockArgument arg, llvm::StringRef name,
 /// Whether `name` is a valid argument name: `[A-Za-z_][A-Za-z0-9_.-]*`, the
 /// names HLO text keeps as they are.
 bool isValidArgumentName(llvm::StringRef name);
+
+/// Parses the main buffer of `sourceMgr` into a module, as
+/// parseSourceFile<ModuleOp> does, and records the names of the public
+/// functions' arguments as they were written: `%x` is named `x`; `%0`, and
+/// arguments whose location already names them (text printed with debug
+/// info), are left as they are. The readers of torus and StableHLO text
+/// use it, so that `torus-run --input x=...` finds `%x`. Null when parsing
+/// fails, the error reported to the context's diagnostic handler.
+OwningOpRef<ModuleOp> parseNamingArguments(const llvm::SourceMgr &sourceMgr,
+                                           const ParserConfig &config);
 
 } // namespace mlir::torus
 

@@ -2,6 +2,7 @@
 
 #include "ir/stablehlo/StablehloImport.h"
 
+#include "ir/ArgumentName.h"
 #include "ir/SourceNesting.h"
 #include "ir/TorusOps.h"
 #include "ir/stablehlo/ChloOps.h"
@@ -100,7 +101,7 @@ OwningOpRef<ModuleOp> parseStablehloText(const llvm::SourceMgr &sourceMgr,
   repacked.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(
                                   text, buffer->getBufferIdentifier()),
                               llvm::SMLoc());
-  return parseSourceFile<ModuleOp>(repacked, ParserConfig(context));
+  return parseNamingArguments(repacked, ParserConfig(context));
 }
 
 OwningOpRef<ModuleOp> importStablehloText(const llvm::SourceMgr &sourceMgr,

@@ -7,8 +7,6 @@
 #include "ir/trace/TraceContext.h"
 #include "ir/trace/TracedFunctionImpl.h"
 
-#include "mlir/AsmParser/AsmParser.h"
-#include "mlir/AsmParser/AsmParserState.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/SymbolTable.h"
@@ -237,35 +235,6 @@ detail::traceFlat(const std::string &name,
   return makeTracedFunction(std::move(context), std::move(module));
 }
 
-namespace {
-/// Records the names `%x` of the public functions' arguments as they were
-/// written (ir/ArgumentName.h); `%0`, and arguments that already carry a
-/// name (text printed with debug info), are left as they are.
-void nameArgumentsAsWritten(mlir::Operation *parsed,
-                            const mlir::AsmParserState &state) {
-  parsed->walk([&](mlir::func::FuncOp fn) {
-    if (!fn.isPublic() || fn.isExternal())
-      return;
-    const auto *def = state.getBlockDef(&fn.getBody().front());
-    if (!def)
-      return;
-    for (auto [arg, written] :
-         llvm::zip(fn.getArguments(), def->arguments)) {
-      llvm::SMRange range = written.loc;
-      if (!range.isValid() || mlir::torus::argumentName(arg))
-        continue;
-      llvm::StringRef name(range.Start.getPointer(),
-                           range.End.getPointer() - range.Start.getPointer());
-      name.consume_front("%");
-      if (name.empty() ||
-          name.find_first_not_of("0123456789") == llvm::StringRef::npos)
-        continue;
-      mlir::torus::setArgumentName(arg, name, fn.getLoc());
-    }
-  });
-}
-} // namespace
-
 absl::StatusOr<TracedFunction> parseModule(const std::string &text,
                                            const std::string &sourceName) {
   auto context = createTorusContext();
@@ -279,19 +248,8 @@ absl::StatusOr<TracedFunction> parseModule(const std::string &text,
     DiagnosticCollector diags(context.get());
     if (mlir::failed(mlir::torus::checkSourceNesting(sourceMgr, context.get())))
       return absl::InvalidArgumentError(diags.take());
-    // Parsed keeping the source ranges of definitions, for the names.
-    mlir::Block parsed;
-    mlir::AsmParserState state;
-    mlir::ParserConfig config(context.get());
-    if (mlir::failed(
-            mlir::parseAsmSourceFile(sourceMgr, &parsed, config, &state)))
-      return absl::InvalidArgumentError(diags.take());
-    for (mlir::Operation &op : parsed)
-      nameArgumentsAsWritten(&op, state);
-    module = mlir::detail::constructContainerOpForParserIfNecessary<
-        mlir::ModuleOp>(&parsed, context.get(),
-                        mlir::FileLineColLoc::get(context.get(), sourceName,
-                                                  0, 0));
+    module = mlir::torus::parseNamingArguments(
+        sourceMgr, mlir::ParserConfig(context.get()));
     if (!module)
       return absl::InvalidArgumentError(diags.take());
   }

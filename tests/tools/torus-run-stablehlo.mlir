@@ -18,6 +18,17 @@
 
 // ERR: stablehlo_unsupported.mlir:3:10: error: 'chlo.zeta' has no torus equivalent yet
 
+// Arguments are named as written (%x, %w): torus-run's --input and the
+// HLO export's parameters use the names, and a name the program lacks is
+// listed against them. x*x - w of x = [[1,2,3],[-1,-2,-3]], w = x.
+// RUN: torus-run %S/Inputs/stablehlo_named.mlir --input w=%torus_src/tests/data/stablehlo/x.npy --input x=%torus_src/tests/data/stablehlo/x.npy --print-outputs | FileCheck %s --check-prefix=NAMED
+// RUN: torusc %S/Inputs/stablehlo_named.mlir --emit=hlo | FileCheck %s --check-prefix=NAMED-HLO
+// RUN: not torus-run %S/Inputs/stablehlo_named.mlir --input y=%torus_src/tests/data/stablehlo/x.npy 2>&1 | FileCheck %s --check-prefix=NAMED-ERR
+// NAMED: replica 0 result 0: f32[2,3]{0, 2, 6, 2, 6, 12}
+// NAMED-HLO: %x = f32[2,3]{1,0} parameter(0)
+// NAMED-HLO-NEXT: %w = f32[2,3]{1,0} parameter(1)
+// NAMED-ERR: @main has no argument 'y' (arguments: x, w)
+
 // A training step as JAX 0.10 lowers it (tests/data/stablehlo/make_mlp_step.py:
 // an MLP's loss, its gradients through take_along_axis, an SGD update)
 // gives JAX's values.

@@ -7,16 +7,10 @@
 #include "ir/stablehlo/StablehloImport.h"
 #include "ir/trace/TracedFunctionImpl.h"
 
-#include "mlir/AsmParser/AsmParser.h"
-#include "mlir/AsmParser/AsmParserState.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/IR/Block.h"
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/Errc.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/SourceMgr.h"
 
 #include <fmt/format.h>
 
@@ -29,54 +23,6 @@ namespace {
 using Reader = absl::StatusOr<SourceProgram> (*)(const std::string &text,
                                                  const std::string &name,
                                                  const SourceOptions &options);
-
-/// The names of `entry`'s arguments in `text`: a second, cheap parse that
-/// keeps the source ranges of definitions.
-std::vector<std::string> argumentNames(const std::string &text,
-                                       const std::string &name,
-                                       const std::string &entry,
-                                       size_t count) {
-  std::vector<std::string> names;
-  for (size_t i = 0; i < count; ++i)
-    names.push_back(fmt::format("arg{}", i));
-  auto context = createTorusContext();
-  mlir::ScopedDiagnosticHandler quiet(context.get(), [](mlir::Diagnostic &) {
-    return mlir::success();
-  });
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBuffer(text, name),
-                               llvm::SMLoc());
-  mlir::Block block;
-  mlir::AsmParserState state;
-  mlir::ParserConfig config(context.get(), /*verifyAfterParse=*/false);
-  if (mlir::failed(
-          mlir::parseAsmSourceFile(sourceMgr, &block, config, &state)))
-    return names;
-  mlir::func::FuncOp fn;
-  block.walk([&](mlir::func::FuncOp f) {
-    if (f.getName() == entry && !f.isExternal())
-      fn = f;
-  });
-  if (!fn)
-    return names;
-  const auto *def = state.getBlockDef(&fn.getBody().front());
-  if (!def)
-    return names;
-  for (size_t i = 0; i < def->arguments.size() && i < count; ++i) {
-    llvm::SMRange range = def->arguments[i].loc;
-    if (!range.isValid())
-      continue;
-    std::string written(range.Start.getPointer(),
-                        range.End.getPointer() - range.Start.getPointer());
-    if (!written.empty() && written[0] == '%')
-      written.erase(0, 1);
-    bool numeric = !written.empty() &&
-                   written.find_first_not_of("0123456789") == std::string::npos;
-    if (!written.empty() && !numeric)
-      names[i] = written;
-  }
-  return names;
-}
 
 absl::StatusOr<SourceProgram> readMlir(const std::string &text,
                                        const std::string &name,
@@ -135,11 +81,8 @@ absl::StatusOr<SourceProgram> readStablehlo(const std::string &text,
   TORUS_ASSIGN_OR_RETURN(TracedFunction fn, makeTracedFunction(
                                                 std::move(context),
                                                 std::move(module)));
-  std::vector<std::string> names =
-      argumentNames(text, name, fn.name(), fn.inputs().size());
-  // Recorded on the arguments (ir/ArgumentName.h), so that the HLO export
-  // keeps them; names HLO could not keep as written stay in `names` only.
-  (void)fn.setArgumentNames(names);
+  // The importer named the arguments as written (ir/ArgumentName.h).
+  std::vector<std::string> names = fn.argumentNames();
   return SourceProgram{std::move(fn), std::move(names)};
 }
 
