@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "distribute/multiworker/ForkedStrategies.h"
 #include "distribute/TestUtil.h"
 #include "runtime/multiworker/ForkedWorkers.h"
 #include "torus/distribute/Distribute.h"
@@ -21,86 +22,8 @@
 namespace torus::distribute {
 namespace {
 
-using Steps = std::vector<std::vector<std::vector<int64_t>>>;
-
-std::string show(const Steps &steps) {
-  std::ostringstream out;
-  for (const auto &step : steps) {
-    out << "(";
-    for (size_t r = 0; r < step.size(); ++r) {
-      out << (r ? " " : "") << "[";
-      for (size_t i = 0; i < step[r].size(); ++i)
-        out << (i ? "," : "") << step[r][i];
-      out << "]";
-    }
-    out << ")";
-  }
-  return out.str();
-}
-
-/// Every step's per-replica elements of component 0, or the error.
-std::string iterate(absl::StatusOr<DistributedDataset> dist) {
-  if (!dist.ok())
-    return std::string(dist.status().ToString());
-  auto it = dist->makeIterator();
-  if (!it.ok())
-    return std::string(it.status().ToString());
-  Steps steps;
-  for (int s = 0; s < 20; ++s) {
-    auto next = it->next();
-    if (!next.ok()) {
-      if (next.status().code() != absl::StatusCode::kOutOfRange)
-        return std::string(next.status().ToString());
-      break;
-    }
-    steps.push_back(testing::perReplicaInts({*next})[0]);
-  }
-  return show(steps);
-}
-
-/// A strategy for task `position` of `cluster` (chief first) with `r`
-/// replicas, joined through `dir`.
-absl::StatusOr<MultiWorkerMirroredStrategy>
-strategyFor(const ClusterSpec &cluster, int position, int r,
-            const std::string &dir) {
-  const bool hasChief = cluster.count("chief") > 0;
-  SimpleClusterResolverOptions o;
-  if (hasChief && position == 0) {
-    o.taskType = "chief";
-    o.taskId = 0;
-  } else {
-    o.taskType = "worker";
-    o.taskId = hasChief ? position - 1 : position;
-  }
-  MultiWorkerOptions mw;
-  mw.rendezvousDirectory = dir;
-  mw.jobId = "dataset";
-  return MultiWorkerMirroredStrategy::create(
-      std::make_shared<SimpleClusterResolver>(cluster, o), {}, r, mw);
-}
-
-/// Runs `fn` in one process per task of `cluster`, each with the strategy
-/// for its task (`replicas` local replicas), and expects task i's result to
-/// be `expected[i]`.
-void expectPerWorker(
-    const ClusterSpec &cluster, int replicas,
-    const std::function<std::string(MultiWorkerMirroredStrategy &)> &fn,
-    const std::vector<std::string> &expected) {
-  int n = 0;
-  for (const auto &[job, tasks] : cluster)
-    n += static_cast<int>(tasks.size());
-  std::string dir = rt::testing::makeTempDirectory("torus-mwds");
-  auto outcomes = rt::testing::runForkedWorkers(n, [&](int position) {
-    auto s = strategyFor(cluster, position, replicas, dir);
-    std::string got =
-        s.ok() ? fn(*s) : std::string(s.status().ToString());
-    return got == expected[position]
-               ? std::string()
-               : "got " + got + "\nwant " + expected[position];
-  });
-  for (int i = 0; i < n; ++i)
-    EXPECT_EQ(outcomes[i].result, "") << "task " << i;
-}
+using testing::expectPerWorker;
+using testing::iterate;
 
 const ClusterSpec kTwoWorkers{{"worker", {"127.0.0.1:1", "127.0.0.1:2"}}};
 const ClusterSpec kChiefAndWorker{{"chief", {"127.0.0.1:1"}},
@@ -109,8 +32,8 @@ const ClusterSpec kChiefAndWorker{{"chief", {"127.0.0.1:1"}},
 TEST(MultiWorkerDatasetTest, UnevenBatchesFourReplicasOnTwoWorkers) {
   // input_lib_test.py::testUnevenDatasetBatchesMultiWorkerFourReplicas.
   expectPerWorker(
-      kTwoWorkers, 2,
-      [&](MultiWorkerMirroredStrategy &s) -> std::string {
+      kTwoWorkers, 2, "dataset",
+      [&](MultiWorkerMirroredStrategy &s, int) -> std::string {
         if (s.numReplicasInSync() != 4)
           return "numReplicasInSync " + std::to_string(s.numReplicasInSync());
         return iterate(s.experimentalDistributeDataset(
@@ -125,8 +48,8 @@ TEST(MultiWorkerDatasetTest, UnevenBatchesFourReplicasOnTwoWorkers) {
 
 TEST(MultiWorkerDatasetTest, DataShardingLastPartialBatchAndOff) {
   expectPerWorker(
-      kChiefAndWorker, 1,
-      [&](MultiWorkerMirroredStrategy &s) -> std::string {
+      kChiefAndWorker, 1, "dataset",
+      [&](MultiWorkerMirroredStrategy &s, int) -> std::string {
         // strategy_common_test::testSimpleInputFromDatasetLastPartialBatch,
         // input_lib_test::testMWMSWithDataSharding (AUTO and DATA),
         // testMWMSPartialBatch (OFF: everyone reads everything).
@@ -150,8 +73,8 @@ TEST(MultiWorkerDatasetTest, DataShardingLastPartialBatchAndOff) {
 
 TEST(MultiWorkerDatasetTest, FileShardingAndInputContexts) {
   expectPerWorker(
-      kTwoWorkers, 2,
-      [&](MultiWorkerMirroredStrategy &s) -> std::string {
+      kTwoWorkers, 2, "dataset",
+      [&](MultiWorkerMirroredStrategy &s, int) -> std::string {
         // FILE with more than one worker: in-memory sources cannot be.
         std::string file = iterate(s.experimentalDistributeDataset(
             Dataset::range(8).batch(4).withOptions({AutoShardPolicy::File})));
@@ -190,8 +113,8 @@ TEST(MultiWorkerDatasetTest, TextLineFilesAreShardedByFile) {
         std::stoll(std::string(bytes.begin(), bytes.end())))};
   };
   expectPerWorker(
-      kTwoWorkers, 1,
-      [&](MultiWorkerMirroredStrategy &s) -> std::string {
+      kTwoWorkers, 1, "dataset",
+      [&](MultiWorkerMirroredStrategy &s, int) -> std::string {
         return iterate(s.experimentalDistributeDataset(
             Dataset::textLine(files)
                 .map(parse, ElementSpec{{DType::I64, {}}})
@@ -205,8 +128,8 @@ TEST(MultiWorkerDatasetTest, ThreeWorkersTheLastGetsEmptySlices) {
   const ClusterSpec three{
       {"worker", {"127.0.0.1:1", "127.0.0.1:2", "127.0.0.1:3"}}};
   expectPerWorker(
-      three, 1,
-      [&](MultiWorkerMirroredStrategy &s) -> std::string {
+      three, 1, "dataset",
+      [&](MultiWorkerMirroredStrategy &s, int) -> std::string {
         return iterate(s.experimentalDistributeDataset(
             Dataset::range(8).batch(4).withOptions({AutoShardPolicy::Data})));
       },

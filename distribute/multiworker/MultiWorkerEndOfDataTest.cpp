@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "distribute/multiworker/ForkedStrategies.h"
 #include "distribute/TestUtil.h"
 #include "distribute/nn/MlpTraining.h"
 #include "runtime/multiworker/ForkedWorkers.h"
@@ -28,88 +29,9 @@
 namespace torus::distribute {
 namespace {
 
-/// The strategy of worker `position` of `cluster` (no chief), `r` local
-/// replicas, joined through `dir`.
-absl::StatusOr<MultiWorkerMirroredStrategy>
-strategyFor(const ClusterSpec &cluster, int position, int r,
-            const std::string &dir) {
-  SimpleClusterResolverOptions o;
-  o.taskType = "worker";
-  o.taskId = position;
-  MultiWorkerOptions mw;
-  mw.rendezvousDirectory = dir;
-  mw.jobId = "endofdata";
-  return MultiWorkerMirroredStrategy::create(
-      std::make_shared<SimpleClusterResolver>(cluster, o), {}, r, mw);
-}
-
-ClusterSpec workers(int n) {
-  ClusterSpec c;
-  for (int i = 0; i < n; ++i)
-    c["worker"].push_back("127.0.0.1:" + std::to_string(i + 1));
-  return c;
-}
-
-/// Runs `fn` in one process per worker, each with its strategy (`replicas`
-/// local replicas); worker i's result must be `expected[i]`.
-void expectPerWorker(
-    int n, int replicas,
-    const std::function<std::string(MultiWorkerMirroredStrategy &, int)> &fn,
-    const std::vector<std::string> &expected) {
-  std::string dir = rt::testing::makeTempDirectory("torus-mweod");
-  ClusterSpec cluster = workers(n);
-  auto outcomes = rt::testing::runForkedWorkers(n, [&](int position) {
-    auto s = strategyFor(cluster, position, replicas, dir);
-    std::string got =
-        s.ok() ? fn(*s, position) : std::string(s.status().ToString());
-    return got == expected[position]
-               ? std::string()
-               : "got " + got + "\nwant " + expected[position];
-  });
-  for (int i = 0; i < n; ++i)
-    EXPECT_EQ(outcomes[i].result, "") << "worker " << i;
-}
-
-/// Every step's per-replica elements of component 0 until OutOfRange (at
-/// most 20 steps), or the error.
-std::string iterate(absl::StatusOr<DistributedDataset> dist,
-                    bool asOptional = false) {
-  if (!dist.ok())
-    return std::string(dist.status().ToString());
-  auto it = dist->makeIterator();
-  if (!it.ok())
-    return std::string(it.status().ToString());
-  std::ostringstream out;
-  for (int s = 0; s < 20; ++s) {
-    Values v;
-    if (asOptional) {
-      auto next = it->getNextAsOptional();
-      if (!next.ok())
-        return std::string(next.status().ToString());
-      if (!*next)
-        break;
-      v = std::move(**next);
-    } else {
-      auto next = it->next();
-      if (!next.ok()) {
-        if (next.status().code() != absl::StatusCode::kOutOfRange)
-          return std::string(next.status().ToString());
-        break;
-      }
-      v = std::move(*next);
-    }
-    out << "(";
-    auto replicas = testing::perReplicaInts({v})[0];
-    for (size_t r = 0; r < replicas.size(); ++r) {
-      out << (r ? " " : "") << "[";
-      for (size_t i = 0; i < replicas[r].size(); ++i)
-        out << (i ? "," : "") << replicas[r][i];
-      out << "]";
-    }
-    out << ")";
-  }
-  return out.str();
-}
+using testing::expectPerWorker;
+using testing::iterate;
+using testing::workers;
 
 /// One text file per worker with `lines[w]` consecutive numbers.
 std::vector<std::string> numberFiles(const std::vector<int> &lines) {
@@ -143,7 +65,7 @@ TEST(MultiWorkerEndOfDataTest, ShortFileFeedsDummyBatchesUntilAllRunOut) {
   // agrees the same way.
   std::vector<std::string> files = numberFiles({6, 2});
   expectPerWorker(
-      2, 1,
+      workers(2), 1, "endofdata",
       [&](MultiWorkerMirroredStrategy &s, int) -> std::string {
         Dataset ds = numbers(files).withOptions({AutoShardPolicy::File});
         return iterate(s.experimentalDistributeDataset(ds.batch(4))) + " | " +
@@ -162,7 +84,7 @@ TEST(MultiWorkerEndOfDataTest, FourWorkersTwoReplicasEachEndTogether) {
   // per-replica batches of one element; its two replicas take them in
   // turn. Every worker takes worker 3's 4 steps.
   expectPerWorker(
-      4, 2,
+      workers(4), 2, "endofdata",
       [&](MultiWorkerMirroredStrategy &s, int) -> std::string {
         return iterate(s.distributeDatasetsFromFunction(
             [](const InputContext &ctx) -> absl::StatusOr<Dataset> {
@@ -185,7 +107,7 @@ TEST(MultiWorkerEndOfDataTest, InputErrorOnOneWorkerIsNamedByTheOther) {
   auto outcomes = rt::testing::runForkedWorkers(
       2,
       [&](int position) -> std::string {
-        auto s = strategyFor(cluster, position, 1, dir);
+        auto s = testing::strategyForTask(cluster, position, 1, dir, "endofdata");
         if (!s.ok())
           return std::string(s.status().ToString());
         auto dist = s->distributeDatasetsFromFunction(
@@ -401,7 +323,7 @@ TEST(MultiWorkerEndOfDataTest, UnevenShardsTrainLikeOneProcess) {
   auto outcomes = rt::testing::runForkedWorkers(
       kWorkers,
       [&](int w) {
-        auto s = strategyFor(cluster, w, 1, dir);
+        auto s = testing::strategyForTask(cluster, w, 1, dir, "endofdata");
         if (!s.ok())
           return std::string(s.status().ToString());
         return trainWorker(*s, dir + "/result" + std::to_string(w));

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "distribute/multiworker/ForkedStrategies.h"
 #include "distribute/TestUtil.h"
 #include "runtime/multiworker/ForkedWorkers.h"
 #include "torus/distribute/Distribute.h"
@@ -24,48 +25,7 @@
 namespace torus::distribute {
 namespace {
 
-/// The strategy of task `position` of `cluster` (chief first), `r` local
-/// replicas, joined through `dir`.
-absl::StatusOr<MultiWorkerMirroredStrategy>
-strategyFor(const ClusterSpec &cluster, int position, int r,
-            const std::string &dir) {
-  const bool hasChief = cluster.count("chief") > 0;
-  SimpleClusterResolverOptions o;
-  if (hasChief && position == 0) {
-    o.taskType = "chief";
-    o.taskId = 0;
-  } else {
-    o.taskType = "worker";
-    o.taskId = hasChief ? position - 1 : position;
-  }
-  MultiWorkerOptions mw;
-  mw.rendezvousDirectory = dir;
-  mw.jobId = "reduce";
-  return MultiWorkerMirroredStrategy::create(
-      std::make_shared<SimpleClusterResolver>(cluster, o), {}, r, mw);
-}
-
-/// Runs `fn` in one process per task, each with the strategy of its task
-/// (`replicas` local replicas); task i's result must be `expected[i]`.
-void expectPerWorker(
-    const ClusterSpec &cluster, int replicas,
-    const std::function<std::string(MultiWorkerMirroredStrategy &, int)> &fn,
-    const std::vector<std::string> &expected) {
-  int n = 0;
-  for (const auto &[job, tasks] : cluster)
-    n += static_cast<int>(tasks.size());
-  std::string dir = rt::testing::makeTempDirectory("torus-mwreduce");
-  auto outcomes = rt::testing::runForkedWorkers(n, [&](int position) {
-    auto s = strategyFor(cluster, position, replicas, dir);
-    std::string got =
-        s.ok() ? fn(*s, position) : std::string(s.status().ToString());
-    return got == expected[position]
-               ? std::string()
-               : "got " + got + "\nwant " + expected[position];
-  });
-  for (int i = 0; i < n; ++i)
-    EXPECT_EQ(outcomes[i].result, "") << "task " << i;
-}
+using testing::expectPerWorker;
 
 std::string show(const absl::StatusOr<HostTensor> &t) {
   if (!t.ok())
@@ -84,7 +44,7 @@ TEST(MultiWorkerReduceTest, PlainTensorIsSummedOverTheWorkers) {
   for (int replicas : {1, 2}) {
     SCOPED_TRACE("replicas per worker " + std::to_string(replicas));
     expectPerWorker(
-        kTwoWorkers, replicas,
+        kTwoWorkers, replicas, "reduce",
         [](MultiWorkerMirroredStrategy &s, int position) {
           HostTensor one = HostTensor::scalar<float>(1.0f);
           // Each worker's own value: 1 on worker 0, 3 on worker 1.
@@ -119,14 +79,14 @@ TEST(MultiWorkerReduceTest, UpdateConfigProtoNamesLeaderAndDeviceFilter) {
       filters += " " + f;
     return c->collectiveGroupLeader + filters;
   };
-  expectPerWorker(threeWorkers, 1, describe,
+  expectPerWorker(threeWorkers, 1, "reduce", describe,
                   {"/job:worker/replica:0/task:0 /job:worker/task:0",
                    "/job:worker/replica:0/task:0 /job:worker/task:1",
                    "/job:worker/replica:0/task:0 /job:worker/task:2"});
   // With a chief, the chief leads.
   const ClusterSpec chiefAndWorker{{"chief", {"127.0.0.1:1"}},
                                    {"worker", {"127.0.0.1:2"}}};
-  expectPerWorker(chiefAndWorker, 1, describe,
+  expectPerWorker(chiefAndWorker, 1, "reduce", describe,
                   {"/job:chief/replica:0/task:0 /job:chief/task:0",
                    "/job:chief/replica:0/task:0 /job:worker/task:0"});
 }
