@@ -20,6 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "distribute/multiworker/WorkerFlags.h"
 #include "distribute/nn/MlpTraining.h"
 #include "torus/distribute/Checkpoint.h"
 
@@ -34,53 +35,20 @@ using namespace torus::distribute;
 
 namespace {
 
-struct Args {
+struct Args : WorkerFlags {
   int64_t devices = 2;
-  int64_t steps = 20;
-  std::string out;
-  std::optional<double> timeout;
-  std::string checkpointDir;
-  int64_t checkpointEvery = 0;
 };
 
 absl::StatusOr<Args> parseArgs(int argc, char **argv) {
   Args a;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    auto value = [&](const char *name) -> std::optional<std::string> {
-      std::string prefix = std::string("--") + name + "=";
-      if (arg.rfind(prefix, 0) == 0)
-        return arg.substr(prefix.size());
-      return std::nullopt;
-    };
-    auto number = [&](const std::string &text,
-                      const char *name) -> absl::StatusOr<double> {
-      char *end = nullptr;
-      double v = std::strtod(text.c_str(), &end);
-      if (text.empty() || *end != '\0' || !(v > 0))
-        return absl::InvalidArgumentError(std::string("--") + name +
-                                          " needs a positive number, got '" +
-                                          text + "'");
-      return v;
-    };
-    if (auto v = value("devices")) {
-      TORUS_ASSIGN_OR_RETURN(double d, number(*v, "devices"));
-      a.devices = static_cast<int64_t>(d);
-    } else if (auto v = value("steps")) {
-      TORUS_ASSIGN_OR_RETURN(double d, number(*v, "steps"));
-      a.steps = static_cast<int64_t>(d);
-    } else if (auto v = value("out")) {
-      a.out = *v;
-    } else if (auto v = value("timeout")) {
-      TORUS_ASSIGN_OR_RETURN(a.timeout, number(*v, "timeout"));
-    } else if (auto v = value("checkpoint-dir")) {
-      a.checkpointDir = *v;
-    } else if (auto v = value("checkpoint-every")) {
-      TORUS_ASSIGN_OR_RETURN(double d, number(*v, "checkpoint-every"));
-      a.checkpointEvery = static_cast<int64_t>(d);
-    } else {
-      return absl::InvalidArgumentError("unknown argument '" + arg + "'");
-    }
+  TORUS_ASSIGN_OR_RETURN(std::vector<std::string> rest,
+                         parseWorkerFlags(argc, argv, a));
+  for (const std::string &arg : rest) {
+    auto v = flagValue(arg, "devices");
+    if (!v)
+      return unknownArgument(arg);
+    TORUS_ASSIGN_OR_RETURN(double d, positiveFlag(*v, "devices"));
+    a.devices = static_cast<int64_t>(d);
   }
   return a;
 }

@@ -35,6 +35,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/Compiler.h"
+#include "distribute/multiworker/WorkerFlags.h"
 #include "ir/trace/TracedFunctionImpl.h"
 #include "runtime/RuntimeAbi.h"
 #include "runtime/executor/Executor.h"
@@ -67,52 +68,22 @@ namespace {
 constexpr int64_t kReplicas = 2, kPartitions = 2, kDevices = 4;
 constexpr int64_t kBatch = 8, kIn = 16, kHidden = 32, kOut = 4;
 
-struct Args {
-  int64_t steps = 20;
-  std::string out;
-  double timeout = 30;
-  std::string checkpointDir;
-  int64_t checkpointEvery = 0;
+struct Args : distribute::WorkerFlags {
   bool singleCore = false;
+  /// --timeout, 30 s when not given.
+  absl::Duration collectiveTimeout() const {
+    return absl::Seconds(timeout.value_or(30));
+  }
 };
 
 absl::StatusOr<Args> parseArgs(int argc, char **argv) {
   Args a;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    auto value = [&](const char *name) -> std::optional<std::string> {
-      std::string prefix = std::string("--") + name + "=";
-      if (arg.rfind(prefix, 0) == 0)
-        return arg.substr(prefix.size());
-      return std::nullopt;
-    };
-    auto number = [&](const std::string &text,
-                      const char *name) -> absl::StatusOr<double> {
-      char *end = nullptr;
-      double v = std::strtod(text.c_str(), &end);
-      if (text.empty() || *end != '\0' || !(v > 0))
-        return absl::InvalidArgumentError(std::string("--") + name +
-                                          " needs a positive number, got '" +
-                                          text + "'");
-      return v;
-    };
-    if (auto v = value("steps")) {
-      TORUS_ASSIGN_OR_RETURN(double d, number(*v, "steps"));
-      a.steps = static_cast<int64_t>(d);
-    } else if (auto v = value("out")) {
-      a.out = *v;
-    } else if (auto v = value("timeout")) {
-      TORUS_ASSIGN_OR_RETURN(a.timeout, number(*v, "timeout"));
-    } else if (auto v = value("checkpoint-dir")) {
-      a.checkpointDir = *v;
-    } else if (auto v = value("checkpoint-every")) {
-      TORUS_ASSIGN_OR_RETURN(double d, number(*v, "checkpoint-every"));
-      a.checkpointEvery = static_cast<int64_t>(d);
-    } else if (arg == "--single-core") {
-      a.singleCore = true;
-    } else {
-      return absl::InvalidArgumentError("unknown argument '" + arg + "'");
-    }
+  TORUS_ASSIGN_OR_RETURN(std::vector<std::string> rest,
+                         distribute::parseWorkerFlags(argc, argv, a));
+  for (const std::string &arg : rest) {
+    if (arg != "--single-core")
+      return distribute::unknownArgument(arg);
+    a.singleCore = true;
   }
   return a;
 }
@@ -277,7 +248,7 @@ absl::StatusOr<Job> joinJob(const Args &args) {
   std::string host = address.substr(0, address.rfind(':'));
   o.hostname = host.empty() || host == "localhost" ? "127.0.0.1" : host;
   o.connectTimeout = absl::Seconds(60);
-  o.timeout = absl::Seconds(args.timeout);
+  o.timeout = args.collectiveTimeout();
   TORUS_ASSIGN_OR_RETURN(job.group, rt::WorkerGroup::connect(o));
   return job;
 }
@@ -320,7 +291,7 @@ absl::Status train(const Args &args) {
 
   rt::ExecutorOptions options;
   options.numCores = local;
-  options.collectiveTimeout = absl::Seconds(args.timeout);
+  options.collectiveTimeout = args.collectiveTimeout();
   if (job.group)
     options.wrapCommunicator = [group = job.group](
                                    rt::InProcessCommunicator &comm)
@@ -424,7 +395,7 @@ absl::Status train(const Args &args) {
   if (job.group) {
     all.resize(mine.size() * job.size);
     TORUS_RETURN_IF_ERROR(job.group->allGather(
-        mine.data(), all.data(), mine.size(), absl::Seconds(args.timeout)));
+        mine.data(), all.data(), mine.size(), args.collectiveTimeout()));
   }
   const size_t perDevice = mine.size() / local;
   std::vector<HostTensor> full;
