@@ -6,7 +6,7 @@
 Each of 4 torus-mp-worker processes runs one of the 4 logical devices of one
 program (2 replicas x 2 partitions: the hidden dimension split over the
 partitions of a replica), each in its own network namespace joined to the
-others by a veth pair into a bridge (separate_hosts_test.py's Network), so
+others by a veth pair into a bridge (hosts_job.py), so
 both the Megatron all-reduce of a replica and the gradient all-reduce of a
 partition cross processes. They meet through a private redis-server on the
 bridge. Checked:
@@ -30,218 +30,161 @@ Before that, bad arguments and a cluster of 3 workers are errors naming them
 and runs 1 and 2 on loopback (3 needs namespaces).
 """
 
+import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from separate_hosts_test import N, Network, sh, start_redis, weights  # noqa
-
-import json
+from hosts_job import N, HostsJob, read_until, weights  # noqa: E402
 
 STEPS = 20
 
 
+def finish(procs, what):
+    """Waits for every task (150 s each): whether all exited 0, printing
+    why not, and their outputs."""
+    ok = True
+    outs = []
+    for i, p in enumerate(procs):
+        try:
+            out, _ = p.communicate(timeout=150)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            out, _ = p.communicate()
+            print("%s: task %d hung" % (what, i))
+            ok = False
+        if p.returncode != 0:
+            print("%s: task %d (exit %s):\n%s" % (
+                what, i, p.returncode, out.decode(errors="replace")))
+            ok = False
+        outs.append(out)
+    return ok, outs
+
+
 def main():
-    worker = sys.argv[1]
-    tmp = tempfile.mkdtemp(prefix="torus-mp-hosts-")
-    net = Network()
-    isolated = True
-    try:
-        net.make()
-    except (subprocess.CalledProcessError, FileNotFoundError) as e:
-        out = getattr(e, "stdout", b"") or b""
-        print("network namespaces cannot be made here (%s): running the "
-              "workers on loopback instead"
-              % (out.decode(errors="replace").strip() or e))
-        net.remove()
-        isolated = False
-    server = None
-    try:
-        host = net.gateway if isolated else "127.0.0.1"
-        addresses = net.addresses if isolated else ["127.0.0.1"] * N
-        server, port = start_redis(host)
-        url = "redis://%s:%d" % (host, port)
-        cluster = {"chief": ["%s:2222" % addresses[0]],
-                   "worker": ["%s:2222" % a for a in addresses[1:]]}
+    with HostsJob(sys.argv[1], "torus-mp-hosts-") as job:
+        return run(job)
 
-        def start_job(job, steps, extra=()):
-            procs = []
-            for i in range(N):
-                task = {"type": "chief", "index": 0} if i == 0 else \
-                       {"type": "worker", "index": i - 1}
-                env = dict(os.environ, TF_CONFIG=json.dumps(
-                    {"cluster": cluster, "task": task}), TORUS_RENDEZVOUS=url,
-                    TORUS_JOB_ID="%s-%d" % (job, os.getpid()))
-                env.pop("TORUS_RENDEZVOUS_DIR", None)
-                argv = [worker, "--steps=%d" % steps,
-                        "--out=%s/%s-%d.bin" % (tmp, job, i)] + list(extra)
-                if isolated:
-                    argv = ["ip", "netns", "exec", net.names[i]] + argv
-                procs.append(subprocess.Popen(argv, env=env,
-                                              stdout=subprocess.PIPE,
-                                              stderr=subprocess.STDOUT))
-            return procs
 
-        def finish(procs, what):
-            ok = True
-            outs = []
-            for i, p in enumerate(procs):
-                try:
-                    out, _ = p.communicate(timeout=150)
-                except subprocess.TimeoutExpired:
-                    p.kill()
-                    out, _ = p.communicate()
-                    print("%s: task %d hung" % (what, i))
-                    ok = False
-                if p.returncode != 0:
-                    print("%s: task %d (exit %s):\n%s" % (
-                        what, i, p.returncode, out.decode(errors="replace")))
-                    ok = False
-                outs.append(out)
-            return ok, outs
+def run(job):
+    worker, addresses = job.worker, job.addresses
 
-        def alone(name, extra=()):
-            r = subprocess.run([worker, "--steps=%d" % STEPS,
-                                "--out=%s/%s.bin" % (tmp, name)] + list(extra),
-                               env=dict(os.environ, TF_CONFIG=""),
-                               stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, timeout=150)
-            if r.returncode != 0:
-                print("%s:\n%s" % (name, r.stdout.decode(errors="replace")))
-                return None
-            return weights("%s/%s.bin" % (tmp, name))
+    def start_job(name, steps, extra=()):
+        return job.start(name, ["--steps=%d" % steps] + list(extra))
 
-        # 0. Bad input is an error naming it (exit 1), before any training.
-        three = json.dumps({"cluster": {"worker": ["127.0.0.1:1"] * 3},
-                            "task": {"type": "worker", "index": 0}})
-        for argv, env, want in (
-                ([worker, "--bogus"], {}, b"unknown argument '--bogus'"),
-                ([worker, "--steps=0"], {},
-                 b"--steps needs a positive number, got '0'"),
-                ([worker], {"TF_CONFIG": three},
-                 b"go to 1, 2 or 4 workers; TF_CONFIG has 3")):
-            r = subprocess.run(argv, env=dict(os.environ, **env),
-                               stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, timeout=60)
-            if r.returncode != 1 or want not in r.stdout:
-                print("%s: exit %d, wanted 1 and '%s':\n%s" % (
-                    " ".join(argv), r.returncode, want.decode(),
-                    r.stdout.decode(errors="replace")))
-                return 1
+    def alone(name, extra=()):
+        return job.alone(name, ["--steps=%d" % STEPS] + list(extra))
 
-        # 1. Training equals one process and one core.
-        ok, outs = finish(start_job("w", STEPS), "training")
-        one = alone("one-process")
-        single = alone("single-core", ["--single-core"])
-        if not ok or one is None or single is None:
+    # 0. Bad input is an error naming it (exit 1), before any training.
+    three = json.dumps({"cluster": {"worker": ["127.0.0.1:1"] * 3},
+                        "task": {"type": "worker", "index": 0}})
+    for argv, env, want in (
+            ([worker, "--bogus"], {}, b"unknown argument '--bogus'"),
+            ([worker, "--steps=0"], {},
+             b"--steps needs a positive number, got '0'"),
+            ([worker], {"TF_CONFIG": three},
+             b"go to 1, 2 or 4 workers; TF_CONFIG has 3")):
+        r = subprocess.run(argv, env=dict(os.environ, **env),
+                           stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, timeout=60)
+        if r.returncode != 1 or want not in r.stdout:
+            print("%s: exit %d, wanted 1 and '%s':\n%s" % (
+                " ".join(argv), r.returncode, want.decode(),
+                r.stdout.decode(errors="replace")))
             return 1
-        for i, out in enumerate(outs):
-            if b"devices %d..%d of 2 replicas x 2 partitions" % (i, i) \
-                    not in out:
-                print("task %d did not run device %d alone:\n%s" %
-                      (i, i, out.decode(errors="replace")))
-                return 1
-        scale = max(abs(x) for x in single)
-        for i in range(N):
-            got = weights("%s/w-%d.bin" % (tmp, i))
-            if len(got) != len(one) or len(one) != 16 * 32 + 32 * 4:
-                print("task %d: %d weights, one process %d" %
-                      (i, len(got), len(one)))
-                return 1
-            if got != one:
-                bad = sum(a != b for a, b in zip(got, one))
-                print("task %d: %d weights differ from the single process "
-                      "with 4 devices" % (i, bad))
-                return 1
-            err = max(abs(a - b) for a, b in zip(got, single)) / scale
-            if err > 1e-5:
-                print("task %d: relative error %g against one core" % (i, err))
-                return 1
 
-        # 2. Every worker killed after a checkpoint; the restart resumes.
-        ckpt = os.path.join(tmp, "ckpt")
-        save = ["--checkpoint-dir=%s" % ckpt, "--checkpoint-every=5"]
-        procs = start_job("k", STEPS, save + ["--timeout=10"])
-        seen = b""
-        deadline = time.monotonic() + 120
-        while b"step 12 " not in seen and time.monotonic() < deadline:
-            line = procs[0].stdout.readline()
-            if not line:
-                break
-            seen += line
-        for p in procs:
-            p.send_signal(signal.SIGKILL)
-        for p in procs:
-            p.communicate()
-        if b"step 12 " not in seen:
-            print("kill: the chief never reached step 12:\n" +
-                  seen.decode(errors="replace"))
+    # 1. Training equals one process and one core.
+    ok, outs = finish(start_job("w", STEPS), "training")
+    one = alone("one-process")
+    single = alone("single-core", ["--single-core"])
+    if not ok or one is None or single is None:
+        return 1
+    for i, out in enumerate(outs):
+        if b"devices %d..%d of 2 replicas x 2 partitions" % (i, i) \
+                not in out:
+            print("task %d did not run device %d alone:\n%s" %
+                  (i, i, out.decode(errors="replace")))
             return 1
-        ok, outs = finish(start_job("r", STEPS, save), "restart")
-        if not ok:
+    scale = max(abs(x) for x in single)
+    for i in range(N):
+        got = weights(job.out("w", i))
+        if len(got) != len(one) or len(one) != 16 * 32 + 32 * 4:
+            print("task %d: %d weights, one process %d" %
+                  (i, len(got), len(one)))
             return 1
-        for i, out in enumerate(outs):
-            if b"restored step 10" not in out and b"restored step 15" \
-                    not in out:
-                print("restart: task %d did not restore step 10 or 15:\n%s"
-                      % (i, out.decode(errors="replace")))
-                return 1
-            if weights("%s/r-%d.bin" % (tmp, i)) != one:
-                print("restart: task %d's weights differ from the "
-                      "uninterrupted run" % i)
-                return 1
+        if got != one:
+            bad = sum(a != b for a, b in zip(got, one))
+            print("task %d: %d weights differ from the single process "
+                  "with 4 devices" % (i, bad))
+            return 1
+        err = max(abs(a - b) for a, b in zip(got, single)) / scale
+        if err > 1e-5:
+            print("task %d: relative error %g against one core" % (i, err))
+            return 1
 
-        # 3. A cut link is named by the others.
-        if isolated:
-            procs = start_job("c", 100000, ["--timeout=10"])
-            seen = b""
-            while b"step 3 " not in seen:
-                line = procs[3].stdout.readline()
-                if not line:
-                    break
-                seen += line
-            sh("ip", "link", "set", "%s-%d" % (net.bridge[:10], 3), "down")
-            cut_at = time.monotonic()
-            named = ("worker 2 (%s) is unreachable" % addresses[3]).encode()
-            for i, p in enumerate(procs):
-                try:
-                    out, _ = p.communicate(timeout=90)
-                except subprocess.TimeoutExpired:
-                    p.kill()
-                    out, _ = p.communicate()
-                took = time.monotonic() - cut_at
-                text = (seen if i == 3 else b"") + out
-                want = b"own network link may be down" if i == 3 else named
-                if p.returncode == 0 or took > 40 or want not in text:
-                    print("cut: task %d (exit %s after %.0fs) did not say "
-                          "'%s':\n%s" % (i, p.returncode, took,
-                                         want.decode(),
-                                         text.decode(errors="replace")[-2000:]))
-                    return 1
-                for line in text.splitlines():
-                    if line.startswith(b"error:"):
-                        print("cut: task %d after %.0fs: %s" % (
-                            i, took, line.decode(errors="replace")))
-        print("PASS: the 2 x 2 data x model-parallel MLP on %d workers %s "
-              "through %s equals one process bit for bit (and one core within "
-              "1e-5); killed after a checkpoint, the restart resumes to the "
-              "same weights%s"
-              % (N, "in separate network namespaces" if isolated
-                 else "on loopback", url,
-                 "; a cut link is named by the others" if isolated else ""))
-        return 0
-    finally:
-        if server:
-            server.kill()
-            server.wait()
-        if isolated:
-            net.remove()
-        shutil.rmtree(tmp, ignore_errors=True)
+    # 2. Every worker killed after a checkpoint; the restart resumes.
+    ckpt = os.path.join(job.tmp, "ckpt")
+    save = ["--checkpoint-dir=%s" % ckpt, "--checkpoint-every=5"]
+    procs = start_job("k", STEPS, save + ["--timeout=10"])
+    seen = read_until(procs[0], b"step 12 ", 120)
+    for p in procs:
+        p.send_signal(signal.SIGKILL)
+    for p in procs:
+        p.communicate()
+    if b"step 12 " not in seen:
+        print("kill: the chief never reached step 12:\n" +
+              seen.decode(errors="replace"))
+        return 1
+    ok, outs = finish(start_job("r", STEPS, save), "restart")
+    if not ok:
+        return 1
+    for i, out in enumerate(outs):
+        if b"restored step 10" not in out and b"restored step 15" \
+                not in out:
+            print("restart: task %d did not restore step 10 or 15:\n%s"
+                  % (i, out.decode(errors="replace")))
+            return 1
+        if weights(job.out("r", i)) != one:
+            print("restart: task %d's weights differ from the "
+                  "uninterrupted run" % i)
+            return 1
+
+    # 3. A cut link is named by the others.
+    if job.isolated:
+        procs = start_job("c", 100000, ["--timeout=10"])
+        seen = read_until(procs[3], b"step 3 ", 120)
+        job.cut_link(3)
+        cut_at = time.monotonic()
+        named = ("worker 2 (%s) is unreachable" % addresses[3]).encode()
+        for i, p in enumerate(procs):
+            try:
+                out, _ = p.communicate(timeout=90)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                out, _ = p.communicate()
+            took = time.monotonic() - cut_at
+            text = (seen if i == 3 else b"") + out
+            want = b"own network link may be down" if i == 3 else named
+            if p.returncode == 0 or took > 40 or want not in text:
+                print("cut: task %d (exit %s after %.0fs) did not say "
+                      "'%s':\n%s" % (i, p.returncode, took,
+                                     want.decode(),
+                                     text.decode(errors="replace")[-2000:]))
+                return 1
+            for line in text.splitlines():
+                if line.startswith(b"error:"):
+                    print("cut: task %d after %.0fs: %s" % (
+                        i, took, line.decode(errors="replace")))
+    print("PASS: the 2 x 2 data x model-parallel MLP on %d workers %s "
+          "through %s equals one process bit for bit (and one core within "
+          "1e-5); killed after a checkpoint, the restart resumes to the "
+          "same weights%s"
+          % (N, job.where(), job.url,
+             "; a cut link is named by the others" if job.isolated else ""))
+    return 0
 
 
 if __name__ == "__main__":
