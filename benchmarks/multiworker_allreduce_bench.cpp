@@ -24,6 +24,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "benchmarks/ForkedWorkerBench.h"
 #include "runtime/multiworker/CrossWorkerCommunicator.h"
 #include "runtime/multiworker/ForkedWorkers.h"
 #include "runtime/multiworker/WorkerGroup.h"
@@ -47,6 +48,8 @@
 using namespace torus;
 using namespace torus::rt;
 using Clock = std::chrono::steady_clock;
+using bench::fill;
+using bench::median;
 
 namespace {
 
@@ -97,31 +100,13 @@ Args parse(int argc, char **argv) {
   return a;
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-void fill(std::vector<float> &x, int seed) {
-  for (size_t i = 0; i < x.size(); ++i)
-    x[i] = static_cast<float>((i * 2654435761u + seed) % 1000) * 1e-3f;
-}
-
 /// The worker: returns "" or an error; rank 0 prints the table.
 std::string worker(const Args &args, const std::string &dir, int rank) {
-  WorkerGroupOptions o;
-  o.rank = rank;
-  o.size = args.workers;
-  o.rendezvousDirectory = dir;
-  o.timeout = absl::Seconds(120);
-  auto group = WorkerGroup::connect(o);
+  auto group = bench::connectGroup(rank, args.workers, dir, absl::Seconds(120));
   if (!group.ok())
     return std::string(group.status().ToString());
   const auto &ctx = (*group)->glooContext();
-  auto barrier = [&] {
-    gloo::BarrierOptions b(ctx);
-    gloo::barrier(b);
-  };
+  auto barrier = [&] { bench::barrier(**group); };
 
   auto local = InProcessCommunicator::create(args.cores);
   if (!local.ok())
@@ -135,9 +120,9 @@ std::string worker(const Args &args, const std::string &dir, int rank) {
                          "CrossWorkerCommunicator"};
   std::string errors;
   if (rank == 0) {
-    std::printf("%d workers on loopback (Gloo TCP), f32 sum; the "
+    std::printf("CPU: %s; %d workers on loopback (Gloo TCP), f32 sum; the "
                 "communicator with %d emulated cores per worker\n\n",
-                args.workers, args.cores);
+                bench::cpuName().c_str(), args.workers, args.cores);
     std::printf("| MiB | case | median time | algbw | vs raw AllreduceRing |\n"
                 "| --- | --- | --- | --- | --- |\n");
   }
@@ -224,14 +209,7 @@ std::string worker(const Args &args, const std::string &dir, int rank) {
 int main(int argc, char **argv) {
   Args args = parse(argc, argv);
   std::string dir = testing::makeTempDirectory("torus-bench");
-  auto outcomes = testing::runForkedWorkers(
+  return bench::runWorkers(
       args.workers, [&](int rank) { return worker(args, dir, rank); },
       std::chrono::seconds(600));
-  int status = 0;
-  for (int r = 0; r < args.workers; ++r)
-    if (!outcomes[r].result.empty()) {
-      std::fprintf(stderr, "worker %d: %s\n", r, outcomes[r].result.c_str());
-      status = 1;
-    }
-  return status;
 }

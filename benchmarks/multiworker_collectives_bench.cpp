@@ -31,6 +31,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "benchmarks/ForkedWorkerBench.h"
 #include "runtime/multiworker/CrossWorkerCommunicator.h"
 #include "runtime/multiworker/ForkedWorkers.h"
 #include "runtime/multiworker/WorkerGroup.h"
@@ -60,6 +61,8 @@
 using namespace torus;
 using namespace torus::rt;
 using Clock = std::chrono::steady_clock;
+using bench::fill;
+using bench::median;
 
 namespace {
 
@@ -148,27 +151,6 @@ Args parse(int argc, char **argv) {
   return a;
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-void fill(std::vector<float> &x, int seed) {
-  for (size_t i = 0; i < x.size(); ++i)
-    x[i] = static_cast<float>((i * 2654435761u + seed) % 1000) * 1e-3f;
-}
-
-std::string cpuName() {
-  std::ifstream in("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(in, line))
-    if (line.rfind("model name", 0) == 0) {
-      size_t colon = line.find(':');
-      return colon == std::string::npos ? line : line.substr(colon + 2);
-    }
-  return "unknown CPU";
-}
-
 /// One collective of S per participant: buffers, and the raw and Torus
 /// calls on them.
 struct Case {
@@ -178,19 +160,11 @@ struct Case {
 /// The worker: "" or an error; rank 0 prints its rows.
 std::string worker(const Args &args, int workers, const std::string &dir,
                    int rank) {
-  WorkerGroupOptions o;
-  o.rank = rank;
-  o.size = workers;
-  o.rendezvousDirectory = dir;
-  o.timeout = absl::Seconds(300);
-  auto group = WorkerGroup::connect(o);
+  auto group = bench::connectGroup(rank, workers, dir, absl::Seconds(300));
   if (!group.ok())
     return std::string(group.status().ToString());
   const auto &ctx = (*group)->glooContext();
-  auto barrier = [&] {
-    gloo::BarrierOptions b(ctx);
-    gloo::barrier(b);
-  };
+  auto barrier = [&] { bench::barrier(**group); };
   auto local = InProcessCommunicator::create(args.cores);
   if (!local.ok())
     return std::string(local.status().ToString());
@@ -390,7 +364,7 @@ int main(int argc, char **argv) {
   std::printf("CPU: %s (%u hardware threads); Gloo TCP on loopback, f32; "
               "the communicator with %d emulated core(s) per worker; "
               "medians of %d x %d calls\n\n",
-              cpuName().c_str(), std::thread::hardware_concurrency(),
+              bench::cpuName().c_str(), std::thread::hardware_concurrency(),
               args.cores, args.reps, args.iters);
   std::printf("| workers | collective | MiB | raw Gloo | Torus | raw / "
               "Torus |\n| --- | --- | --- | --- | --- | --- |\n");
@@ -398,16 +372,9 @@ int main(int argc, char **argv) {
   int status = 0;
   for (int workers : args.workers) {
     std::string dir = testing::makeTempDirectory("torus-bench");
-    auto outcomes = testing::runForkedWorkers(
-        workers,
-        [&](int rank) { return worker(args, workers, dir, rank); },
-        std::chrono::seconds(1800));
-    for (int r = 0; r < workers; ++r)
-      if (!outcomes[r].result.empty()) {
-        std::fprintf(stderr, "%d workers, worker %d: %s\n", workers, r,
-                     outcomes[r].result.c_str());
-        status = 1;
-      }
+    status |= bench::runWorkers(
+        workers, [&](int rank) { return worker(args, workers, dir, rank); },
+        std::chrono::seconds(1800), std::to_string(workers) + " workers, ");
   }
   return status;
 }
