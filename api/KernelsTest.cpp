@@ -292,6 +292,29 @@ TEST(KernelsTest, ConvNCHWFallsBackCorrectly) {
 
 //===--- Host threads -----------------------------------------------------===//
 
+/// The one f32 result of `exe` on the f32 `inputs`, its entry called
+/// directly on 1 and then on 2 host threads (rt::setParallelForThreads):
+/// each tile or row is computed the same way on any thread, so the two
+/// must be equal bit for bit. Returns the 2-thread result.
+std::vector<float> runOnOneAndTwoThreads(Executable &exe,
+                                         std::vector<std::vector<float>> inputs,
+                                         int64_t resultSize) {
+  std::vector<float> one(resultSize, 0), two(resultSize, 0);
+  auto call = [&](std::vector<float> &result, int64_t threads) {
+    std::vector<void *> args;
+    for (std::vector<float> &in : inputs)
+      args.push_back(in.data());
+    args.push_back(result.data());
+    rt::setParallelForThreads(threads);
+    exe.impl().program.entry(args.data());
+    rt::setParallelForThreads(1);
+  };
+  call(one, 1);
+  call(two, 2);
+  EXPECT_EQ(one, two);
+  return two;
+}
+
 TEST(KernelsTest, ParallelTilesReadPlannedTemporaries) {
   // The lhs is a temporary (a + a) carved from the workspace by the buffer
   // plan: the outlined tile body must rebuild its view, not take a pointer.
@@ -325,16 +348,8 @@ TEST(KernelsTest, ParallelForSplitsLargeMatmuls) {
   ASSERT_TRUE(traced.ok()) << traced.status();
   auto exe = compile(*traced);
   ASSERT_TRUE(exe.ok()) << exe.status();
-  std::vector<float> af(a.begin(), a.end()), bf(b.begin(), b.end());
-  std::vector<float> c1(m * n, 0), c2(m * n, 0);
-  void *one[] = {af.data(), bf.data(), c1.data()};
-  void *two[] = {af.data(), bf.data(), c2.data()};
-  rt::setParallelForThreads(1);
-  exe->impl().program.entry(one);
-  rt::setParallelForThreads(2);
-  exe->impl().program.entry(two);
-  rt::setParallelForThreads(1);
-  EXPECT_EQ(c1, c2);
+  std::vector<float> c2 = runOnOneAndTwoThreads(
+      *exe, {{a.begin(), a.end()}, {b.begin(), b.end()}}, m * n);
   double worst = 0;
   for (int64_t i = 0; i < m; i += 37)
     for (int64_t j = 0; j < n; ++j) {
@@ -366,15 +381,8 @@ TEST(KernelsTest, ParallelBatchOfSmallMatmuls) {
   auto exe = compile(*traced);
   ASSERT_TRUE(exe.ok()) << exe.status();
   std::vector<float> af(a.begin(), a.end()), bf(b.begin(), b.end());
-  std::vector<float> c1(batch * m * n, 0), c2(batch * m * n, 0);
-  void *one[] = {af.data(), bf.data(), c1.data()};
-  void *two[] = {af.data(), bf.data(), c2.data()};
-  rt::setParallelForThreads(1);
-  exe->impl().program.entry(one);
-  rt::setParallelForThreads(2);
-  exe->impl().program.entry(two);
-  rt::setParallelForThreads(1);
-  EXPECT_EQ(c1, c2);
+  std::vector<float> c2 =
+      runOnOneAndTwoThreads(*exe, {af, bf}, batch * m * n);
   double worst = 0;
   for (int64_t p = 0; p < batch; p += 5)
     for (int64_t i = 0; i < m; i += 7)
@@ -436,15 +444,7 @@ TEST(KernelsTest, ParallelLoopKernelsMatchOneThread) {
   EXPECT_EQ(bodies, 4) << ir;
 
   std::vector<float> xf(x.begin(), x.end());
-  std::vector<float> one(rows * cols, 0), two(rows * cols, 0);
-  void *argsOne[] = {xf.data(), one.data()};
-  void *argsTwo[] = {xf.data(), two.data()};
-  rt::setParallelForThreads(1);
-  exe->impl().program.entry(argsOne);
-  rt::setParallelForThreads(2);
-  exe->impl().program.entry(argsTwo);
-  rt::setParallelForThreads(1);
-  EXPECT_EQ(one, two);
+  std::vector<float> two = runOnOneAndTwoThreads(*exe, {xf}, rows * cols);
   double worst = 0;
   for (int64_t i = 0; i < rows; ++i) {
     double top = -INFINITY, sum = 0;

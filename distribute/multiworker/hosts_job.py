@@ -223,6 +223,22 @@ class HostsJob:
         """Takes task i's veth down (namespaces only)."""
         sh("ip", "link", "set", self.net.veth(i), "down")
 
+    def run_and_cut_link(self, job, args, victim=3):
+        """Starts `job` with `args`, cuts task `victim`'s link once it has
+        printed step 3, and waits for every task (90 s each):
+        [(exit code, seconds since the cut, output)], the victim's output
+        with what it printed before the cut."""
+        procs = self.start(job, args)
+        seen = read_until(procs[victim], b"step 3 ", 120)
+        self.cut_link(victim)
+        cut_at = time.monotonic()
+        results = []
+        for i, p in enumerate(procs):
+            out, _ = communicate(p, 90)
+            results.append((p.returncode, time.monotonic() - cut_at,
+                            (seen if i == victim else b"") + out))
+        return results
+
 
 def read_until(proc, marker, seconds):
     """proc's output until a line holds `marker` (or it ends, or `seconds`
@@ -235,3 +251,15 @@ def read_until(proc, marker, seconds):
             break
         seen += line
     return seen
+
+
+def communicate(proc, seconds):
+    """proc's output once it exits, killing it after `seconds`: (output,
+    whether it had to be killed)."""
+    try:
+        out, _ = proc.communicate(timeout=seconds)
+        return out, False
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, _ = proc.communicate()
+        return out, True

@@ -35,10 +35,10 @@ import os
 import signal
 import subprocess
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from hosts_job import N, HostsJob, read_until, weights  # noqa: E402
+from hosts_job import (N, HostsJob, communicate, read_until,  # noqa: E402
+                       weights)
 
 STEPS = 20
 
@@ -49,11 +49,8 @@ def finish(procs, what):
     ok = True
     outs = []
     for i, p in enumerate(procs):
-        try:
-            out, _ = p.communicate(timeout=150)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            out, _ = p.communicate()
+        out, hung = communicate(p, 150)
+        if hung:
             print("%s: task %d hung" % (what, i))
             ok = False
         if p.returncode != 0:
@@ -154,24 +151,13 @@ def run(job):
 
     # 3. A cut link is named by the others.
     if job.isolated:
-        procs = start_job("c", 100000, ["--timeout=10"])
-        seen = read_until(procs[3], b"step 3 ", 120)
-        job.cut_link(3)
-        cut_at = time.monotonic()
         named = ("worker 2 (%s) is unreachable" % addresses[3]).encode()
-        for i, p in enumerate(procs):
-            try:
-                out, _ = p.communicate(timeout=90)
-            except subprocess.TimeoutExpired:
-                p.kill()
-                out, _ = p.communicate()
-            took = time.monotonic() - cut_at
-            text = (seen if i == 3 else b"") + out
+        cut = job.run_and_cut_link("c", ["--steps=100000", "--timeout=10"])
+        for i, (code, took, text) in enumerate(cut):
             want = b"own network link may be down" if i == 3 else named
-            if p.returncode == 0 or took > 40 or want not in text:
+            if code == 0 or took > 40 or want not in text:
                 print("cut: task %d (exit %s after %.0fs) did not say "
-                      "'%s':\n%s" % (i, p.returncode, took,
-                                     want.decode(),
+                      "'%s':\n%s" % (i, code, took, want.decode(),
                                      text.decode(errors="replace")[-2000:]))
                 return 1
             for line in text.splitlines():

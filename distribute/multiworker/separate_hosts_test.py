@@ -15,12 +15,12 @@ removed at the end.
 """
 
 import os
-import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from hosts_job import N, HostsJob, read_until, weights  # noqa: E402
+from hosts_job import (N, HostsJob, communicate, read_until,  # noqa: E402
+                       weights)
 
 DEVICES = 2
 STEPS = 20
@@ -44,11 +44,8 @@ def run(job):
                                    "--steps=%d" % STEPS])
     failed = want is None
     for i, p in enumerate(procs):
-        try:
-            out, _ = p.communicate(timeout=150)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            out, _ = p.communicate()
+        out, hung = communicate(p, 150)
+        if hung:
             print("worker %d hung" % i)
             failed = True
         if p.returncode != 0 or \
@@ -85,11 +82,7 @@ def run(job):
         if i == 2:
             p.wait()
             continue
-        try:
-            out, _ = p.communicate(timeout=60)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            out, _ = p.communicate()
+        out, _ = communicate(p, 60)
         took = time.monotonic() - killed_at
         if p.returncode == 0 or b"worker 1 is down" not in out or took > 40:
             print("kill: task %d (exit %s after %.0fs) did not name worker "
@@ -99,27 +92,17 @@ def run(job):
     # 3. A cut link (task 3's veth down): every worker fails within the
     # timeout instead of hanging, and the others name task 3.
     if job.isolated:
-        procs = start_job("c", 100000, ["--timeout=10"])
-        seen = read_until(procs[3], b"step 3 ", 120)
-        job.cut_link(3)
-        cut_at = time.monotonic()
-        for i, p in enumerate(procs):
-            try:
-                out, _ = p.communicate(timeout=90)
-            except subprocess.TimeoutExpired:
-                p.kill()
-                out, _ = p.communicate()
-            took = time.monotonic() - cut_at
-            text = (seen if i == 3 else b"") + out
+        named = ("worker 2 (%s) is unreachable" % addresses[3]).encode()
+        cut = job.run_and_cut_link("c", ["--devices=%d" % DEVICES,
+                                         "--steps=100000", "--timeout=10"])
+        for i, (code, took, text) in enumerate(cut):
             # The others time out (not hang) -- or see the connection of
             # one that gave up first closed -- probe every peer and name
             # the one that gives no TCP answer, with its address.
-            named = ("worker 2 (%s) is unreachable" % addresses[3]).encode()
-            if p.returncode == 0 or took > 40 or (
-                    i != 3 and named not in text):
+            if code == 0 or took > 40 or (i != 3 and named not in text):
                 print("cut: task %d (exit %s after %.0fs) did not fail "
                       "within the timeout:\n%s" % (
-                          i, p.returncode, took,
+                          i, code, took,
                           text.decode(errors="replace")[-2000:]))
                 return 1
     print("PASS: %d workers %s through %s equal one process of %d devices;"
