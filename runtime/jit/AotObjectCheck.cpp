@@ -2,6 +2,8 @@
 
 #include "runtime/jit/AotObjectCheck.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/Error.h"
@@ -40,6 +42,126 @@ std::string fieldOf(std::string_view key) {
   return "program." + std::string(key);
 }
 
+/// The bytes an x86-64 relocation of `type` writes at its offset, or
+/// nullopt for a type the code Torus compiles never has (the JIT's linker
+/// would refuse some and trust the rest).
+std::optional<uint64_t> fixupBytes(uint32_t type) {
+  using namespace llvm::ELF;
+  switch (type) {
+  case R_X86_64_NONE:
+    return 0;
+  case R_X86_64_8:
+  case R_X86_64_PC8:
+    return 1;
+  case R_X86_64_16:
+  case R_X86_64_PC16:
+    return 2;
+  case R_X86_64_32:
+  case R_X86_64_32S:
+  case R_X86_64_PC32:
+  case R_X86_64_PLT32:
+  case R_X86_64_GOT32:
+  case R_X86_64_GOTPCREL:
+  case R_X86_64_GOTPCRELX:
+  case R_X86_64_REX_GOTPCRELX:
+  case R_X86_64_GOTPC32:
+  case R_X86_64_TPOFF32:
+  case R_X86_64_TLSGD:
+  case R_X86_64_TLSLD:
+  case R_X86_64_DTPOFF32:
+  case R_X86_64_GOTTPOFF:
+  case R_X86_64_SIZE32:
+    return 4;
+  case R_X86_64_64:
+  case R_X86_64_PC64:
+  case R_X86_64_GOTOFF64:
+  case R_X86_64_GOTPC64:
+  case R_X86_64_GOT64:
+  case R_X86_64_GOTPCREL64:
+  case R_X86_64_GOTPLT64:
+  case R_X86_64_PLTOFF64:
+  case R_X86_64_DTPOFF64:
+  case R_X86_64_TPOFF64:
+  case R_X86_64_SIZE64:
+    return 8;
+  default:
+    return std::nullopt;
+  }
+}
+
+/// Every relocation of `elf` names a symbol of its symbol table and writes
+/// inside the section it applies to: the JIT's linker (JITLink) writes
+/// where a relocation says without checking, so a corrupt one in an
+/// object without an object_hash would write outside the loaded code.
+absl::Status checkRelocations(const llvm::object::ELF64LEFile &elf,
+                              const std::string &objectName) {
+  auto sections = elf.sections();
+  if (!sections)
+    return absl::InvalidArgumentError(
+        fmt::format("{}: bad section table: {}", objectName,
+                    message(sections.takeError())));
+  const uint64_t count = sections->size();
+  for (const auto &rel : *sections) {
+    if (rel.sh_type != llvm::ELF::SHT_RELA &&
+        rel.sh_type != llvm::ELF::SHT_REL)
+      continue;
+    auto name = elf.getSectionName(rel);
+    std::string relName = name ? name->str() : "?";
+    if (!name)
+      llvm::consumeError(name.takeError());
+    if (rel.sh_info >= count || rel.sh_link >= count)
+      return absl::InvalidArgumentError(fmt::format(
+          "{}: relocation section '{}' applies to section {} with symbol "
+          "table {}, but the object has {} sections",
+          objectName, relName, rel.sh_info, rel.sh_link, count));
+    const auto &target = (*sections)[rel.sh_info];
+    const auto &symtab = (*sections)[rel.sh_link];
+    const uint64_t symbols =
+        symtab.sh_entsize ? symtab.sh_size / symtab.sh_entsize : 0;
+    auto check = [&](uint64_t index, uint64_t offset, uint32_t type,
+                     uint32_t symbol) -> absl::Status {
+      std::optional<uint64_t> bytes = fixupBytes(type);
+      if (!bytes)
+        return absl::InvalidArgumentError(fmt::format(
+            "{}: relocation {} of '{}' has type {}, which torusc never "
+            "writes",
+            objectName, index, relName, type));
+      if (target.sh_type == llvm::ELF::SHT_NOBITS ||
+          offset > target.sh_size || *bytes > target.sh_size - offset)
+        return absl::InvalidArgumentError(fmt::format(
+            "{}: relocation {} of '{}' writes {} bytes at offset {}, "
+            "outside the {} bytes of the section it applies to",
+            objectName, index, relName, *bytes, offset, target.sh_size));
+      if (symbol >= symbols)
+        return absl::InvalidArgumentError(fmt::format(
+            "{}: relocation {} of '{}' names symbol {}, but its symbol "
+            "table has {}",
+            objectName, index, relName, symbol, symbols));
+      return absl::OkStatus();
+    };
+    if (rel.sh_type == llvm::ELF::SHT_RELA) {
+      auto relas = elf.relas(rel);
+      if (!relas)
+        return absl::InvalidArgumentError(
+            fmt::format("{}: relocation section '{}': {}", objectName,
+                        relName, message(relas.takeError())));
+      for (auto [i, r] : llvm::enumerate(*relas))
+        TORUS_RETURN_IF_ERROR(check(i, r.r_offset, r.getType(false),
+                                    r.getSymbol(false)));
+    } else {
+      auto rels = elf.rels(rel);
+      if (!rels)
+        return absl::InvalidArgumentError(
+            fmt::format("{}: relocation section '{}': {}", objectName,
+                        relName, message(rels.takeError())));
+      for (auto [i, r] : llvm::enumerate(*rels))
+        TORUS_RETURN_IF_ERROR(check(i, r.r_offset, r.getType(false),
+                                    r.getSymbol(false)));
+    }
+  }
+  return absl::OkStatus();
+}
+
 } // namespace
 
 absl::Status checkAotObject(std::string_view bytes,
@@ -67,6 +189,13 @@ absl::Status checkAotObject(std::string_view bytes,
     return absl::InvalidArgumentError(fmt::format(
         "{}: not an ELF object file (torusc --emit=obj writes ELF)",
         objectName));
+  auto *elf64 = llvm::dyn_cast<llvm::object::ELF64LEObjectFile>(elf);
+  if (!elf64 ||
+      elf64->getELFFile().getHeader().e_machine != llvm::ELF::EM_X86_64)
+    return absl::InvalidArgumentError(fmt::format(
+        "{}: not an x86-64 ELF object file (torusc --emit=obj writes one)",
+        objectName));
+  TORUS_RETURN_IF_ERROR(checkRelocations(elf64->getELFFile(), objectName));
 
   const std::string signatureSymbol = signatureSymbolFor(artifact.entrySymbol);
   bool hasEntry = false;

@@ -57,6 +57,12 @@
 // RUN: sed -e 's/"object": "step.o"/"object": "flip2.o"/' -e '/object_hash/d' %t/step.torus.json > %t/flip2.torus.json
 // RUN: torus-run %t/flip2.torus.json > %t/out 2>&1; test $? -eq 1
 // RUN: FileCheck %s --check-prefix=FLIP < %t/out
+// A relocation moved 1 GB outside its section, the hash removed (was a
+// SIGSEGV in the JIT's linker, found by AotArtifactFuzzer):
+// RUN: python3 %torus_src/tests/tools/corrupt_elf_relocation.py %t/step.o %t/reloc.o
+// RUN: sed -e 's/"object": "step.o"/"object": "reloc.o"/' -e '/object_hash/d' %t/step.torus.json > %t/reloc.torus.json
+// RUN: torus-run %t/reloc.torus.json > %t/out 2>&1; test $? -eq 1
+// RUN: FileCheck %s --check-prefix=RELOC < %t/out
 
 // GOOD: step 1:
 // OUT1: out1.torus.json: the metadata does not match its object file {{.*}}chain.o: 'program.outputs' is [f32[1]] in the metadata but the code was compiled for [f32[64,64]]
@@ -70,3 +76,4 @@
 // TEXT: step.torus.json: not a valid object file: The file was not recognized as a valid object file
 // HASH: the object file does not match its metadata {{.*}}: its hash is fnv1a64:{{[0-9a-f]+}}, 'object_hash' records fnv1a64:{{[0-9a-f]+}} (the object was corrupted or replaced; recompile with torusc --emit=obj)
 // FLIP: flip2.o: {{not a valid object file|bad symbol table}}: {{.+}}
+// RELOC: reloc.o: relocation 0 of '.rela.{{[a-z.]+}}' writes {{[0-9]+}} bytes at offset 1023412415, outside the {{[0-9]+}} bytes of the section it applies to
