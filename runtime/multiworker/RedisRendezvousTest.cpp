@@ -83,6 +83,28 @@ TEST(RedisRendezvousTest, StoreSetsGetsAndWaitsWithATimeout) {
   }
 }
 
+TEST(RedisRendezvousTest, KeysExpireAWeekAfterTheyAreWritten) {
+  // Nothing a job writes stays on a shared server for good: through the
+  // store (the records) and through Gloo's Store interface (the mesh).
+  RedisServer server;
+  ASSERT_EQ(server.error(), "");
+  auto store = RedisStore::connect({"127.0.0.1", server.port()}, "ttl/",
+                                   absl::Seconds(5));
+  ASSERT_TRUE(store.ok()) << store.status();
+  ASSERT_TRUE((*store)->put("record/alive-0", "123 host").ok());
+  (*store)->set("gloo/0", {'x'});
+  for (const char *key : {"record/alive-0", "gloo/0"}) {
+    auto ttl = (*store)->timeToLive(key);
+    ASSERT_TRUE(ttl.ok()) << ttl.status();
+    ASSERT_TRUE(ttl->has_value()) << key << " never expires";
+    EXPECT_LE(**ttl, RedisStore::kKeyLifetime) << key;
+    EXPECT_GT(**ttl, RedisStore::kKeyLifetime - absl::Minutes(1)) << key;
+  }
+  auto none = (*store)->timeToLive("nothing");
+  ASSERT_TRUE(none.ok()) << none.status();
+  EXPECT_FALSE(none->has_value());
+}
+
 TEST(RedisRendezvousTest, WorkersMeetThroughRedisAndTwoJobsDoNotCollide) {
   RedisServer server;
   ASSERT_EQ(server.error(), "");

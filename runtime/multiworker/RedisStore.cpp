@@ -146,7 +146,19 @@ RedisStore::command(const std::vector<std::string> &args) {
 
 absl::Status RedisStore::put(const std::string &key, const std::string &value) {
   std::lock_guard<std::mutex> lock(mutex_);
-  return command({"SET", prefix_ + key, value}).status();
+  return command({"SET", prefix_ + key, value, "EX",
+                  std::to_string(absl::ToInt64Seconds(kKeyLifetime))})
+      .status();
+}
+
+absl::StatusOr<std::optional<absl::Duration>>
+RedisStore::timeToLive(const std::string &key) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  TORUS_ASSIGN_OR_RETURN(Reply reply, command({"TTL", prefix_ + key}));
+  // TTL answers -2 for no key, -1 for a key without expiry.
+  if (reply.integer < 0)
+    return std::optional<absl::Duration>();
+  return std::optional<absl::Duration>(absl::Seconds(reply.integer));
 }
 
 absl::StatusOr<std::optional<std::string>>

@@ -9,6 +9,7 @@
 //
 // As a gloo::rendezvous::Store (what Gloo's connectFullMesh uses) failures
 // are gloo::IoException; the record calls WorkerGroup uses return Status.
+// Every key expires kKeyLifetime after it is written.
 // Thread safety: calls are serialized on an internal mutex.
 //
 //===----------------------------------------------------------------------===//
@@ -58,8 +59,19 @@ public:
   void wait(const std::vector<std::string> &keys,
             const std::chrono::milliseconds &timeout) override;
 
-  /// Stores `value` at `key` (overwriting).
+  /// How long a key lives on the server after it is written: a job's
+  /// rendezvous is over in seconds and its records (alive-, failed-) are
+  /// read while it runs, so a week leaves nothing behind on a shared server
+  /// (a job ended, crashed or abandoned) without cutting short any job
+  /// that fails within a week of starting.
+  static constexpr absl::Duration kKeyLifetime = absl::Hours(24 * 7);
+
+  /// Stores `value` at `key` (overwriting), for kKeyLifetime.
   absl::Status put(const std::string &key, const std::string &value);
+  /// How long `key` has left before the server drops it, or nullopt when
+  /// there is no such key (or it never expires).
+  absl::StatusOr<std::optional<absl::Duration>>
+  timeToLive(const std::string &key);
   /// The value at `key`, or nullopt when there is none.
   absl::StatusOr<std::optional<std::string>> read(const std::string &key);
 
