@@ -803,4 +803,57 @@ def TorusParallelLoops : Pass<"torus-parallel-loops", "ModuleOp"> {
   ];
 }
 
+def TorusRowInvariants : Pass<"torus-row-invariants", "func::FuncOp"> {
+  let summary = "Read an elementwise kernel's row-invariant operands once per row";
+  let description = [{
+    Part of the kernel stage (docs/codegen.md), on buffers, after
+    `torus-parallel-loops`. An elementwise kernel that reads an operand the
+    same along its innermost loop (softmax's `exp(x - max)` reads the row's
+    max for every element) loads it inside the row loop once the kernel is
+    loops. When that operand and the output are views of one workspace
+    (torus-plan-buffers), LLVM cannot tell the store of the output from the
+    load ("unknown data dependence") and leaves the row scalar: attention's
+    exp kernel ran one element at a time, a third of its step.
+
+    This pass tiles every loop of such a kernel (static shapes, all loops
+    parallel, a row of at least 2) but the innermost by 1 and loads each
+    row-invariant operand before the row's kernel, which uses the value
+    instead of its block argument; the row then reads and writes only
+    along itself, and LLVM vectorizes it.
+
+    Before:
+    ```mlir
+    linalg.generic {indexing_maps = [(i, j) -> (i, j), (i, j) -> (i),
+                                     (i, j) -> (i, j)],
+                    iterator_types = ["parallel", "parallel"]}
+        ins(%x, %max : memref<8x128xf32>, memref<8xf32>)
+        outs(%x : memref<8x128xf32>) {
+    ^bb0(%a: f32, %m: f32, %o: f32):
+      %d = arith.subf %a, %m : f32
+      %e = math.exp %d : f32
+      linalg.yield %e : f32
+    }
+    ```
+    After:
+    ```mlir
+    scf.for %i = %c0 to %c8 step %c1 {
+      %xi = memref.subview %x[%i, 0] [1, 128] [1, 1] ...
+      %mi = memref.subview %max[%i] [1] [1] ...
+      %m = memref.load %mi[%c0] : memref<1xf32, strided<[1], offset: ?>>
+      linalg.generic ... ins(%xi, %mi ...) outs(%xi ...) {
+      ^bb0(%a: f32, %unused: f32, %o: f32):
+        %d = arith.subf %a, %m : f32
+        %e = math.exp %d : f32
+        linalg.yield %e : f32
+      }
+    }
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+}
+
 #endif // TORUS_CODEGEN_PASSES_TD

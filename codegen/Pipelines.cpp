@@ -152,6 +152,9 @@ void buildBuffersToLLVMPipeline(OpPassManager &pm,
   // The other large kernels' outer loops, and the reductions' rows, over
   // host threads (ParallelLoops.cpp).
   pm.addPass(createTorusParallelLoops());
+  // Broadcast operands read once per row, so that LLVM vectorizes rows
+  // whose output shares the workspace with them (RowInvariants.cpp).
+  pm.addNestedPass<func::FuncOp>(createTorusRowInvariants());
   // The kernels' own temporaries join the buffer plan (torus-plan-buffers).
   pm.addPass(withOptions(createTorusPlanBuffers(), "only-grow=true"));
   // Loops, then LLVM (with the bare-pointer calling convention, which takes
