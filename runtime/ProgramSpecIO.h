@@ -58,8 +58,9 @@ struct ProgramArtifact {
   /// The object file, as written in the metadata (relative to its folder
   /// unless absolute).
   std::string objectFile;
-  /// objectHash() of the object file's bytes (empty in older files): a
-  /// loader refuses an object that was corrupted or replaced.
+  /// objectHash() of the object file's bytes: the loader refuses an
+  /// object that was corrupted or replaced, and metadata without one
+  /// (older files) before reading any of the object (AotObjectCheck.h).
   std::string objectHash;
   /// The machine the code was compiled for (LLVM triple, CPU, features).
   std::string targetTriple;

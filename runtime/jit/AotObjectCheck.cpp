@@ -91,8 +91,9 @@ std::optional<uint64_t> fixupBytes(uint32_t type) {
 
 /// Every relocation of `elf` names a symbol of its symbol table and writes
 /// inside the section it applies to: the JIT's linker (JITLink) writes
-/// where a relocation says without checking, so a corrupt one in an
-/// object without an object_hash would write outside the loaded code.
+/// where a relocation says without checking. Behind the hash, a check in
+/// depth: an object whose metadata was rewritten to match it still cannot
+/// make the linker write outside the loaded code this way.
 absl::Status checkRelocations(const llvm::object::ELF64LEFile &elf,
                               const std::string &objectName) {
   auto sections = elf.sections();
@@ -168,15 +169,22 @@ absl::Status checkAotObject(std::string_view bytes,
                             const std::string &objectName,
                             const std::string &metadataName,
                             const ProgramArtifact &artifact) {
-  if (!artifact.objectHash.empty()) {
-    std::string actual = objectHash(bytes);
-    if (actual != artifact.objectHash)
-      return absl::InvalidArgumentError(fmt::format(
-          "{}: the object file does not match its metadata {}: its hash is "
-          "{}, 'object_hash' records {} (the object was corrupted or "
-          "replaced; recompile with torusc --emit=obj)",
-          objectName, metadataName, actual, artifact.objectHash));
-  }
+  // The hash comes first and is required: the JIT's linker (JITLink)
+  // trusts the object's structure (its unwind tables, its relocations), so
+  // no byte of it is parsed before it is known to be what torusc wrote.
+  if (artifact.objectHash.empty())
+    return absl::InvalidArgumentError(fmt::format(
+        "{}: no 'object_hash', so its object file {} cannot be verified "
+        "before its code is loaded (written by an older torusc?); recompile "
+        "with torusc --emit=obj",
+        metadataName, objectName));
+  std::string actual = objectHash(bytes);
+  if (actual != artifact.objectHash)
+    return absl::InvalidArgumentError(fmt::format(
+        "{}: the object file does not match its metadata {}: its hash is "
+        "{}, 'object_hash' records {} (the object was corrupted or "
+        "replaced; recompile with torusc --emit=obj)",
+        objectName, metadataName, actual, artifact.objectHash));
   auto object = llvm::object::ObjectFile::createObjectFile(
       llvm::MemoryBufferRef(llvm::StringRef(bytes.data(), bytes.size()),
                             objectName));

@@ -3,9 +3,11 @@
 // The metadata (`step.torus.json`) tells the runtime the sizes of the
 // buffers it hands the code; the code itself knows only what it was
 // compiled for. Before any of it is loaded or run, the object is checked:
-// its bytes against the metadata's `object_hash`, that it is an object file
-// LLVM reads, that it defines the metadata's entry symbol, and that the
-// signature the compiler embedded (programSignature, ProgramSpec.h) is the
+// its bytes against the metadata's `object_hash` (required: the JIT's
+// linker trusts an object's structure, so none of it is parsed before the
+// hash matches), that it is an x86-64 ELF object LLVM reads whose
+// relocations stay inside their sections, that it defines the metadata's
+// entry symbol, and that the signature the compiler embedded (programSignature, ProgramSpec.h) is the
 // metadata's program. Every mismatch is InvalidArgument naming the files
 // and the field.
 //

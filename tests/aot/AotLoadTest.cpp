@@ -197,6 +197,20 @@ TEST_F(AotLoadErrorTest, ACorruptedObjectIsRefusedByItsHash) {
               HasSubstr("'object_hash' records " + artifact().objectHash));
 }
 
+TEST_F(AotLoadErrorTest, MetadataWithoutAnObjectHashIsRefused) {
+  // The JIT's linker trusts an object's structure, so an object that
+  // cannot be verified is not read at all (older metadata had no hash).
+  rt::ProgramArtifact a = artifact();
+  a.objectHash.clear();
+  auto aot = rt::AotProgram::load(write("nohash.torus.json",
+                                        rt::programArtifactToJson(a)));
+  ASSERT_FALSE(aot.ok());
+  EXPECT_EQ(aot.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(aot.status().message()),
+              HasSubstr("nohash.torus.json: no 'object_hash', so its object "
+                        "file"));
+}
+
 TEST_F(AotLoadErrorTest, AnObjectWithoutASignatureIsRefused) {
   // Renaming the signature symbol in the string table stands for an object
   // written before torusc embedded one.
@@ -206,7 +220,7 @@ TEST_F(AotLoadErrorTest, AnObjectWithoutASignatureIsRefused) {
   ASSERT_NE(at, std::string::npos);
   bytes[at + std::string("__torus_entry_step.signatur").size()] = 'X';
   a.objectFile = write("unsigned.o", bytes);
-  a.objectHash.clear();
+  a.objectHash = rt::objectHash(bytes); // metadata written for it
   auto aot = rt::AotProgram::load(write("m.torus.json",
                                         rt::programArtifactToJson(a)));
   ASSERT_FALSE(aot.ok());

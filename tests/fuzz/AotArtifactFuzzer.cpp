@@ -8,8 +8,14 @@
 //
 // The input is the metadata text, a NUL byte, and the object's bytes (see
 // tests/fuzz/corpus/aot, made by scripts/fuzz.sh from torusc's output).
-// The metadata's object_hash is dropped so that mutated objects reach the
-// object reader instead of stopping at the hash.
+// The metadata's object_hash is kept: the loader requires it and reads no
+// byte of an object that does not match it, because the JIT's linker
+// (LLVM's JITLink) trusts an object's structure. Damaged objects thus stop
+// at the hash, and mutated metadata reaches every check behind it. (With
+// the hash dropped, as this fuzzer once did, it found two crashes inside
+// JITLink: a relocation offset, now also checked, and an unwind-table
+// pointer encoding; an object forged to match its hash is arbitrary code
+// anyway, which loading it would run.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,7 +38,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       torus::rt::programArtifactFromJson(input.substr(0, split));
   if (!artifact.ok())
     return 0;
-  artifact->objectHash.clear();
   std::string object(input.substr(split + 1));
   if (!torus::rt::checkAotObject(object, "fuzz.o", "fuzz.torus.json",
                                  *artifact)
