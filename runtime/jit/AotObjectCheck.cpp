@@ -140,25 +140,20 @@ absl::Status checkRelocations(const llvm::object::ELF64LEFile &elf,
             objectName, index, relName, symbol, symbols));
       return absl::OkStatus();
     };
-    if (rel.sh_type == llvm::ELF::SHT_RELA) {
-      auto relas = elf.relas(rel);
-      if (!relas)
+    // Rela and Rel entries alike (torusc writes Rela).
+    auto checkEach = [&](auto entries) -> absl::Status {
+      if (!entries)
         return absl::InvalidArgumentError(
             fmt::format("{}: relocation section '{}': {}", objectName,
-                        relName, message(relas.takeError())));
-      for (auto [i, r] : llvm::enumerate(*relas))
+                        relName, message(entries.takeError())));
+      for (auto [i, r] : llvm::enumerate(*entries))
         TORUS_RETURN_IF_ERROR(check(i, r.r_offset, r.getType(false),
                                     r.getSymbol(false)));
-    } else {
-      auto rels = elf.rels(rel);
-      if (!rels)
-        return absl::InvalidArgumentError(
-            fmt::format("{}: relocation section '{}': {}", objectName,
-                        relName, message(rels.takeError())));
-      for (auto [i, r] : llvm::enumerate(*rels))
-        TORUS_RETURN_IF_ERROR(check(i, r.r_offset, r.getType(false),
-                                    r.getSymbol(false)));
-    }
+      return absl::OkStatus();
+    };
+    TORUS_RETURN_IF_ERROR(rel.sh_type == llvm::ELF::SHT_RELA
+                              ? checkEach(elf.relas(rel))
+                              : checkEach(elf.rels(rel)));
   }
   return absl::OkStatus();
 }
