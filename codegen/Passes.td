@@ -816,7 +816,8 @@ def TorusRowInvariants : Pass<"torus-row-invariants", "func::FuncOp"> {
     exp kernel ran one element at a time, a third of its step.
 
     This pass tiles every loop of such a kernel (static shapes, all loops
-    parallel, a row of at least 2) but the innermost by 1 and loads each
+    parallel, a row of at least 2, no output sharing bytes with such an
+    operand) but the innermost by 1 and loads each
     row-invariant operand before the row's kernel, which uses the value
     instead of its block argument; the row then reads and writes only
     along itself, and LLVM vectorizes it.

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "codegen/BufferOverlap.h"
 #include "codegen/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -26,7 +27,8 @@ namespace {
 
 /// The inputs of `op` that its innermost loop does not index, when `op` is
 /// an elementwise kernel of static shapes on buffers with a row of at least
-/// 2 elements that they could block from vectorizing; empty otherwise.
+/// 2 elements that they could block from vectorizing, and none of them
+/// shares bytes with an output; empty otherwise.
 SmallVector<OpOperand *> rowInvariantInputs(linalg::GenericOp op) {
   if (!op.hasPureBufferSemantics() || op.getNumLoops() == 0 ||
       llvm::any_of(op.getIteratorTypesArray(), [](utils::IteratorType t) {
@@ -40,10 +42,18 @@ SmallVector<OpOperand *> rowInvariantInputs(linalg::GenericOp op) {
   if (op.getStaticLoopRanges()[inner] < 2)
     return {};
   SmallVector<OpOperand *> invariant;
-  for (OpOperand *in : op.getDpsInputOperands())
-    if (!op.getMatchingIndexingMap(in).isFunctionOfDim(inner) &&
-        op.payloadUsesValueFromOperand(in))
-      invariant.push_back(in);
+  for (OpOperand *in : op.getDpsInputOperands()) {
+    if (op.getMatchingIndexingMap(in).isFunctionOfDim(inner) ||
+        !op.payloadUsesValueFromOperand(in))
+      continue;
+    // Read once, it must not be written during the row: no output may
+    // share bytes with it.
+    if (llvm::any_of(op.getDpsInits(), [&](Value out) {
+          return mayOverlap(in->get(), out);
+        }))
+      return {};
+    invariant.push_back(in);
+  }
   return invariant;
 }
 

@@ -69,3 +69,20 @@ func.func @untouched(%x: memref<8x128xf32>, %col: memref<128xf32>, %sum: memref<
   }
   return
 }
+
+// The broadcast operand is a column of the output itself: read once per
+// row it would miss the row's own write of x[i, 0], so the kernel stays.
+// CHECK-LABEL: func.func @own_column
+// CHECK-NOT: scf.for
+// CHECK-NOT: memref.load
+// CHECK: return
+func.func @own_column(%x: memref<8x128xf32>) {
+  %c = memref.subview %x[0, 0] [8, 1] [1, 1] : memref<8x128xf32> to memref<8xf32, strided<[128]>>
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<8xf32, strided<[128]>>) outs(%x : memref<8x128xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.addf %a, %o : f32
+    linalg.yield %s : f32
+  }
+  return
+}
