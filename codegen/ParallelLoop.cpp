@@ -2,10 +2,13 @@
 
 #include "codegen/ParallelLoop.h"
 
+#include "codegen/Markers.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -256,6 +259,27 @@ bool outlineParallelLoop(RewriterBase &rw, scf::ForOp loop) {
   emitParallelCall(rw, loop, body, parallelFor, captures->leaves, trips);
   rw.eraseOp(loop);
   return true;
+}
+
+void outlineMarkedLoops(RewriterBase &rw, func::FuncOp fn, bool outline) {
+  using ParallelTile = TorusDialect::ParallelTileAttrHelper;
+  SmallVector<scf::ForOp> marked;
+  fn.walk([&](scf::ForOp loop) {
+    if (hasMarker<ParallelTile>(loop))
+      marked.push_back(loop);
+  });
+  for (scf::ForOp loop : marked) {
+    clearMarker<ParallelTile>(loop);
+    if (outline)
+      (void)outlineParallelLoop(rw, loop);
+  }
+}
+
+int64_t staticIterations(linalg::LinalgOp op) {
+  int64_t iterations = 1;
+  for (int64_t range : op.getStaticLoopRanges())
+    iterations *= range;
+  return iterations;
 }
 
 bool isParallelBody(func::FuncOp fn) {

@@ -7,8 +7,9 @@
 // ParallelFor.h). The kernel passes mark such loops `torus.parallel_tile`
 // (codegen/Markers.h) and outline them once their bodies are final:
 //
-//   if (hasMarker<TorusDialect::ParallelTileAttrHelper>(loop))
-//     (void)outlineParallelLoop(rw, loop);
+//   setMarker<TorusDialect::ParallelTileAttrHelper>(loop);  // when tiling
+//   ...
+//   outlineMarkedLoops(rw, fn, /*outline=*/threads);        // when final
 //
 //===----------------------------------------------------------------------===//
 #ifndef TORUS_CODEGEN_PARALLELLOOP_H
@@ -24,6 +25,9 @@ class ForOp;
 namespace func {
 class FuncOp;
 } // namespace func
+namespace linalg {
+class LinalgOp;
+} // namespace linalg
 } // namespace mlir
 
 namespace mlir::torus {
@@ -43,6 +47,15 @@ constexpr int64_t kMinParallelElements = int64_t(1) << 18;
 /// `ctx`, an array on the stack. False (nothing changed) when a value from
 /// above is of another kind or the loop has fewer than 2 iterations.
 bool outlineParallelLoop(RewriterBase &rw, scf::ForOp loop);
+
+/// Every loop of `fn` marked `torus.parallel_tile` through
+/// outlineParallelLoop (when `outline`), its marker removed either way.
+void outlineMarkedLoops(RewriterBase &rw, func::FuncOp fn, bool outline);
+
+/// The iterations of `op`'s loop nest: the product of its static loop
+/// ranges (the elements of an elementwise op, the multiply-adds of a
+/// contraction), what the thresholds above are compared with.
+int64_t staticIterations(linalg::LinalgOp op);
 
 /// Whether `fn` is an outlined parallel loop body.
 bool isParallelBody(func::FuncOp fn);

@@ -50,9 +50,7 @@ std::optional<int64_t> blockRows(linalg::GenericOp op) {
     if (!cast<MemRefType>(operand.getType()).hasStaticShape())
       return std::nullopt;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  int64_t elements = 1;
-  for (int64_t r : ranges)
-    elements *= r;
+  const int64_t elements = staticIterations(op);
   if (elements < kMinParallelElements || ranges[0] < 2)
     return std::nullopt;
   // Each iteration of the outer loop writes its own part of every output;
@@ -95,6 +93,8 @@ void splitOuterLoop(RewriterBase &rw, linalg::GenericOp op, int64_t rows) {
   setMarker<ParallelTile>(loop);
 }
 
+/// Folds what splitting left in `fn`: block sizes as affine.apply, views of
+/// them, and partial blocks as loops of one iteration.
 LogicalResult foldBlockSizes(func::FuncOp fn) {
   MLIRContext *ctx = fn.getContext();
   RewritePatternSet patterns(ctx);
@@ -138,16 +138,7 @@ struct ParallelLoopsPass
         if (!split.empty() && failed(foldBlockSizes(fn)))
           return signalPassFailure();
       }
-      SmallVector<scf::ForOp> marked;
-      fn.walk([&](scf::ForOp loop) {
-        if (hasMarker<ParallelTile>(loop))
-          marked.push_back(loop);
-      });
-      for (scf::ForOp loop : marked) {
-        clearMarker<ParallelTile>(loop);
-        if (split)
-          (void)outlineParallelLoop(rw, loop);
-      }
+      outlineMarkedLoops(rw, fn, split);
     }
   }
 };

@@ -9,12 +9,12 @@
 
 #include "codegen/BufferOverlap.h"
 #include "codegen/Passes.h"
+#include "codegen/RowTiling.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
@@ -60,20 +60,11 @@ SmallVector<OpOperand *> rowInvariantInputs(linalg::GenericOp op) {
 /// Tiles every loop of `op` but the innermost by 1 and, in the row kernel
 /// left, replaces each row-invariant input by its value loaded before it.
 LogicalResult readOncePerRow(RewriterBase &rw, linalg::GenericOp op) {
-  linalg::GenericOp row = op;
-  if (op.getNumLoops() > 1) {
-    SmallVector<int64_t> sizes(op.getNumLoops(), 1);
-    sizes.back() = 0;
-    linalg::LinalgTilingOptions options;
-    options.setTileSizes(sizes);
-    rw.setInsertionPoint(op);
-    FailureOr<linalg::TiledLinalgOp> tiled =
-        linalg::tileLinalgOp(rw, op, options);
-    if (failed(tiled))
-      return failure();
-    rw.eraseOp(op);
-    row = cast<linalg::GenericOp>(tiled->op.getOperation());
-  }
+  Operation *outer;
+  FailureOr<linalg::GenericOp> tiled = tileToRows(rw, op, &outer);
+  if (failed(tiled))
+    return failure();
+  linalg::GenericOp row = *tiled;
   rw.setInsertionPoint(row);
   Location loc = row.getLoc();
   for (OpOperand *in : rowInvariantInputs(row)) {

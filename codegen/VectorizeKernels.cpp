@@ -857,16 +857,7 @@ struct VectorizeKernelsPass
     if (failed(canonicalize(fn)))
       return failure();
     // 4. Large kernels' outer tile loops over host threads.
-    SmallVector<scf::ForOp> parallel;
-    fn.walk([&](scf::ForOp loop) {
-      if (hasMarker<ParallelTile>(loop))
-        parallel.push_back(loop);
-    });
-    for (scf::ForOp loop : parallel) {
-      clearMarker<ParallelTile>(loop);
-      if (threads)
-        (void)outlineParallelLoop(rw, loop);
-    }
+    outlineMarkedLoops(rw, fn, threads);
     // Attributes of the kernels are not needed past this point.
     fn.walk([&](Operation *op) {
       clearMarker<RegisterTile>(op);

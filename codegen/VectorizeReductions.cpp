@@ -27,6 +27,7 @@
 #include "codegen/ParallelLoop.h"
 #include "codegen/Passes.h"
 #include "codegen/Pipelines.h"
+#include "codegen/RowTiling.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -325,12 +326,9 @@ void vectorizeRow(RewriterBase &rw, const RowReduction &r) {
 /// outermost loop is parallel and it reads enough elements for the start
 /// of a parallel loop to pay (ParallelLoop.h).
 bool rowsInParallel(linalg::GenericOp op) {
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  int64_t elements = 1;
-  for (int64_t r : ranges)
-    elements *= r;
   return op.getIteratorTypesArray()[0] == utils::IteratorType::parallel &&
-         ranges[0] >= 2 && elements >= kMinParallelElements;
+         op.getStaticLoopRanges()[0] >= 2 &&
+         staticIterations(op) >= kMinParallelElements;
 }
 
 struct VectorizeReductionsPass
@@ -353,27 +351,18 @@ struct VectorizeReductionsPass
         generics.push_back(op);
     });
     for (linalg::GenericOp op : generics) {
-      // One row at a time: every loop but the innermost tiled by 1.
-      SmallVector<int64_t> sizes(op.getNumLoops(), 1);
-      sizes.back() = 0;
-      linalg::GenericOp tiled = op;
-      if (op.getNumLoops() > 1) {
-        // Rows of a large reduction go to host threads when its outermost
-        // loop is parallel: each row writes its own result
-        // (torus-parallel-loops outlines the row loop).
-        const bool threadRows = rowsInParallel(op);
-        rw.setInsertionPoint(op);
-        linalg::LinalgTilingOptions options;
-        options.setTileSizes(sizes);
-        FailureOr<linalg::TiledLinalgOp> t =
-            linalg::tileLinalgOp(rw, op, options);
-        if (failed(t))
-          continue;
-        rw.eraseOp(op);
-        tiled = cast<linalg::GenericOp>(t->op.getOperation());
-        if (threadRows)
-          setMarker<TorusDialect::ParallelTileAttrHelper>(t->loops[0]);
-      }
+      // One row at a time: every loop but the innermost tiled by 1. Rows
+      // of a large reduction go to host threads when its outermost loop is
+      // parallel: each row writes its own result (torus-parallel-loops
+      // outlines the row loop).
+      const bool threadRows = op.getNumLoops() > 1 && rowsInParallel(op);
+      Operation *outer;
+      FailureOr<linalg::GenericOp> row = tileToRows(rw, op, &outer);
+      if (failed(row))
+        continue;
+      linalg::GenericOp tiled = *row;
+      if (threadRows)
+        setMarker<TorusDialect::ParallelTileAttrHelper>(outer);
       std::optional<RowReduction> r = match(tiled, bits);
       if (!r) {
         tiled.emitOpError("torus-vectorize-reductions: tile lost its form");
