@@ -4,10 +4,9 @@
 #include "distribute/PyRepr.h"
 #include "distribute/StrategyState.h"
 #include "distribute/WorkerConnection.h"
+#include "runtime/mesh/ClusterResolver.h"
 #include "torus/distribute/MultiWorkerUtil.h"
 
-#include <atomic>
-#include <cstdlib>
 
 namespace torus::distribute {
 
@@ -48,35 +47,6 @@ std::string CommunicationOptions::toString() const {
 
 namespace {
 
-std::string envOr(const char *name, const std::string &fallback) {
-  const char *v = std::getenv(name);
-  return v && *v ? std::string(v) : fallback;
-}
-
-absl::StatusOr<double> secondsFrom(std::optional<double> given,
-                                   const char *env, double fallback) {
-  if (given) {
-    if (!(*given > 0))
-      return absl::InvalidArgumentError(
-          std::string("a multi-worker timeout must be positive, got ") +
-          detail::pyFloat(*given));
-    return *given;
-  }
-  const char *v = std::getenv(env);
-  if (!v || !*v)
-    return fallback;
-  char *end = nullptr;
-  double seconds = std::strtod(v, &end);
-  if (end == v || *end != '\0' || !(seconds > 0))
-    return absl::InvalidArgumentError(std::string("$") + env + "='" + v +
-                                      "' is not a positive number of seconds");
-  return seconds;
-}
-
-/// Each strategy this process creates joins its own group: the same
-/// sequence on every worker.
-std::atomic<int> nextGroup{0};
-
 /// What every MultiWorkerMirroredStrategy has, over its local `devices`
 /// (one worker until create() says otherwise).
 absl::StatusOr<std::shared_ptr<detail::StrategyState>>
@@ -95,7 +65,7 @@ mwmsState(const std::vector<std::string> &devices,
   state->communicationOptions = communicationOptions;
   TORUS_ASSIGN_OR_RETURN(
       double collectiveSeconds,
-      secondsFrom(communicationOptions.timeoutSeconds(),
+      detail::secondsFrom(communicationOptions.timeoutSeconds(),
                   "TORUS_COLLECTIVE_TIMEOUT", 30.0));
   state->collectiveTimeout = absl::Seconds(collectiveSeconds);
   return state;
@@ -162,12 +132,11 @@ MultiWorkerMirroredStrategy::create(std::shared_ptr<ClusterResolver> resolver,
   state->isChief = isChief;
   state->multiWorkerMode = numWorkers > 1;
   if (numWorkers > 1) {
-    TORUS_ASSIGN_OR_RETURN(double connectSeconds,
-                           secondsFrom(multiWorker.connectTimeoutSeconds,
-                                       "TORUS_CONNECT_TIMEOUT", 60.0));
-    detail::WorkerConnectionOptions o;
+    TORUS_ASSIGN_OR_RETURN(
+        detail::WorkerConnectionOptions o,
+        detail::rendezvousOptions(multiWorker, numWorkers,
+                                  "MultiWorkerMirroredStrategy"));
     o.rank = workerId;
-    o.size = numWorkers;
     // Rank order: the chief, then the workers (id_in_cluster).
     for (int i = 0; i < multi_worker_util::numTasks(spec, "chief"); ++i)
       o.names.push_back("chief " + std::to_string(i));
@@ -175,37 +144,11 @@ MultiWorkerMirroredStrategy::create(std::shared_ptr<ClusterResolver> resolver,
       o.names.push_back("worker " + std::to_string(i));
     if (static_cast<int>(o.names.size()) != numWorkers)
       o.names.clear(); // an evaluator group: plain names
-    // A Redis server (workers on several machines) wins over a directory.
-    o.rendezvousAddress = multiWorker.rendezvousAddress.empty()
-                              ? envOr("TORUS_RENDEZVOUS", "")
-                              : multiWorker.rendezvousAddress;
-    if (o.rendezvousAddress.empty())
-      o.rendezvousDirectory = multiWorker.rendezvousDirectory.empty()
-                                  ? envOr("TORUS_RENDEZVOUS_DIR", "")
-                                  : multiWorker.rendezvousDirectory;
-    if (o.rendezvousAddress.empty() && o.rendezvousDirectory.empty())
-      return absl::InvalidArgumentError(
-          "MultiWorkerMirroredStrategy with " + std::to_string(numWorkers) +
-          " workers needs a rendezvous every worker can reach: set "
-          "$TORUS_RENDEZVOUS=redis://host:port (or "
-          "MultiWorkerOptions::rendezvousAddress), or $TORUS_RENDEZVOUS_DIR "
-          "(or MultiWorkerOptions::rendezvousDirectory) to a directory they "
-          "share");
-    std::string jobId = multiWorker.jobId.empty()
-                            ? envOr("TORUS_JOB_ID", "torus-job")
-                            : multiWorker.jobId;
-    o.prefix = jobId + "-" + std::to_string(nextGroup.fetch_add(1));
     // Gloo listens on this task's host (the TF_CONFIG address without the
     // port: Gloo picks its own ports).
     TORUS_ASSIGN_OR_RETURN(std::string address,
                            taskAddress(spec, taskType, taskId));
-    std::string host = address.substr(0, address.rfind(':'));
-    if (host.size() > 2 && host.front() == '[' && host.back() == ']')
-      host = host.substr(1, host.size() - 2); // [::1]:2222
-    if (host.empty() || host == "localhost")
-      host = "127.0.0.1";
-    o.hostname = host;
-    o.connectTimeout = absl::Seconds(connectSeconds);
+    o.hostname = rt::hostOfAddress(address);
     o.timeout = *state->collectiveTimeout;
     TORUS_ASSIGN_OR_RETURN(state->workerGroup, detail::connectWorkers(o));
   }

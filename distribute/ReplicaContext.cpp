@@ -100,7 +100,7 @@ Tensor ReplicaContext::allGather(const Tensor &value, int64_t axis,
     return Tensor();
   if (t->numReplicas == 1)
     return value;
-  if (t->strategy->numWorkers > 1) {
+  if (t->strategy->numWorkers > 1 && !t->strategy->globalProgram) {
     t->fail(absl::UnimplementedError(
         "ReplicaContext.all_gather across " +
         std::to_string(t->strategy->numWorkers) +

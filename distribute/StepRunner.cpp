@@ -220,8 +220,12 @@ runReplicaFunction(const std::shared_ptr<StrategyState> &state,
       }
     }
     if (!step) {
+      // One process per TPU host: the program is the whole slice's.
+      const int64_t programReplicas =
+          state->globalProgram && !grouped ? groupSize * state->numWorkers
+                                           : groupSize;
       TORUS_ASSIGN_OR_RETURN(step, buildStep(state, name, fn, groupSpecs[key],
-                                             groupSize, grouped));
+                                             programReplicas, grouped));
       if (cacheOwner) {
         std::lock_guard<std::mutex> lock(cacheOwner->mutex);
         cacheOwner->cache[cacheKey + "|state=" +
@@ -287,6 +291,11 @@ runReplicaFunction(const std::shared_ptr<StrategyState> &state,
     } else {
       for (int64_t r : replicas)
         options.replicaToCore.push_back(state->replicaToCore[r]);
+    }
+    if (state->globalProgram && !grouped) {
+      // This host's replicas, devices workerId * groupSize * P onwards.
+      options.numLocalDevices = groupSize * P;
+      options.firstDevice = state->workerId * options.numLocalDevices;
     }
     // The device-side loop: arguments fed per step, variables carried.
     options.stepsPerRun = execution.steps;

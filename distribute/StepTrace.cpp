@@ -56,8 +56,9 @@ VarBinding *StepTrace::bind(const std::shared_ptr<Variable::Impl> &var) {
 Tensor StepTrace::replicaId(Loc loc) {
   if (replicaIdFromInput)
     return replicaIdInput;
-  if (strategy->workerId > 0)
-    // Replica ids in sync span the workers: worker w's first is w * r.
+  if (strategy->workerId > 0 && !strategy->globalProgram)
+    // Replica ids in sync span the workers: worker w's first is w * r (a
+    // program of the whole slice has the global ids already).
     return add(torus::replicaId(loc),
                static_cast<int64_t>(strategy->workerId * strategy->numReplicas),
                loc);

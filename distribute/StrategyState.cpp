@@ -12,16 +12,16 @@ namespace torus::distribute::detail {
 absl::StatusOr<rt::Executor *> StrategyState::getExecutor() {
   std::lock_guard<std::mutex> lock(executorMutex);
   if (!executor) {
+    rt::ExecutorOptions options;
+    options.numCores = numCores;
+    if (collectiveTimeout)
+      options.collectiveTimeout = *collectiveTimeout;
+    if (workerGroup)
+      useCrossWorkerCollectives(options, workerGroup, globalProgram);
     if (topology) {
-      TORUS_ASSIGN_OR_RETURN(executor,
-                             rt::Executor::create(*topology->impl().topology));
+      TORUS_ASSIGN_OR_RETURN(
+          executor, rt::Executor::create(*topology->impl().topology, options));
     } else {
-      rt::ExecutorOptions options;
-      options.numCores = numCores;
-      if (collectiveTimeout)
-        options.collectiveTimeout = *collectiveTimeout;
-      if (workerGroup)
-        useCrossWorkerCollectives(options, workerGroup);
       TORUS_ASSIGN_OR_RETURN(executor, rt::Executor::create(options));
     }
   }

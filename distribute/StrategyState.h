@@ -99,6 +99,13 @@ struct StrategyState {
   /// How long collectives wait for peers (ExecutorOptions' default unset).
   std::optional<absl::Duration> collectiveTimeout;
   int64_t numReplicasInSync() const { return numReplicas * numWorkers; }
+  /// TPUStrategy with one process per host: steps are compiled for every
+  /// replica of the slice, and this process runs its share, replicas
+  /// workerId * numReplicas onwards (RunOptions::firstDevice), with global
+  /// replica ids and collectives over global ids. Otherwise (MWMS) a step
+  /// is this worker's replicas, and collectives over everyone span the
+  /// workers.
+  bool globalProgram = false;
 
   /// TPUStrategy(experimental_spmd_xla_partitioning=...).
   bool spmdXlaPartitioning = false;

@@ -7,8 +7,11 @@
 #include "distribute/StrategyState.h"
 #include "distribute/TpuImpl.h"
 #include "distribute/HostOps.h"
+#include "distribute/WorkerConnection.h"
 #include "runtime/mesh/MeshWarnings.h"
 #include "torus/Sharding.h"
+
+#include "fmt/format.h"
 
 #include <algorithm>
 #include <map>
@@ -61,10 +64,88 @@ DeviceName parseDevice(const std::string &name) {
   return d;
 }
 
+/// One process per host: `s`, the state over the whole slice, keeps host
+/// `host`'s replicas, which must be the `host`-th of equal runs of replicas
+/// whose every logical core is on that host (the devices of a program
+/// compiled for the slice, in replica-major order, are then each host's in
+/// turn: RunOptions::firstDevice). Connects to the other hosts' processes.
+absl::Status keepOneHost(detail::StrategyState &s, int host,
+                         const rt::TPUClusterResolver &resolver,
+                         const MultiWorkerOptions &multiHost) {
+  const rt::Topology &topology = *s.topology->impl().topology;
+  const int numHosts = topology.numTasks();
+  const int64_t R = s.numReplicas;
+  if (R % numHosts != 0)
+    return absl::UnimplementedError(fmt::format(
+        "TPUStrategy with one process per host runs as many replicas on "
+        "every host; {} replicas cannot be spread evenly over the {} hosts "
+        "of slice {}",
+        R, numHosts, resolver.acceleratorType()));
+  const int64_t local = R / numHosts;
+  for (int64_t r = 0; r < R; ++r)
+    for (size_t c = 0; c < s.logicalCoreToCore[r].size(); ++c) {
+      const int64_t on = s.logicalCoreToCore[r][c] / topology.numTpusPerTask();
+      if (on != r / local)
+        return absl::UnimplementedError(fmt::format(
+            "TPUStrategy with one process per host needs each host to run "
+            "whole replicas, in replica order ({} per host: host h runs "
+            "replicas {}h..{}h+{}); replica {}'s logical core {} is {}, on "
+            "host {}",
+            local, local, local, local - 1, r, c, s.logicalCoreDevices[r][c],
+            on));
+    }
+  auto keep = [&](auto &v) {
+    v.erase(v.begin() + (host + 1) * local, v.end());
+    v.erase(v.begin(), v.begin() + host * local);
+  };
+  keep(s.workerDevices);
+  keep(s.parameterDevices);
+  keep(s.replicaToCore);
+  keep(s.logicalCoreToCore);
+  keep(s.logicalCoreDevices);
+  if (!s.replicaOrder.empty()) {
+    keep(s.replicaOrder);
+    for (int64_t &i : s.replicaOrder) {
+      i -= host * local;
+      if (i < 0 || i >= local)
+        return absl::UnimplementedError(
+            "TPUStrategy with one process per host: the device assignment "
+            "reorders data across hosts (spec §3.10); give one whose replicas "
+            "follow the hosts' device order");
+    }
+  }
+  s.inputWorkerReplicas = {{}};
+  for (int64_t r = 0; r < local; ++r)
+    s.inputWorkerReplicas[0].push_back(r);
+  s.numReplicas = local;
+  s.numWorkers = numHosts;
+  s.workerId = host;
+  s.isChief = host == 0;
+  s.globalProgram = true;
+
+  TORUS_ASSIGN_OR_RETURN(double collectiveSeconds,
+                         detail::secondsFrom(std::nullopt,
+                                             "TORUS_COLLECTIVE_TIMEOUT", 30.0));
+  s.collectiveTimeout = absl::Seconds(collectiveSeconds);
+  TORUS_ASSIGN_OR_RETURN(
+      detail::WorkerConnectionOptions o,
+      detail::rendezvousOptions(multiHost, numHosts,
+                                "TPUStrategy over slice " +
+                                    resolver.acceleratorType() +
+                                    " (one process per host)"));
+  o.rank = host;
+  for (int h = 0; h < numHosts; ++h)
+    o.names.push_back("host " + std::to_string(h));
+  TORUS_ASSIGN_OR_RETURN(o.hostname, resolver.hostAddress(host));
+  o.timeout = *s.collectiveTimeout;
+  TORUS_ASSIGN_OR_RETURN(s.workerGroup, detail::connectWorkers(o));
+  return absl::OkStatus();
+}
+
 absl::StatusOr<std::shared_ptr<detail::StrategyState>>
 makeTpuState(std::shared_ptr<TPUClusterResolver> resolver,
              const std::optional<DeviceAssignment> &assignment, bool v1,
-             bool spmd = false) {
+             bool spmd = false, const MultiWorkerOptions &multiHost = {}) {
   if (!resolver) {
     TORUS_ASSIGN_OR_RETURN(resolver, TPUClusterResolver::create(""));
   }
@@ -179,6 +260,10 @@ makeTpuState(std::shared_ptr<TPUClusterResolver> resolver,
   }
   for (const std::string &h : order)
     s->inputWorkerReplicas.push_back(byHost[h]);
+  const rt::TPUClusterResolver &rtResolver = resolver->impl().resolver;
+  if (std::optional<int> host = rtResolver.hostIndex();
+      host && s->topology->numTasks() > 1)
+    TORUS_RETURN_IF_ERROR(keepOneHost(*s, *host, rtResolver, multiHost));
   return s;
 }
 
@@ -187,11 +272,13 @@ makeTpuState(std::shared_ptr<TPUClusterResolver> resolver,
 absl::StatusOr<TPUStrategy>
 TPUStrategy::create(std::shared_ptr<TPUClusterResolver> resolver,
                     std::optional<DeviceAssignment> deviceAssignment,
-                    bool experimentalSpmdXlaPartitioning) {
+                    bool experimentalSpmdXlaPartitioning,
+                    MultiWorkerOptions multiHost) {
   TORUS_ASSIGN_OR_RETURN(auto state,
                          makeTpuState(std::move(resolver), deviceAssignment,
                                       /*v1=*/false,
-                                      experimentalSpmdXlaPartitioning));
+                                      experimentalSpmdXlaPartitioning,
+                                      multiHost));
   return TPUStrategy(state);
 }
 
@@ -280,10 +367,11 @@ int64_t TPUStrategy::numCoresPerReplica() const {
 absl::StatusOr<TPUStrategyV1>
 TPUStrategyV1::create(std::shared_ptr<TPUClusterResolver> resolver,
                       std::optional<int64_t> stepsPerRun,
-                      std::optional<DeviceAssignment> deviceAssignment) {
+                      std::optional<DeviceAssignment> deviceAssignment,
+                      MultiWorkerOptions multiHost) {
   TORUS_ASSIGN_OR_RETURN(auto state,
                          makeTpuState(std::move(resolver), deviceAssignment,
-                                      /*v1=*/true));
+                                      /*v1=*/true, /*spmd=*/false, multiHost));
   state->stepsPerRun = stepsPerRun.value_or(1);
   if (state->stepsPerRun < 1)
     return absl::InvalidArgumentError("steps_per_run must be >= 1, got " +

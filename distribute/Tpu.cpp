@@ -76,13 +76,22 @@ TPUClusterResolver::TPUClusterResolver(std::unique_ptr<Impl> impl)
     : impl_(std::move(impl)) {}
 TPUClusterResolver::~TPUClusterResolver() = default;
 
-absl::StatusOr<std::shared_ptr<TPUClusterResolver>>
-TPUClusterResolver::create(std::optional<std::string> tpu, Options options) {
+namespace {
+rt::TPUClusterResolverOptions
+runtimeOptions(const TPUClusterResolverOptions &options) {
   rt::TPUClusterResolverOptions o;
   o.acceleratorType = options.acceleratorType;
   o.jobName = options.jobName;
-  TORUS_ASSIGN_OR_RETURN(rt::TPUClusterResolver r,
-                         rt::TPUClusterResolver::create(tpu, o));
+  o.hostIndex = options.hostIndex;
+  return o;
+}
+} // namespace
+
+absl::StatusOr<std::shared_ptr<TPUClusterResolver>>
+TPUClusterResolver::create(std::optional<std::string> tpu, Options options) {
+  TORUS_ASSIGN_OR_RETURN(
+      rt::TPUClusterResolver r,
+      rt::TPUClusterResolver::create(tpu, runtimeOptions(options)));
   return std::make_shared<TPUClusterResolver>(
       std::make_unique<Impl>(Impl{std::move(r)}));
 }
@@ -90,11 +99,9 @@ TPUClusterResolver::create(std::optional<std::string> tpu, Options options) {
 absl::StatusOr<std::shared_ptr<TPUClusterResolver>>
 TPUClusterResolver::create(const std::vector<std::string> &tpus,
                            Options options) {
-  rt::TPUClusterResolverOptions o;
-  o.acceleratorType = options.acceleratorType;
-  o.jobName = options.jobName;
-  TORUS_ASSIGN_OR_RETURN(rt::TPUClusterResolver r,
-                         rt::TPUClusterResolver::create(tpus, o));
+  TORUS_ASSIGN_OR_RETURN(
+      rt::TPUClusterResolver r,
+      rt::TPUClusterResolver::create(tpus, runtimeOptions(options)));
   return std::make_shared<TPUClusterResolver>(
       std::make_unique<Impl>(Impl{std::move(r)}));
 }
@@ -143,6 +150,9 @@ TPUClusterResolver::master(std::optional<std::string> taskType,
 }
 std::optional<std::string> TPUClusterResolver::taskType() const {
   return impl_->resolver.taskType();
+}
+std::optional<int> TPUClusterResolver::hostIndex() const {
+  return impl_->resolver.hostIndex();
 }
 std::optional<int> TPUClusterResolver::taskId() const {
   return impl_->resolver.taskId();

@@ -40,6 +40,7 @@
 #include "runtime/RuntimeAbi.h"
 #include "runtime/executor/Executor.h"
 #include "runtime/jit/JitModule.h"
+#include "runtime/mesh/ClusterResolver.h"
 #include "runtime/multiworker/CrossWorkerCommunicator.h"
 #include "runtime/multiworker/WorkerGroup.h"
 #include "torus/Autodiff.h"
@@ -245,8 +246,7 @@ absl::StatusOr<Job> joinJob(const Args &args) {
   o.prefix = envOr("TORUS_JOB_ID", "torus-mp");
   TORUS_ASSIGN_OR_RETURN(std::string address,
                          distribute::taskAddress(spec, *type, *id));
-  std::string host = address.substr(0, address.rfind(':'));
-  o.hostname = host.empty() || host == "localhost" ? "127.0.0.1" : host;
+  o.hostname = rt::hostOfAddress(address);
   o.connectTimeout = absl::Seconds(60);
   o.timeout = args.collectiveTimeout();
   TORUS_ASSIGN_OR_RETURN(job.group, rt::WorkerGroup::connect(o));

@@ -8,6 +8,7 @@
 #include "runtime/mesh/ClusterResolver.h"
 
 #include <cctype>
+#include <charconv>
 #include <cstdlib>
 
 #include "fmt/format.h"
@@ -36,6 +37,7 @@ constexpr std::string_view kGkeEnvVariable = "KUBE_GOOGLE_CLOUD_TPU_ENDPOINTS";
 constexpr std::string_view kDefaultEnvVariable = "TPU_NAME";
 constexpr std::string_view kTpuConfigVariable = "TPU_CONFIG";
 constexpr std::string_view kAcceleratorEnvVariable = "TORUS_TPU_ACCELERATOR_TYPE";
+constexpr std::string_view kHostIndexVariable = "TPU_WORKER_ID";
 constexpr std::string_view kDefaultEndpointPort = "8470";
 constexpr std::string_view kDefaultAcceleratorType = "v3-8";
 constexpr std::string_view kGrpcPrefix = "grpc://";
@@ -306,6 +308,7 @@ TPUClusterResolver::create(std::optional<std::string> tpu,
   if (!slice.ok())
     return absl::InvalidArgumentError(fmt::format(
         "accelerator type: {}", std::string(slice.status().message())));
+  TORUS_RETURN_IF_ERROR(resolver.setHostIndex(options));
   return resolver;
 }
 
@@ -354,6 +357,59 @@ TPUClusterResolver::master(std::optional<std::string> taskType,
     return absl::InvalidArgumentError(fmt::format(
         "No task with index {} in job {}", index, formatPyRepr(job)));
   return "grpc://" + it->second[index];
+}
+
+std::string hostOfAddress(std::string_view address) {
+  std::string_view host = address.substr(0, address.rfind(':'));
+  if (host.size() > 2 && host.front() == '[' && host.back() == ']')
+    host = host.substr(1, host.size() - 2);
+  return host.empty() || host == "localhost" ? std::string("127.0.0.1")
+                                             : std::string(host);
+}
+
+absl::Status
+TPUClusterResolver::setHostIndex(const TPUClusterResolverOptions &options) {
+  std::optional<int> host = options.hostIndex;
+  std::string source = "hostIndex";
+  if (!host) {
+    std::optional<std::string> text = lookupEnv(options, kHostIndexVariable);
+    if (!text || text->empty())
+      return absl::OkStatus();
+    source = fmt::format("${}", kHostIndexVariable);
+    int value = 0;
+    auto [end, ec] =
+        std::from_chars(text->data(), text->data() + text->size(), value);
+    if (ec != std::errc() || end != text->data() + text->size())
+      return absl::InvalidArgumentError(fmt::format(
+          "${}={} is not a host index (an integer from 0)", kHostIndexVariable,
+          formatPyRepr(*text)));
+    host = value;
+  }
+  TORUS_ASSIGN_OR_RETURN(Topology topology, sliceTopology());
+  if (*host < 0 || *host >= topology.numTasks())
+    return absl::InvalidArgumentError(fmt::format(
+        "{} {} names no host of slice {}, whose hosts are 0..{}", source,
+        *host, acceleratorType_, topology.numTasks() - 1));
+  if (!local_ &&
+      static_cast<int>(workerAddresses_.size()) != topology.numTasks())
+    return absl::InvalidArgumentError(fmt::format(
+        "TPU {} names {} host endpoint{}, but slice {} has {} hosts; with one "
+        "process per host ({} {}) name every host",
+        formatPyRepr(tpu_), workerAddresses_.size(),
+        workerAddresses_.size() == 1 ? "" : "s", acceleratorType_,
+        topology.numTasks(), source, *host));
+  hostIndex_ = host;
+  taskId_ = *host; // master() is this host's endpoint
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::string> TPUClusterResolver::hostAddress(int host) const {
+  if (local_)
+    return std::string("127.0.0.1");
+  if (host < 0 || host >= static_cast<int>(workerAddresses_.size()))
+    return absl::InvalidArgumentError(
+        fmt::format("TPU {} has no host {}", formatPyRepr(tpu_), host));
+  return hostOfAddress(workerAddresses_[host]);
 }
 
 absl::StatusOr<Topology> TPUClusterResolver::sliceTopology() const {

@@ -65,7 +65,18 @@ struct TPUClusterResolverOptions {
   std::optional<std::map<std::string, std::string>> environment;
   /// Use the local emulated slice when no TPU name is given or found.
   bool emulateLocalWhenUnnamed = true;
+  /// One process per host (multi-controller, as JAX runs a pod): this
+  /// process is host `hostIndex` of the slice and drives only that host's
+  /// cores. Default: $TPU_WORKER_ID (the variable a Cloud TPU VM sets on
+  /// each of its hosts); unset, the process drives every host (TensorFlow's
+  /// single client).
+  std::optional<int> hostIndex;
 };
+
+/// The host part of a "host:port" task address, the address a worker
+/// listens on: "[::1]:2222" is "::1"; an empty host and "localhost" are
+/// "127.0.0.1".
+std::string hostOfAddress(std::string_view address);
 
 class TPUClusterResolver {
 public:
@@ -109,6 +120,13 @@ public:
   /// The emulated slice this resolver names (from the accelerator type).
   absl::StatusOr<Topology> sliceTopology() const;
 
+  /// The host this process drives alone (TPUClusterResolverOptions::
+  /// hostIndex), or nullopt when it drives the whole slice.
+  std::optional<int> hostIndex() const { return hostIndex_; }
+  /// "ip" of host `host`: the host part of its grpc endpoint, or 127.0.0.1
+  /// for a local slice (its hosts are processes on this machine).
+  absl::StatusOr<std::string> hostAddress(int host) const;
+
   const std::string &taskType() const { return taskType_; }
   void setTaskType(std::string taskType) { taskType_ = std::move(taskType); }
   int taskId() const { return taskId_; }
@@ -128,6 +146,9 @@ public:
 
 private:
   TPUClusterResolver() = default;
+  /// hostIndex_ from the options or $TPU_WORKER_ID, checked against the
+  /// slice (and the endpoints, one per host).
+  absl::Status setHostIndex(const TPUClusterResolverOptions &options);
 
   std::string tpu_;
   bool local_ = false;
@@ -135,6 +156,7 @@ private:
   std::vector<std::string> workerAddresses_;
   std::string taskType_ = "worker";
   int taskId_ = 0;
+  std::optional<int> hostIndex_;
   std::optional<std::string> coordinatorName_;
   std::optional<std::string> coordinatorAddress_;
   std::string acceleratorType_;

@@ -120,6 +120,53 @@ TEST(ClusterResolverTest, GkeEndpointsForAPod) {
               "No such job in cluster: 'ps'");
 }
 
+TEST(ClusterResolverTest, HostIndexFromTpuWorkerId) {
+  // One process per host: $TPU_WORKER_ID (Cloud TPU VMs) names this host;
+  // master() is then its endpoint.
+  Env env = {{"TORUS_TPU_ACCELERATOR_TYPE", "v4-32"},
+             {"KUBE_GOOGLE_CLOUD_TPU_ENDPOINTS",
+              "grpc://10.0.0.1:8470,grpc://10.0.0.2:8470,"
+              "grpc://10.0.0.3:8470,grpc://10.0.0.4:8470"}};
+  EXPECT_FALSE(valueOrFail(TPUClusterResolver::create(std::nullopt,
+                                                      withEnv(env)))
+                   .hostIndex());
+  env["TPU_WORKER_ID"] = "3";
+  TPUClusterResolver host3 =
+      valueOrFail(TPUClusterResolver::create(std::nullopt, withEnv(env)));
+  EXPECT_EQ(host3.hostIndex(), 3);
+  EXPECT_EQ(valueOrFail(host3.master()), "grpc://10.0.0.4:8470");
+  EXPECT_EQ(valueOrFail(host3.hostAddress(3)), "10.0.0.4");
+  EXPECT_EQ(hostOfAddress("[::1]:2222"), "::1");
+  EXPECT_EQ(valueOrFail(host3.hostAddress(0)), "10.0.0.1");
+  // The option wins over the variable.
+  TPUClusterResolverOptions options = withEnv(env);
+  options.hostIndex = 1;
+  EXPECT_EQ(valueOrFail(TPUClusterResolver::create(std::nullopt, options))
+                .hostIndex(),
+            1);
+  for (const char *bad : {"x", "1.5", "-1", "4", " 2"}) {
+    env["TPU_WORKER_ID"] = bad;
+    absl::Status s =
+        TPUClusterResolver::create(std::nullopt, withEnv(env)).status();
+    EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << bad;
+    EXPECT_NE(s.message().find("TPU_WORKER_ID"), std::string_view::npos)
+        << s;
+  }
+  env["TPU_WORKER_ID"] = "4";
+  expectError(TPUClusterResolver::create(std::nullopt, withEnv(env)).status(),
+              absl::StatusCode::kInvalidArgument,
+              "$TPU_WORKER_ID 4 names no host of slice v4-32, whose hosts are "
+              "0..3");
+  // A local slice's hosts are processes of this machine.
+  TPUClusterResolver local = valueOrFail(TPUClusterResolver::create(
+      "local", withEnv({{"TORUS_TPU_ACCELERATOR_TYPE", "v4-32"},
+                        {"TPU_WORKER_ID", "2"}})));
+  EXPECT_EQ(local.hostIndex(), 2);
+  EXPECT_EQ(valueOrFail(local.hostAddress(2)), "127.0.0.1");
+  EXPECT_EQ(hostOfAddress("localhost:2222"), "127.0.0.1");
+  EXPECT_EQ(hostOfAddress(":2222"), "127.0.0.1");
+}
+
 TEST(ClusterResolverTest, NameFromEnvironment) {
   TPUClusterResolver fromName = valueOrFail(TPUClusterResolver::create(
       "", withEnv({{"TPU_NAME", "grpc://10.0.0.9:8470"}})));

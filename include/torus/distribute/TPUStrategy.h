@@ -10,6 +10,7 @@
 #define TORUS_DISTRIBUTE_TPUSTRATEGY_H
 
 #include "torus/distribute/DistributedDataset.h"
+#include "torus/distribute/MultiWorkerMirroredStrategy.h"
 #include "torus/distribute/Strategy.h"
 #include "torus/distribute/Tpu.h"
 
@@ -29,10 +30,26 @@ public:
   /// TPUClusterResolver("").
   /// NotFound "TPUs not found in the cluster." when the slice has no TPU
   /// device; the resolver's errors as they are.
+  ///
+  /// One process per host (Torus's own; TensorFlow drives a pod from one
+  /// client): when the resolver names this process's host of a multi-host
+  /// slice (TPUClusterResolverOptions::hostIndex, $TPU_WORKER_ID), every
+  /// host's process creates the strategy and they meet as `multiHost` (and
+  /// the environment) says, as MultiWorkerMirroredStrategy's workers do; each
+  /// listens on its host's grpc endpoint address (127.0.0.1 for a local
+  /// slice). numReplicasInSync() counts the slice's replicas; this process
+  /// runs its host's, which are its worker devices, its PerReplica
+  /// components and its input pipeline (InputContext id = host). Steps are
+  /// compiled for the whole slice and every collective crosses the hosts;
+  /// strategy.reduce() sums over them. A host whose process died is named in
+  /// the others' errors. Unimplemented unless each host runs the same number
+  /// of whole replicas in replica order (the default and ring assignments
+  /// do).
   static absl::StatusOr<TPUStrategy>
   create(std::shared_ptr<TPUClusterResolver> resolver = nullptr,
          std::optional<DeviceAssignment> deviceAssignment = std::nullopt,
-         bool experimentalSpmdXlaPartitioning = false);
+         bool experimentalSpmdXlaPartitioning = false,
+         MultiWorkerOptions multiHost = {});
 
   /// The TPU cluster resolver (never null).
   std::shared_ptr<TPUClusterResolver> tpuClusterResolver() const;
@@ -74,13 +91,14 @@ protected:
 class TPUStrategyV1 : public TPUStrategy {
 public:
   /// TPUStrategyV1(tpu_cluster_resolver, steps_per_run, device_assignment): as
-  /// TPUStrategy::create(), with `stepsPerRun` (default 1) steps per
-  /// experimentalRunStepsOnIterator() call. InvalidArgument "steps_per_run must
-  /// be >= 1, got 0".
+  /// TPUStrategy::create() (one process per host included), with
+  /// `stepsPerRun` (default 1) steps per experimentalRunStepsOnIterator()
+  /// call. InvalidArgument "steps_per_run must be >= 1, got 0".
   static absl::StatusOr<TPUStrategyV1>
   create(std::shared_ptr<TPUClusterResolver> resolver = nullptr,
          std::optional<int64_t> stepsPerRun = std::nullopt,
-         std::optional<DeviceAssignment> deviceAssignment = std::nullopt);
+         std::optional<DeviceAssignment> deviceAssignment = std::nullopt,
+         MultiWorkerOptions multiHost = {});
 
   /// DEPRECATED in TensorFlow: extended().stepsPerRun().
   int64_t stepsPerRun() const;

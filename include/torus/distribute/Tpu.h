@@ -110,6 +110,14 @@ struct TPUClusterResolverOptions {
   std::optional<std::string> acceleratorType;
   /// The job the TPU hosts form in the cluster spec.
   std::string jobName = "worker";
+  /// One process per host: this process is host `hostIndex` of a multi-host
+  /// slice, and a TPUStrategy over it runs only that host's replicas,
+  /// meeting the other hosts' processes (TPUStrategy::create). Default
+  /// $TPU_WORKER_ID, as a Cloud TPU VM sets it on each host; unset, one
+  /// process drives every host (TensorFlow's single client).
+  /// InvalidArgument for an index outside the slice's hosts, or for grpc
+  /// endpoints that are not one per host.
+  std::optional<int> hostIndex;
 };
 
 /// tf.distribute.cluster_resolver.TPUClusterResolver over an emulated slice.
@@ -148,6 +156,9 @@ public:
   absl::StatusOr<std::map<std::string, int>> numAccelerators() const override;
   /// Always "", as TensorFlow's TPUClusterResolver.
   std::string environment() const override { return ""; }
+  /// The host this process is (Options::hostIndex), or nullopt when it
+  /// drives every host.
+  std::optional<int> hostIndex() const;
   /// The topology initializeTpuSystem stored, if any.
   std::optional<Topology> tpuTopology() const;
   /// The slice this resolver names.
