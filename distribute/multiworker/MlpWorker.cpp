@@ -9,6 +9,13 @@
 //
 //   torus-mlp-worker --devices=2 --steps=20 --out=weights.bin
 //       [--timeout=S] [--checkpoint-dir=D --checkpoint-every=K]
+//   torus-mlp-worker --tpu=v4-32 --steps=20 --out=weights.bin [--timeout=S]
+//
+// With --tpu=SLICE it trains with TPUStrategy on that emulated slice
+// instead: one process per host when $TPU_WORKER_ID names this host (the
+// hosts' addresses from $TPU_NAME's grpc:// endpoints, one per host, or
+// loopback without it), else one process driving the whole slice. Only host
+// 0 saves checkpoints.
 //
 // With a checkpoint directory it first restores the latest checkpoint there
 // (and skips the steps it covers), and the chief saves one every K steps.
@@ -23,6 +30,7 @@
 #include "distribute/multiworker/WorkerFlags.h"
 #include "distribute/nn/MlpTraining.h"
 #include "torus/distribute/Checkpoint.h"
+#include "torus/distribute/Distribute.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -37,6 +45,8 @@ namespace {
 
 struct Args : WorkerFlags {
   int64_t devices = 2;
+  /// --tpu: the emulated slice TPUStrategy trains on; empty: MWMS.
+  std::string tpu;
 };
 
 absl::StatusOr<Args> parseArgs(int argc, char **argv) {
@@ -44,6 +54,10 @@ absl::StatusOr<Args> parseArgs(int argc, char **argv) {
   TORUS_ASSIGN_OR_RETURN(std::vector<std::string> rest,
                          parseWorkerFlags(argc, argv, a));
   for (const std::string &arg : rest) {
+    if (auto tpu = flagValue(arg, "tpu")) {
+      a.tpu = std::string(*tpu);
+      continue;
+    }
     auto v = flagValue(arg, "devices");
     if (!v)
       return unknownArgument(arg);
@@ -53,7 +67,23 @@ absl::StatusOr<Args> parseArgs(int argc, char **argv) {
   return a;
 }
 
-absl::Status run(const Args &args) {
+/// The strategy of this task, and whether it saves checkpoints.
+absl::StatusOr<std::pair<Strategy, bool>> makeStrategy(const Args &args) {
+  if (!args.tpu.empty()) {
+    if (args.timeout)
+      setenv("TORUS_COLLECTIVE_TIMEOUT", std::to_string(*args.timeout).c_str(),
+             1);
+    TPUClusterResolverOptions o;
+    o.acceleratorType = args.tpu;
+    TORUS_ASSIGN_OR_RETURN(auto resolver,
+                           TPUClusterResolver::create(std::nullopt, o));
+    TORUS_ASSIGN_OR_RETURN(TPUStrategy strategy, TPUStrategy::create(resolver));
+    const int host = resolver->hostIndex().value_or(0);
+    std::fprintf(stderr, "host %d of %lld: %lld replicas in sync\n", host,
+                 static_cast<long long>(strategy.numHosts()),
+                 static_cast<long long>(strategy.numReplicasInSync()));
+    return std::make_pair(Strategy(strategy), host == 0);
+  }
   TORUS_ASSIGN_OR_RETURN(
       CommunicationOptions communication,
       CommunicationOptions::create(0, args.timeout,
@@ -66,6 +96,13 @@ absl::Status run(const Args &args) {
                static_cast<long long>(strategy.workerId()),
                static_cast<long long>(strategy.numWorkers()),
                static_cast<long long>(strategy.numReplicasInSync()));
+  return std::make_pair(Strategy(strategy),
+                        strategy.extended().shouldCheckpoint());
+}
+
+absl::Status run(const Args &args) {
+  TORUS_ASSIGN_OR_RETURN(auto made, makeStrategy(args));
+  auto &[strategy, savesCheckpoints] = made;
   testing::MlpConfig config;
   TORUS_ASSIGN_OR_RETURN(
       auto trainer, testing::MlpTrainer::create(
@@ -92,7 +129,7 @@ absl::Status run(const Args &args) {
     std::printf("step %lld loss %.6f\n", static_cast<long long>(s + 1), loss);
     std::fflush(stdout);
     if (args.checkpointEvery > 0 && (s + 1) % args.checkpointEvery == 0 &&
-        strategy.extended().shouldCheckpoint())
+        savesCheckpoints)
       TORUS_RETURN_IF_ERROR(
           checkpoint.save(args.checkpointDir + "/ckpt").status());
   }

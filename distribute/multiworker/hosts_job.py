@@ -181,11 +181,14 @@ class HostsJob:
         return ("in separate network namespaces" if self.isolated
                 else "on loopback")
 
-    def start(self, job, args):
+    def start(self, job, args, tpu_hosts=False):
         """Starts task i of job `job` (its own Redis prefix) with `args`,
         writing `--out=<tmp>/<job>-<i>.bin`; stdout and stderr are piped
-        together."""
+        together. With `tpu_hosts` task i is host i of a TPU slice
+        ($TPU_WORKER_ID, and $TPU_NAME the hosts' grpc:// endpoints)
+        instead of a TF_CONFIG task."""
         procs = []
+        endpoints = ",".join("grpc://%s:8470" % a for a in self.addresses)
         for i in range(N):
             task = {"type": "chief", "index": 0} if i == 0 else \
                    {"type": "worker", "index": i - 1}
@@ -193,6 +196,9 @@ class HostsJob:
                 {"cluster": self.cluster, "task": task}),
                 TORUS_RENDEZVOUS=self.url,
                 TORUS_JOB_ID="%s-%d" % (job, os.getpid()))
+            if tpu_hosts:
+                env.update(TF_CONFIG="", TPU_WORKER_ID=str(i),
+                           TPU_NAME=endpoints)
             env.pop("TORUS_RENDEZVOUS_DIR", None)
             argv = [self.worker] + list(args) + [
                 "--out=%s" % self.out(job, i)]
@@ -210,8 +216,11 @@ class HostsJob:
         """The worker as one process (no TF_CONFIG) writing
         <tmp>/<name>.bin: its weights, or None after printing why not."""
         path = "%s/%s.bin" % (self.tmp, name)
+        env = dict(os.environ, TF_CONFIG="")
+        for name in ("TPU_WORKER_ID", "TPU_NAME"):
+            env.pop(name, None)
         r = subprocess.run([self.worker] + list(args) + ["--out=" + path],
-                           env=dict(os.environ, TF_CONFIG=""),
+                           env=env,
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                            timeout=150)
         if r.returncode != 0:
@@ -223,12 +232,12 @@ class HostsJob:
         """Takes task i's veth down (namespaces only)."""
         sh("ip", "link", "set", self.net.veth(i), "down")
 
-    def run_and_cut_link(self, job, args, victim=3):
-        """Starts `job` with `args`, cuts task `victim`'s link once it has
-        printed step 3, and waits for every task (90 s each):
-        [(exit code, seconds since the cut, output)], the victim's output
-        with what it printed before the cut."""
-        procs = self.start(job, args)
+    def run_and_cut_link(self, job, args, victim=3, tpu_hosts=False):
+        """Starts `job` with `args` (and `tpu_hosts`, as start), cuts task
+        `victim`'s link once it has printed step 3, and waits for every task
+        (90 s each): [(exit code, seconds since the cut, output)], the
+        victim's output with what it printed before the cut."""
+        procs = self.start(job, args, tpu_hosts)
         seen = read_until(procs[victim], b"step 3 ", 120)
         self.cut_link(victim)
         cut_at = time.monotonic()
