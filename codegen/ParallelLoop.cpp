@@ -135,11 +135,12 @@ Value memrefAtAddress(OpBuilder &b, Location loc, Value word,
   return b.create<UnrealizedConversionCastOp>(loc, type, desc).getResult(0);
 }
 
-/// `void name(!llvm.ptr ctx, i64 i)`, before `loop`'s function: iteration
-/// `lb + i * step` of `loop`'s body, its captures unpacked from `ctx` or
-/// rebuilt.
+/// `void name(!llvm.ptr ctx, i64 i)`, before `loop`'s function: iterations
+/// `lb + (i * rows + k) * step` for k in [0, rows) of `loop`'s body (those
+/// below `ub`), its captures unpacked from `ctx` or rebuilt.
 func::FuncOp outlineBody(RewriterBase &rw, scf::ForOp loop, StringRef name,
-                         const Captures &captures, int64_t lb, int64_t step) {
+                         const Captures &captures, int64_t lb, int64_t ub,
+                         int64_t step, int64_t rows) {
   Location loc = loop.getLoc();
   auto fn = loop->getParentOfType<func::FuncOp>();
   auto ptrType = LLVM::LLVMPointerType::get(rw.getContext());
@@ -167,15 +168,30 @@ func::FuncOp outlineBody(RewriterBase &rw, scf::ForOp loop, StringRef name,
   }
   for (Operation *op : captures.clones)
     rw.clone(*op, map);
-  // iv = lb + i * step
+  auto index = [&](int64_t v) -> Value {
+    return rw.create<arith::ConstantIndexOp>(loc, v);
+  };
+  auto cloneBody = [&](OpBuilder &b, Value iv) {
+    map.map(loop.getInductionVar(), iv);
+    for (Operation &op : loop.getBody()->without_terminator())
+      b.clone(op, map);
+  };
+  // first = lb + i * rows * step
   Value i = rw.create<arith::IndexCastOp>(loc, rw.getIndexType(), iArg);
-  Value iv = rw.create<arith::AddIOp>(
-      loc, rw.create<arith::ConstantIndexOp>(loc, lb),
-      rw.create<arith::MulIOp>(loc, i,
-                               rw.create<arith::ConstantIndexOp>(loc, step)));
-  map.map(loop.getInductionVar(), iv);
-  for (Operation &op : loop.getBody()->without_terminator())
-    rw.clone(op, map);
+  Value first = rw.create<arith::AddIOp>(
+      loc, index(lb), rw.create<arith::MulIOp>(loc, i, index(rows * step)));
+  if (rows == 1) {
+    cloneBody(rw, first);
+  } else {
+    Value last = rw.create<arith::MinSIOp>(
+        loc, rw.create<arith::AddIOp>(loc, first, index(rows * step)),
+        index(ub));
+    rw.create<scf::ForOp>(loc, first, last, index(step), ValueRange{},
+                          [&](OpBuilder &b, Location l, Value iv, ValueRange) {
+                            cloneBody(b, iv);
+                            b.create<scf::YieldOp>(l);
+                          });
+  }
   rw.create<func::ReturnOp>(loc);
   return body;
 }
@@ -253,10 +269,13 @@ bool outlineParallelLoop(RewriterBase &rw, scf::ForOp loop) {
     if (!module.lookupSymbol(name))
       break;
   }
-  func::FuncOp body = outlineBody(rw, loop, name, *captures, *lbC, *stepC);
+  const int64_t rows = (trips + kMaxParallelBlocks - 1) / kMaxParallelBlocks;
+  func::FuncOp body =
+      outlineBody(rw, loop, name, *captures, *lbC, *ubC, *stepC, rows);
   func::FuncOp parallelFor =
       declareParallelFor(rw, module, loop.getLoc(), body.getFunctionType());
-  emitParallelCall(rw, loop, body, parallelFor, captures->leaves, trips);
+  emitParallelCall(rw, loop, body, parallelFor, captures->leaves,
+                   (trips + rows - 1) / rows);
   rw.eraseOp(loop);
   return true;
 }

@@ -38,10 +38,19 @@ constexpr int64_t kMinParallelWork = int64_t(1) << 24;
 /// on one thread: a parallel loop costs a few microseconds to start.
 constexpr int64_t kMinParallelElements = int64_t(1) << 18;
 
+/// The most calls of an outlined body a parallel loop makes: enough blocks
+/// for dynamic scheduling to even out the threads, few enough that claiming
+/// one (an atomic increment every thread contends for) costs nothing beside
+/// its work.
+constexpr int64_t kMaxParallelBlocks = 64;
+
 /// Replaces `loop` (constant bounds, no results, independent iterations)
-/// with `__torus_parallel_for(body, ctx, trips)`: its body is outlined into
-/// `void @<fn>__parallel_tile_<i>(!llvm.ptr ctx, i64 i)`, `i` the first
-/// unused. Values from above are rebuilt in the body: constants, stack
+/// with `__torus_parallel_for(body, ctx, calls)`: its body is outlined into
+/// `void @<fn>__parallel_tile_<i>(!llvm.ptr ctx, i64 i)`, `<i>` the first
+/// unused, and call i runs iteration i, or, when the loop has more than
+/// kMaxParallelBlocks iterations, the i-th of that many blocks of adjacent
+/// iterations (so a thread's rows of a reduction write adjacent results,
+/// not every other one). Values from above are rebuilt in the body: constants, stack
 /// buffers and view ops (subview, cast, ...) are cloned; identity layout
 /// memrefs are passed as aligned pointers and index values as i64 in
 /// `ctx`, an array on the stack. False (nothing changed) when a value from

@@ -33,11 +33,9 @@ namespace {
 
 using ParallelTile = TorusDialect::ParallelTileAttrHelper;
 
-/// Elements each block of a split loop kernel covers at least, and the
-/// most blocks: enough blocks for dynamic scheduling to even out the
-/// threads, few enough that each start costs nothing beside its work.
+/// Elements each block of a split loop kernel covers at least (at most
+/// kMaxParallelBlocks blocks).
 constexpr int64_t kMinBlockElements = int64_t(1) << 16;
-constexpr int64_t kMaxBlocks = 64;
 
 /// How many rows of its outermost loop each block of `op` takes, or
 /// nullopt when `op` stays whole: too small, dynamic, not parallel in its
@@ -69,7 +67,7 @@ std::optional<int64_t> blockRows(linalg::GenericOp op) {
         return std::nullopt;
   }
   int64_t blocks = std::clamp<int64_t>(elements / kMinBlockElements, 2,
-                                       std::min(kMaxBlocks, ranges[0]));
+                                       std::min(kMaxParallelBlocks, ranges[0]));
   return (ranges[0] + blocks - 1) / blocks;
 }
 

@@ -95,12 +95,18 @@ func.func @shifted(%x: memref<1025x512xf32>) {
 }
 
 // A marked row loop (as torus-vectorize-reductions leaves a large
-// reduction's): outlined with its 4096 rows as the trips; without threads
-// the marker is dropped and the loop stays.
+// reduction's): its 4096 rows run as 64 calls of 64 adjacent rows (call i
+// rows 64i .. min(64i + 64, 4096)); without threads the marker is dropped
+// and the loop stays.
 // CHECK-LABEL: func.func private @rows__parallel_tile_0
+// CHECK: %[[I:.*]] = arith.index_cast %{{.*}} : i64 to index
+// CHECK: arith.muli %[[I]], %c64
+// CHECK: %[[END:.*]] = arith.addi %{{.*}}, %c64
+// CHECK: %[[LAST:.*]] = arith.minsi %[[END]], %c4096
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[LAST]]
 // CHECK: memref.load
 // CHECK-LABEL: func.func @rows
-// CHECK: llvm.mlir.constant(4096 : i64) : i64
+// CHECK: llvm.mlir.constant(64 : i64) : i64
 // CHECK: call @__torus_parallel_for
 // SERIAL-LABEL: func.func @rows
 // SERIAL: scf.for
