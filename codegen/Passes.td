@@ -738,6 +738,66 @@ def TorusVectorizeKernels : Pass<"torus-vectorize-kernels", "ModuleOp"> {
   ];
 }
 
+def TorusFuseRows : Pass<"torus-fuse-rows", "func::FuncOp"> {
+  let summary = "Run consecutive row-local kernels as one loop over rows";
+  let description = [{
+    Part of the kernel stage (docs/codegen.md), on buffers, after
+    `torus-vectorize-reductions` and before `torus-parallel-loops`. A layer
+    norm is three kernels over the same rows: the row sums (the mean), the
+    sums of squared differences from it (the variance), and the normalized
+    rows. Run one after the other, each reads every row from memory; a row
+    of a few KiB read by all three in turn is read from memory once and
+    then from the cache.
+
+    A run of consecutive kernels of the entry block (only ops without
+    memory effects, such as constants and views, between them), at least
+    one of them a reduction's row loop, becomes one `scf.for` over the rows
+    when they have the same number of rows and their rows are independent:
+    - a kernel is a row loop of `torus-vectorize-reductions` (marked
+      `torus.parallel_tile`, `0 .. rows step 1`), or a `linalg.generic` or
+      `linalg.fill` of static buffers whose first loop is parallel (the
+      rows) and indexes operands only as whole dimensions;
+    - every buffer a kernel of the run writes is touched by every kernel of
+      it only at its row (first dimension indexed by the row: a row loop's
+      subview `[%r, ...] [1, ...]`, a linalg operand whose first result is
+      the row loop), and shares no bytes with another buffer they touch.
+    Each row then runs every kernel's row in order: a row loop's body, a
+    linalg op on rank-preserving slices at the row. The loop is marked
+    `torus.parallel_tile` (rows on host threads) when a row loop was or a
+    kernel has at least 2^18 elements.
+
+    Before:
+    ```mlir
+    linalg.fill ins(%zero : f32) outs(%sum : memref<4096xf32>)
+    scf.for %r = %c0 to %c4096 step %c1 {       // the row sums
+      %row = memref.subview %x[%r, 0] [1, 1024] [1, 1] ...
+      %s = memref.subview %sum[%r] [1] [1] ...
+      ... vector.load %row ..., memref.store ..., %s[%c0]
+    } {torus.parallel_tile}
+    linalg.generic {indexing_maps = [(i, j) -> (i, j), (i, j) -> (i),
+                                     (i, j) -> (i, j)], ...}
+        ins(%x, %sum : ...) outs(%y : memref<4096x1024xf32>) {...}
+    ```
+    After:
+    ```mlir
+    scf.for %r = %c0 to %c4096 step %c1 {
+      %s0 = memref.subview %sum[%r] [1] [1] ...
+      linalg.fill ins(%zero : f32) outs(%s0 : memref<1xf32, ...>)
+      %row = memref.subview %x[%r, 0] [1, 1024] [1, 1] ...
+      ... the row sum into %sum[%r]
+      %xr = memref.subview %x[%r, 0] [1, 1024] [1, 1] ...
+      %sr = memref.subview %sum[%r] [1] [1] ...
+      %yr = memref.subview %y[%r, 0] [1, 1024] [1, 1] ...
+      linalg.generic {...} ins(%xr, %sr : ...) outs(%yr : ...) {...}
+    } {torus.parallel_tile}
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect"
+  ];
+}
+
 def TorusParallelLoops : Pass<"torus-parallel-loops", "ModuleOp"> {
   let summary = "Split large loop kernels over host threads";
   let description = [{

@@ -149,6 +149,9 @@ void buildBuffersToLLVMPipeline(OpPassManager &pm,
       "vector-bits=" + std::to_string(targetVectorBits(options));
   pm.addNestedPass<func::FuncOp>(
       withOptions(createTorusVectorizeReductions(), bits));
+  // Consecutive kernels over the same rows, each row read once for all of
+  // them (FuseRows.cpp).
+  pm.addNestedPass<func::FuncOp>(createTorusFuseRows());
   // The other large kernels' outer loops, and the reductions' rows, over
   // host threads (ParallelLoops.cpp).
   pm.addPass(createTorusParallelLoops());
