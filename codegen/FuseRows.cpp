@@ -174,10 +174,70 @@ std::optional<Member> member(Operation *op) {
   return std::nullopt;
 }
 
+/// Whether `a` and `b` are views of one workspace at the same offset with
+/// the same type (the buffer plan gives a temporary the place of one that
+/// died, through a view of its own).
+bool sameView(Value a, Value b) {
+  auto va = a.getDefiningOp<memref::ViewOp>();
+  auto vb = b.getDefiningOp<memref::ViewOp>();
+  if (!va || !vb || va.getSource() != vb.getSource() ||
+      va.getType() != vb.getType() || !va.getSizes().empty() ||
+      !vb.getSizes().empty())
+    return false;
+  std::optional<int64_t> oa = getConstantIntValue(va.getByteShift());
+  std::optional<int64_t> ob = getConstantIntValue(vb.getByteShift());
+  return oa && ob && *oa == *ob;
+}
+
+/// Where the rows of `v` lie: the buffer it reshapes (through
+/// expand_shape and collapse_shape), the first row's byte offset in it,
+/// the bytes from one row to the next and the bytes a row spans.
+struct RowBytes {
+  Value base;
+  int64_t offset = 0, stride = 0, span = 0;
+};
+
+std::optional<RowBytes> rowBytes(Value v) {
+  auto type = cast<MemRefType>(v.getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (type.getRank() == 0 || !type.hasStaticShape() ||
+      failed(getStridesAndOffset(type, strides, offset)) ||
+      ShapedType::isDynamic(offset) ||
+      llvm::any_of(strides, ShapedType::isDynamic))
+    return std::nullopt;
+  const int64_t bytes = (type.getElementTypeBitWidth() + 7) / 8;
+  RowBytes r;
+  r.base = v;
+  while (Operation *def = r.base.getDefiningOp()) {
+    if (!isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(def))
+      break;
+    r.base = def->getOperand(0);
+  }
+  r.offset = offset * bytes;
+  r.stride = strides[0] * bytes;
+  int64_t last = 0;
+  for (int64_t d = 1; d < type.getRank(); ++d)
+    last += (type.getDimSize(d) - 1) * strides[d];
+  r.span = (last + 1) * bytes;
+  return r;
+}
+
+/// Whether row r of `a` is row r of `b`, byte for byte, for every r: the
+/// same buffer or workspace view, reshaped without moving the rows.
+bool sameRows(Value a, Value b) {
+  std::optional<RowBytes> ra = rowBytes(a), rb = rowBytes(b);
+  return ra && rb &&
+         (ra->base == rb->base || sameView(ra->base, rb->base)) &&
+         ra->offset == rb->offset && ra->stride == rb->stride &&
+         ra->span == rb->span;
+}
+
 /// Whether the kernels of `run` may run one row at a time, each row through
 /// all of them in order: every buffer one of them writes is touched by
 /// every one only at its row, and shares no bytes with another buffer they
-/// touch.
+/// touch (but for another view whose rows are its rows, touched only at its
+/// row too).
 bool rowsAreIndependent(ArrayRef<Member> run) {
   llvm::MapVector<Value, Access> all;
   for (const Member &m : run)
@@ -192,7 +252,8 @@ bool rowsAreIndependent(ArrayRef<Member> run) {
     if (!a.rowLocal)
       return false;
     for (const auto &[other, b] : all)
-      if (other != buffer && mayOverlap(buffer, other))
+      if (other != buffer && mayOverlap(buffer, other) &&
+          !(b.rowLocal && sameRows(buffer, other)))
         return false;
   }
   return true;
@@ -268,9 +329,11 @@ void fuse(RewriterBase &rw, ArrayRef<Member> run) {
 }
 
 /// Ops that may sit between the kernels of a run: they touch no memory
-/// (constants, views), so the kernels may move past them.
+/// (constants, views and reshapes of buffers), so the kernels may move past
+/// them.
 bool isInert(Operation *op) {
-  return op->getNumRegions() == 0 && isMemoryEffectFree(op);
+  return op->getNumRegions() == 0 &&
+         (isMemoryEffectFree(op) || isa<ViewLikeOpInterface>(op));
 }
 
 struct FuseRowsPass : impl::TorusFuseRowsBase<FuseRowsPass> {

@@ -197,3 +197,76 @@ func.func @overlap(%x: memref<8x8xf32>, %ws: memref<256xi8>) {
   }
   return
 }
+
+// -----
+
+#row = affine_map<(i, j) -> (i, j)>
+#rowOf1 = affine_map<(i, j) -> (i, 0)>
+
+// The row maxima as a workspace view and as its [8, 1] reshape (a
+// keepdims operand): row r of both is the same bytes, so the rows are
+// still independent and the kernels fuse. A view whose row r is another
+// row of the buffer the row loop writes: nothing fuses.
+// CHECK-LABEL: func.func @reshaped
+// CHECK: scf.for
+// CHECK: linalg.generic
+// CHECK: } {torus.parallel_tile}
+// CHECK-NEXT: return
+// CHECK-LABEL: func.func @moved_rows
+// CHECK: scf.for
+// CHECK: } {torus.parallel_tile}
+// CHECK: linalg.generic
+// CHECK-NOT: scf.for
+// CHECK: return
+func.func @reshaped(%x: memref<8x8xf32>, %ws: memref<256xi8>,
+                    %y: memref<8x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %top = memref.view %ws[%c0][] : memref<256xi8> to memref<8xf32>
+  scf.for %r = %c0 to %c8 step %c1 {
+    %xr = memref.subview %x[%r, 0] [1, 8] [1, 1]
+        : memref<8x8xf32> to memref<1x8xf32, strided<[8, 1], offset: ?>>
+    %tr = memref.subview %top[%r] [1] [1]
+        : memref<8xf32> to memref<1xf32, strided<[1], offset: ?>>
+    %v = memref.load %xr[%c0, %c0] : memref<1x8xf32, strided<[8, 1], offset: ?>>
+    memref.store %v, %tr[%c0] : memref<1xf32, strided<[1], offset: ?>>
+  } {torus.parallel_tile}
+  %top2 = memref.expand_shape %top [[0, 1]] output_shape [8, 1]
+      : memref<8xf32> into memref<8x1xf32>
+  linalg.generic {indexing_maps = [#row, #rowOf1, #row],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%x, %top2 : memref<8x8xf32>, memref<8x1xf32>)
+      outs(%y : memref<8x8xf32>) {
+  ^bb0(%a: f32, %t: f32, %o: f32):
+    %p = arith.subf %a, %t : f32
+    linalg.yield %p : f32
+  }
+  return
+}
+func.func @moved_rows(%x: memref<8x8xf32>, %ws: memref<256xi8>,
+                      %y: memref<8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %top = memref.view %ws[%c0][] : memref<256xi8> to memref<9x2xf32>
+  scf.for %r = %c0 to %c8 step %c1 {
+    %xr = memref.subview %x[%r, 0] [1, 8] [1, 1]
+        : memref<8x8xf32> to memref<1x8xf32, strided<[8, 1], offset: ?>>
+    %tr = memref.subview %top[%r, 0] [1, 2] [1, 1]
+        : memref<9x2xf32> to memref<1x2xf32, strided<[2, 1], offset: ?>>
+    %v = memref.load %xr[%c0, %c0] : memref<1x8xf32, strided<[8, 1], offset: ?>>
+    memref.store %v, %tr[%c0, %c0] : memref<1x2xf32, strided<[2, 1], offset: ?>>
+  } {torus.parallel_tile}
+  // Row r of the cast is row r + 1 of %top.
+  %next = memref.reinterpret_cast %top to offset: [2], sizes: [8], strides: [2]
+      : memref<9x2xf32> to memref<8xf32, strided<[2], offset: 2>>
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>],
+                  iterator_types = ["parallel"]}
+      ins(%next : memref<8xf32, strided<[2], offset: 2>>)
+      outs(%y : memref<8xf32>) {
+  ^bb0(%t: f32, %o: f32):
+    linalg.yield %t : f32
+  }
+  return
+}
