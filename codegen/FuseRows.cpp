@@ -58,11 +58,16 @@ void note(Member &m, Value buffer, bool rowLocal, bool written) {
 
 /// A linalg.generic or linalg.fill on static buffers whose first loop is
 /// parallel, and in which that loop indexes operands only as a whole
-/// dimension (so one row of it is a rank-preserving slice of each).
+/// dimension (so one row of it is a rank-preserving slice of each) and is
+/// not read as a value (`linalg.index 0` would count from the row).
 std::optional<Member> linalgMember(linalg::LinalgOp op) {
   if (!isa<linalg::GenericOp, linalg::FillOp>(op) ||
       !op.hasPureBufferSemantics() || op.getNumLoops() == 0 ||
       op.getIteratorTypesArray()[0] != utils::IteratorType::parallel)
+    return std::nullopt;
+  bool readsRow = false;
+  op->walk([&](linalg::IndexOp index) { readsRow |= index.getDim() == 0; });
+  if (readsRow)
     return std::nullopt;
   Member m;
   m.op = op;

@@ -109,13 +109,17 @@ func.func @across_rows(%x: memref<8x8xf32>, %sum: memref<8xf32>,
 #row = affine_map<(i, j) -> (i, j)>
 #rowOf = affine_map<(i, j) -> (i)>
 
-// Different row counts, a call between kernels, and a run without a row
-// loop: each stays.
+// Different row counts, a call between kernels, a kernel that reads its
+// row number (linalg.index 0: it would count from each row), and a run
+// without a row loop: each stays.
 // CHECK-LABEL: func.func @apart
 // CHECK: scf.for
 // CHECK: } {torus.parallel_tile}
 // CHECK: call @touch
+// CHECK: scf.for
+// CHECK: } {torus.parallel_tile}
 // CHECK: linalg.generic
+// CHECK: linalg.index 0
 // CHECK: linalg.generic
 // CHECK: linalg.generic
 // CHECK-NOT: scf.for
@@ -136,12 +140,23 @@ func.func @apart(%x: memref<8x8xf32>, %sum: memref<8xf32>,
     memref.store %v, %sr[%c0] : memref<1xf32, strided<[1], offset: ?>>
   } {torus.parallel_tile}
   call @touch(%sum) : (memref<8xf32>) -> ()
+  scf.for %r = %c0 to %c8 step %c1 {
+    %xr = memref.subview %x[%r, 0] [1, 8] [1, 1]
+        : memref<8x8xf32> to memref<1x8xf32, strided<[8, 1], offset: ?>>
+    %sr = memref.subview %sum[%r] [1] [1]
+        : memref<8xf32> to memref<1xf32, strided<[1], offset: ?>>
+    %v = memref.load %xr[%c0, %c0] : memref<1x8xf32, strided<[8, 1], offset: ?>>
+    memref.store %v, %sr[%c0] : memref<1xf32, strided<[1], offset: ?>>
+  } {torus.parallel_tile}
   linalg.generic {indexing_maps = [#row, #rowOf, #row],
                   iterator_types = ["parallel", "parallel"]}
       ins(%x, %sum : memref<8x8xf32>, memref<8xf32>)
       outs(%y : memref<8x8xf32>) {
   ^bb0(%a: f32, %s: f32, %o: f32):
-    %p = arith.mulf %a, %s : f32
+    %i = linalg.index 0 : index
+    %ii = arith.index_cast %i : index to i32
+    %fi = arith.sitofp %ii : i32 to f32
+    %p = arith.mulf %fi, %s : f32
     linalg.yield %p : f32
   }
   linalg.generic {indexing_maps = [#row, #row],
