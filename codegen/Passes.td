@@ -756,11 +756,14 @@ def TorusFuseRows : Pass<"torus-fuse-rows", "func::FuncOp"> {
     - a kernel is a row loop of `torus-vectorize-reductions` (marked
       `torus.parallel_tile`, `0 .. rows step 1`), or a `linalg.generic` or
       `linalg.fill` of static buffers whose first loop is parallel (the
-      rows) and indexes operands only as whole dimensions;
+      rows), indexes operands only as whole dimensions and is not read as
+      a value (`linalg.index 0`);
     - every buffer a kernel of the run writes is touched by every kernel of
       it only at its row (first dimension indexed by the row: a row loop's
       subview `[%r, ...] [1, ...]`, a linalg operand whose first result is
-      the row loop), and shares no bytes with another buffer they touch.
+      the row loop), and shares no bytes with another buffer they touch,
+      unless that one's row r is the same bytes (a reshape of it, or a view
+      of the workspace at the same place).
     Each row then runs every kernel's row in order: a row loop's body, a
     linalg op on rank-preserving slices at the row. The loop is marked
     `torus.parallel_tile` (rows on host threads) when a row loop was or a
