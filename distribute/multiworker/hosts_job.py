@@ -249,6 +249,84 @@ class HostsJob:
         return results
 
 
+def finish(procs, what):
+    """Waits for every task (150 s each): whether all exited 0, printing
+    why not, and their outputs."""
+    ok = True
+    outs = []
+    for i, p in enumerate(procs):
+        out, hung = communicate(p, 150)
+        if hung:
+            print("%s: task %d hung" % (what, i))
+            ok = False
+        if p.returncode != 0:
+            print("%s: task %d (exit %s):\n%s" % (
+                what, i, p.returncode, out.decode(errors="replace")))
+            ok = False
+        outs.append(out)
+    return ok, outs
+
+
+def equal_to_reference(job, name, want, who):
+    """Whether every task's weights of job `name` equal `want` within 1e-5
+    relative and each other bit for bit; prints why not. `who` names a
+    task ("worker", "host")."""
+    first = weights(job.out(name, 0))
+    scale = max(abs(x) for x in want) if want else 0
+    for i in range(N):
+        got = weights(job.out(name, i))
+        if len(got) != len(want) or not want:
+            print("%s %d: %d weights, the reference %d" %
+                  (who, i, len(got), len(want)))
+            return False
+        err = max(abs(a - b) for a, b in zip(got, want)) / scale
+        if err > 1e-5:
+            print("%s %d: relative error %g against one process" %
+                  (who, i, err))
+            return False
+        if got != first:
+            print("%s %d's weights differ from %s 0's" % (who, i, who))
+            return False
+    return True
+
+
+def kill_is_named(procs, victim, named):
+    """Kills task `victim` once it printed step 3; whether every other task
+    then exits non-zero within 40 s with `named` in its output (prints why
+    not)."""
+    read_until(procs[victim], b"step 3 ", 60)
+    procs[victim].kill()
+    killed_at = time.monotonic()
+    for i, p in enumerate(procs):
+        if i == victim:
+            p.wait()
+            continue
+        out, _ = communicate(p, 60)
+        took = time.monotonic() - killed_at
+        if p.returncode == 0 or named not in out or took > 40:
+            print("kill: task %d (exit %s after %.0fs) did not say '%s':\n%s"
+                  % (i, p.returncode, took, named.decode(),
+                     out.decode(errors="replace")[-2000:]))
+            return False
+    return True
+
+
+def cut_is_named(cut, named, victim=3):
+    """Whether every task of run_and_cut_link's `cut` failed within 40 s of
+    the cut, each but the victim saying `named` (prints why not)."""
+    for i, (code, took, text) in enumerate(cut):
+        # The others time out (not hang) -- or see the connection of one
+        # that gave up first closed -- probe every peer and name the one
+        # that gives no TCP answer, with its address.
+        if code == 0 or took > 40 or (i != victim and named not in text):
+            print("cut: task %d (exit %s after %.0fs) did not fail within "
+                  "the timeout saying '%s':\n%s" % (
+                      i, code, took, named.decode(),
+                      text.decode(errors="replace")[-2000:]))
+            return False
+    return True
+
+
 def read_until(proc, marker, seconds):
     """proc's output until a line holds `marker` (or it ends, or `seconds`
     pass): what was read."""

@@ -37,28 +37,10 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from hosts_job import (N, HostsJob, communicate, read_until,  # noqa: E402
+from hosts_job import (N, HostsJob, finish, read_until,  # noqa: E402
                        weights)
 
 STEPS = 20
-
-
-def finish(procs, what):
-    """Waits for every task (150 s each): whether all exited 0, printing
-    why not, and their outputs."""
-    ok = True
-    outs = []
-    for i, p in enumerate(procs):
-        out, hung = communicate(p, 150)
-        if hung:
-            print("%s: task %d hung" % (what, i))
-            ok = False
-        if p.returncode != 0:
-            print("%s: task %d (exit %s):\n%s" % (
-                what, i, p.returncode, out.decode(errors="replace")))
-            ok = False
-        outs.append(out)
-    return ok, outs
 
 
 def main():

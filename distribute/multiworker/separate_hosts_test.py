@@ -16,11 +16,10 @@ removed at the end.
 
 import os
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from hosts_job import (N, HostsJob, communicate, read_until,  # noqa: E402
-                       weights)
+from hosts_job import (N, HostsJob, cut_is_named,  # noqa: E402
+                       equal_to_reference, finish, kill_is_named)
 
 DEVICES = 2
 STEPS = 20
@@ -39,72 +38,31 @@ def run(job):
                                 "--steps=%d" % steps] + list(extra))
 
     # 1. Training equals one process.
-    procs = start_job("w", STEPS)
+    ok, outs = finish(start_job("w", STEPS), "training")
     want = job.alone("reference", ["--devices=%d" % (N * DEVICES),
                                    "--steps=%d" % STEPS])
-    failed = want is None
-    for i, p in enumerate(procs):
-        out, hung = communicate(p, 150)
-        if hung:
-            print("worker %d hung" % i)
-            failed = True
-        if p.returncode != 0 or \
-                b"%d replicas in sync" % (N * DEVICES) not in out:
-            print("worker %d (exit %s):\n%s" %
-                  (i, p.returncode, out.decode(errors="replace")))
-            failed = True
-    if failed:
+    if not ok or want is None:
         return 1
-    first = weights(job.out("w", 0))
-    scale = max(abs(x) for x in want)
-    for i in range(N):
-        got = weights(job.out("w", i))
-        if len(got) != len(want) or len(want) == 0:
-            print("worker %d: %d weights, the reference %d" %
-                  (i, len(got), len(want)))
+    for i, out in enumerate(outs):
+        if b"%d replicas in sync" % (N * DEVICES) not in out:
+            print("worker %d did not say how many replicas are in sync:\n%s"
+                  % (i, out.decode(errors="replace")))
             return 1
-        err = max(abs(a - b) for a, b in zip(got, want)) / scale
-        if err > 1e-5:
-            print("worker %d: relative error %g against one process" %
-                  (i, err))
-            return 1
-        if got != first:
-            print("worker %d's weights differ from the chief's" % i)
-            return 1
+    if not equal_to_reference(job, "w", want, "worker"):
+        return 1
     # 2. A killed worker (task 2, "worker 1") is named by the others
     # within the collective timeout (10 s).
-    procs = start_job("k", 100000, ["--timeout=10"])
-    victim = procs[2]
-    read_until(victim, b"step 3 ", 60)
-    victim.kill()
-    killed_at = time.monotonic()
-    for i, p in enumerate(procs):
-        if i == 2:
-            p.wait()
-            continue
-        out, _ = communicate(p, 60)
-        took = time.monotonic() - killed_at
-        if p.returncode == 0 or b"worker 1 is down" not in out or took > 40:
-            print("kill: task %d (exit %s after %.0fs) did not name worker "
-                  "1:\n%s" % (i, p.returncode, took,
-                              out.decode(errors="replace")[-2000:]))
-            return 1
+    if not kill_is_named(start_job("k", 100000, ["--timeout=10"]), 2,
+                         b"worker 1 is down"):
+        return 1
     # 3. A cut link (task 3's veth down): every worker fails within the
     # timeout instead of hanging, and the others name task 3.
     if job.isolated:
-        named = ("worker 2 (%s) is unreachable" % addresses[3]).encode()
         cut = job.run_and_cut_link("c", ["--devices=%d" % DEVICES,
                                          "--steps=100000", "--timeout=10"])
-        for i, (code, took, text) in enumerate(cut):
-            # The others time out (not hang) -- or see the connection of
-            # one that gave up first closed -- probe every peer and name
-            # the one that gives no TCP answer, with its address.
-            if code == 0 or took > 40 or (i != 3 and named not in text):
-                print("cut: task %d (exit %s after %.0fs) did not fail "
-                      "within the timeout:\n%s" % (
-                          i, code, took,
-                          text.decode(errors="replace")[-2000:]))
-                return 1
+        if not cut_is_named(
+                cut, ("worker 2 (%s) is unreachable" % addresses[3]).encode()):
+            return 1
     print("PASS: %d workers %s through %s equal one process of %d devices;"
           " a killed worker is named by the others%s"
           % (N, job.where(), job.url, N * DEVICES,
