@@ -11,6 +11,7 @@
 //   - each host reads its input pipeline, and training a linear model on a
 //     distributed dataset (mean-aggregated variable updates) ends with the
 //     single process's losses and weights;
+//   - TPUStrategyV1's on-device loop (steps_per_run 3) runs on every host;
 //   - a host whose process died is named by the others within the
 //     collective timeout; bad host indices and a missing rendezvous are
 //     errors naming them.
@@ -46,29 +47,36 @@ v4_32(std::optional<int> host) {
   return TPUClusterResolver::create("", o);
 }
 
+/// Where the hosts of a test meet: a fresh directory and a job id.
+MultiWorkerOptions rendezvous(const std::string &dir, const std::string &job) {
+  MultiWorkerOptions mw;
+  mw.rendezvousDirectory = dir;
+  mw.jobId = job;
+  return mw;
+}
+
 /// The strategy of host `host` (nullopt: one process, every host), meeting
 /// the other hosts in `dir`.
 absl::StatusOr<TPUStrategy> strategyOf(std::optional<int> host,
                                        const std::string &dir,
                                        const std::string &job) {
   TORUS_ASSIGN_OR_RETURN(auto resolver, v4_32(host));
-  MultiWorkerOptions mw;
-  mw.rendezvousDirectory = dir;
-  mw.jobId = job;
-  return TPUStrategy::create(resolver, std::nullopt, false, mw);
+  return TPUStrategy::create(resolver, std::nullopt, false,
+                             rendezvous(dir, job));
 }
 
-/// Runs `fn` on every host's process and, after them, on one process
-/// driving the whole slice; returns what each host's `fn` returned, then
-/// the single process's.
-std::vector<std::string>
-onHostsAndOneProcess(const std::string &job,
-                     const std::function<std::string(TPUStrategy &)> &fn) {
+/// Runs `fn` on every host's process (with the strategy `make(host, dir,
+/// job)` gives) and, after them, on one process driving the whole slice
+/// (`make(nullopt, ...)`); returns what each host's `fn` returned, then the
+/// single process's.
+template <typename Make, typename Fn>
+std::vector<std::string> onHostsAndOneProcess(const std::string &job,
+                                              Make make, Fn fn) {
   const std::string dir = rt::testing::makeTempDirectory("torus-tpu-" + job);
   auto outcomes = rt::testing::runForkedWorkers(
       kHosts,
       [&](int host) {
-        auto s = strategyOf(host, dir, job);
+        auto s = make(host, dir, job);
         std::string out = s.ok() ? fn(*s) : s.status().ToString();
         // runForkedWorkers reports "" as success: keep output non-empty.
         return "out:" + out;
@@ -78,9 +86,15 @@ onHostsAndOneProcess(const std::string &job,
   for (const auto &o : outcomes)
     results.push_back(o.result.rfind("out:", 0) == 0 ? o.result.substr(4)
                                                      : "failed: " + o.result);
-  auto one = strategyOf(std::nullopt, dir, job);
+  auto one = make(std::nullopt, dir, job);
   results.push_back(one.ok() ? fn(*one) : one.status().ToString());
   return results;
+}
+
+std::vector<std::string>
+onHostsAndOneProcess(const std::string &job,
+                     const std::function<std::string(TPUStrategy &)> &fn) {
+  return onHostsAndOneProcess(job, strategyOf, fn);
 }
 
 /// Whitespace-separated numbers of `text`; a word that is not one fails.
@@ -234,6 +248,53 @@ TEST(MultiHostTpuTest, TrainingOnHostsEqualsOneProcess) {
                   1e-5 * (1 + std::abs(one[9 + 2 * global])));
     }
   }
+}
+
+TEST(MultiHostTpuTest, StepsPerRunLoopOnEveryHost) {
+  // TPUStrategyV1 with steps_per_run 3: each host's replicas loop 3 steps
+  // on device, each step's element of the dataset fed per step; the
+  // SUM-aggregated total and the summed last-step output span the hosts.
+  auto v1 = [](std::optional<int> host, const std::string &dir,
+               const std::string &job) -> absl::StatusOr<TPUStrategyV1> {
+    TORUS_ASSIGN_OR_RETURN(auto resolver, v4_32(host));
+    return TPUStrategyV1::create(resolver, 3, std::nullopt,
+                                 rendezvous(dir, job));
+  };
+  auto results = onHostsAndOneProcess(std::string("loop"), v1, [](TPUStrategyV1 &s) {
+    auto scope = s.scope();
+    if (!scope.ok())
+      return scope.status().ToString();
+    auto total = Variable::create(
+        f32(0.0f), {.name = "total", .aggregation = VariableAggregation::Sum});
+    if (!total.ok())
+      return total.status().ToString();
+    auto ds = s.experimentalDistributeDataset(
+        Dataset::range(96)
+            .map([](const Element &e) -> absl::StatusOr<Element> {
+              return Element{
+                  f32(static_cast<float>(e[0].data<int64_t>()[0]))};
+            })
+            .batch(16, true));
+    if (!ds.ok())
+      return ds.status().ToString();
+    auto it = ds->makeIterator();
+    if (!it.ok())
+      return it.status().ToString();
+    auto ctx = s.experimentalRunStepsOnIterator(
+        [&](StepContext &c, const std::vector<Tensor> &in) {
+          total->assignAdd(sum(in[0]));
+          c.setLastStepOutput("global_sum", sum(in[0]), ReduceOp::Sum);
+          return std::vector<Tensor>{};
+        },
+        *it, 3);
+    if (!ctx.ok())
+      return ctx.status().ToString();
+    return std::to_string(ctx->stepsRun) + join(floats(total->components()[0])) +
+           join(floats(ctx->reducedOutputs.at("global_sum")));
+  });
+  // Elements 0..47 in all, 32..47 in the last step.
+  for (int h = 0; h <= kHosts; ++h)
+    EXPECT_EQ(results[h], "3 1128 632") << (h < kHosts ? "host " : "one ") << h;
 }
 
 TEST(MultiHostTpuTest, DeadHostIsNamedByTheOthers) {
