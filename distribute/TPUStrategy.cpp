@@ -369,13 +369,14 @@ TPUStrategyV1::create(std::shared_ptr<TPUClusterResolver> resolver,
                       std::optional<int64_t> stepsPerRun,
                       std::optional<DeviceAssignment> deviceAssignment,
                       MultiWorkerOptions multiHost) {
+  // Checked before a multi-host strategy joins the other hosts.
+  if (stepsPerRun.value_or(1) < 1)
+    return absl::InvalidArgumentError("steps_per_run must be >= 1, got " +
+                                      std::to_string(*stepsPerRun));
   TORUS_ASSIGN_OR_RETURN(auto state,
                          makeTpuState(std::move(resolver), deviceAssignment,
                                       /*v1=*/true, /*spmd=*/false, multiHost));
   state->stepsPerRun = stepsPerRun.value_or(1);
-  if (state->stepsPerRun < 1)
-    return absl::InvalidArgumentError("steps_per_run must be >= 1, got " +
-                                      std::to_string(state->stepsPerRun));
   return TPUStrategyV1(state);
 }
 
