@@ -95,16 +95,13 @@ std::optional<Member> linalgMember(linalg::LinalgOp op) {
 /// view ops up to a value defined above the loop; null when it is the
 /// loop's own.
 Value outerBuffer(Value v, scf::ForOp loop) {
-  while (Operation *def = v.getDefiningOp()) {
-    if (!loop->isAncestor(def))
-      return v;
-    auto view = dyn_cast<ViewLikeOpInterface>(def);
+  while (!loop.isDefinedOutsideOfLoop(v)) {
+    auto view = v.getDefiningOp<ViewLikeOpInterface>();
     if (!view)
       return nullptr;
     v = view.getViewSource();
   }
-  auto arg = cast<BlockArgument>(v);
-  return loop->isAncestor(arg.getOwner()->getParentOp()) ? nullptr : v;
+  return v;
 }
 
 /// A row loop as torus-vectorize-reductions leaves a large reduction's:
@@ -129,14 +126,8 @@ std::optional<Member> rowLoopMember(scf::ForOp loop) {
   loop.getBody()->walk([&](Operation *op) {
     // Buffers from above, and how they are reached.
     for (Value operand : op->getOperands()) {
-      if (!isa<MemRefType>(operand.getType()))
-        continue;
-      Operation *def = operand.getDefiningOp();
-      bool above = def ? !loop->isAncestor(def)
-                       : !loop->isAncestor(cast<BlockArgument>(operand)
-                                               .getOwner()
-                                               ->getParentOp());
-      if (!above)
+      if (!isa<MemRefType>(operand.getType()) ||
+          !loop.isDefinedOutsideOfLoop(operand))
         continue;
       auto sub = dyn_cast<memref::SubViewOp>(op);
       bool rowLocal = sub && sub.getSource() == operand &&
