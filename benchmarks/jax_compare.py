@@ -17,6 +17,12 @@ min and median; the table gives the best median of the rounds and the ratio
 Torus / JAX (below 1: Torus is faster), with the CPU named. Torus's results
 are checked against JAX's before anything is timed.
 
+Beside them, the compute floor: the flops of the program's dots and
+convolutions (counted on its jaxpr, loops times their trip count) over this
+host's peak f32 multiply-add rate on the same cores (`peak_flops`, measured
+in the same run). No code runs the step faster than that, so floor / JAX is
+a lower bound on the step ratio any compiler could reach on this host.
+
 Threads: 1 thread is `taskset -c 0`, JAX with
 `--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1` and
 Torus with `--host-threads=1`; 2 threads is `taskset -c 0,1` and both
@@ -175,6 +181,30 @@ if mode == "export":
         np.save(os.path.join(d, f"out{i}.npy"), o[0:1] if name in DP else o)
     sys.exit(0)
 
+def matmul_flops(jaxpr):
+    """2 x the multiply-adds of the program's dots and convolutions, loops
+    counted as many times as they run (XLA's cost analysis counts a loop's
+    body once). Elementwise work is left out: the floor it gives is low."""
+    total = 0.0
+    for e in jaxpr.eqns:
+        p = e.primitive.name
+        out = e.outvars[0].aval.shape if e.outvars else ()
+        if p == "dot_general":
+            (lc, _), _ = e.params["dimension_numbers"]
+            lhs = e.invars[0].aval.shape
+            total += 2.0 * np.prod(out) * np.prod([lhs[d] for d in lc])
+        elif p == "conv_general_dilated":
+            rhs = e.invars[1].aval.shape
+            o = e.params["dimension_numbers"].rhs_spec[0]
+            total += 2.0 * np.prod(out) * np.prod(rhs) / rhs[o]
+        times = e.params.get("length", 1) if p == "scan" else 1
+        for v in e.params.values():
+            for sub in (v if isinstance(v, (tuple, list)) else (v,)):
+                inner = getattr(sub, "jaxpr", sub)
+                if hasattr(inner, "eqns"):
+                    total += times * matmul_flops(inner)
+    return total
+
 compiles, steps = int(sys.argv[4]), int(sys.argv[5])
 compile_ms = []
 for _ in range(compiles):
@@ -193,7 +223,11 @@ for i in range(steps + 3):
     if i >= 3:
         step_ms.append((time.perf_counter() - t) * 1e3)
 compile_ms.sort(); step_ms.sort()
+flops = matmul_flops(jax.make_jaxpr(dp_step if name in DP else PROGRAMS[name]()[0],
+                                     **({"axis_env": [("i", 8)]} if name in DP else {}))(*args).jaxpr)
+flops *= 8 if name in DP else 1
 print(json.dumps({"compile_ms": {"min": compile_ms[0], "median": compile_ms[len(compile_ms) // 2]},
+                  "flops": flops,
                   "step_ms": {"min": step_ms[0], "median": step_ms[len(step_ms) // 2]},
                   "devices": len(jax.devices())}))
 '''
@@ -254,6 +288,13 @@ def main():
         print("skipped: taskset (util-linux) is needed to pin both to the same cores")
         return 0
     jax_version = probe.stdout.strip()
+    # This host's peak multiply-add rate on the cores each run is pinned to.
+    peak = Path(args.build) / "bin" / "peak_flops"
+    args.peaks = {}
+    if peak.exists():
+        for t in [int(t) for t in args.threads.split(",")]:
+            args.peaks[t] = run_json(["taskset", "-c", cores(t), str(peak),
+                                      f"--threads={t}"])["gflops"]
     names = [n for n in PROGRAM_NAMES if args.only in n]
     threads = [int(t) for t in args.threads.split(",")]
 
@@ -276,9 +317,14 @@ def main():
     print(f"CPU: {timed[0][4] if timed else '?'} ({cpu_model()}), JAX {jax_version}; "
           f"best median of {args.rounds} interleaved rounds, {args.steps} steps "
           f"and {args.compiles} compiles each; ratio = Torus / JAX (< 1: Torus faster)")
+    if args.peaks:
+        print("Peak f32 multiply-add rate (peak_flops): " + ", ".join(
+            f"{g:.0f} GFLOP/s on {t} thread{'s' if t > 1 else ''}"
+            for t, g in sorted(args.peaks.items())))
     print("| program | threads | Torus step ms | JAX step ms | step ratio | "
+          "floor ms | floor / JAX | "
           "Torus compile ms | JAX compile ms | compile ratio | results |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for r in rows:
         print(table_row(r))
     return 0
@@ -302,13 +348,14 @@ def compare(name, args, bench, side, work, threads):
         [args.python, str(side), "check", str(work), name],
         capture_output=True, text=True, check=True).stdout.strip()
     for t in threads:
-        best = {"torus": None, "jax": None}
+        best = {"torus": None, "jax": None, "flops": 0.0}
         for _ in range(args.rounds):
             tj = run_json(["taskset", "-c", cores(t), args.python, str(side),
                            "time", str(work), name, str(args.compiles),
                            str(args.steps)], jax_env(t, devices))
             tt = run_json(["taskset", "-c", cores(t)] + torus_cmd +
                           [f"--host-threads={0 if t > 1 else 1}"])
+            best["flops"] = tj.get("flops", 0.0)
             for key, r in (("jax", tj), ("torus", tt)):
                 b = best[key]
                 if b is None:
@@ -317,6 +364,7 @@ def compare(name, args, bench, side, work, threads):
                     for m in ("compile_ms", "step_ms"):
                         b[m]["median"] = min(b[m]["median"], r[m]["median"])
                         b[m]["min"] = min(b[m]["min"], r[m]["min"])
+        best["peak_gflops"] = args.peaks.get(t, 0.0)
         rows.append((name, t, best, verdict, check["cpu"]))
         print_row(rows[-1], flush=True)
     return rows
@@ -335,10 +383,16 @@ def cpu_model():
 def table_row(row):
     name, t, best, verdict, _ = row
     if best is None:
-        return f"| {name} | | | | | | | | {verdict} |"
+        return f"| {name} | | | | | | | | | | {verdict} |"
     ts, js = best["torus"]["step_ms"]["median"], best["jax"]["step_ms"]["median"]
     tc, jc = best["torus"]["compile_ms"]["median"], best["jax"]["compile_ms"]["median"]
-    return (f"| {name} | {t} | {ts:.3f} | {js:.3f} | {ts / js:.2f} | "
+    floor = ""
+    if best["flops"] > 0 and best["peak_gflops"] > 0:
+        f = best["flops"] / (best["peak_gflops"] * 1e6)  # ms
+        floor = f"{f:.3f} | {f / js:.2f}"
+    else:
+        floor = "- | -"  # no dots or convolutions to bound it
+    return (f"| {name} | {t} | {ts:.3f} | {js:.3f} | {ts / js:.2f} | {floor} | "
             f"{tc:.0f} | {jc:.0f} | {tc / jc:.2f} | {verdict} |")
 
 

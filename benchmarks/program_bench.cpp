@@ -60,6 +60,11 @@ cl::opt<bool> copies("copies",
                               "cores and results back every step) instead "
                               "of a resident LoadedExecutable's step"),
                      cl::init(false));
+cl::opt<int> optLevel("O", cl::desc("LLVM optimization level (0-3)"),
+                      cl::init(3));
+cl::opt<std::string> compileTrace(
+    "compile-trace",
+    cl::desc("Write the last compile's timeline here (CompileOptions::traceFile)"));
 cl::opt<std::string> outputDir("output-dir",
                                cl::desc("Write replica 0's results here"));
 
@@ -119,6 +124,9 @@ int main(int argc, char **argv) {
       return fail(source.status());
     torus::CompileOptions compileOptions;
     compileOptions.numReplicas = replicas;
+    compileOptions.optLevel = optLevel;
+    if (i + 1 == compiles)
+      compileOptions.traceFile = compileTrace;
     auto compiled = torus::compile(source->function, compileOptions);
     if (!compiled.ok())
       return fail(compiled.status());
