@@ -57,6 +57,7 @@
 #include "mlir/Dialect/Vector/Transforms/VectorTransforms.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Rewrite/FrozenRewritePatternSet.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/Passes.h"
@@ -599,16 +600,18 @@ void peelTileLoops(RewriterBase &rw, func::FuncOp fn) {
   }
 }
 
-LogicalResult canonicalize(func::FuncOp fn) {
-  MLIRContext *ctx = fn.getContext();
+/// Every loaded dialect's and registered op's canonicalization patterns:
+/// what the canonicalizer runs, collected once per pass instance rather
+/// than at each of the kernel stage's canonicalizations (there are up to
+/// eight per function).
+FrozenRewritePatternSet canonicalizationPatterns(MLIRContext *ctx) {
   RewritePatternSet patterns(ctx);
   for (Dialect *d : ctx->getLoadedDialects())
     d->getCanonicalizationPatterns(patterns);
   for (RegisteredOperationName op : ctx->getRegisteredOperations())
     op.getCanonicalizationPatterns(patterns, ctx);
-  return applyPatternsAndFoldGreedily(fn, std::move(patterns));
+  return FrozenRewritePatternSet(std::move(patterns));
 }
-
 
 /// Whether A of the static cache tile `op` is packed (packLhsStrips): a
 /// transposed A (matmul_transpose_a), whose k steps would otherwise each
@@ -626,6 +629,15 @@ bool shouldPackLhs(linalg::LinalgOp op) {
 struct VectorizeKernelsPass
     : impl::TorusVectorizeKernelsBase<VectorizeKernelsPass> {
   using Base::Base;
+
+  LogicalResult initialize(MLIRContext *ctx) override {
+    canonicalPatterns = canonicalizationPatterns(ctx);
+    return success();
+  }
+
+  LogicalResult canonicalize(func::FuncOp fn) {
+    return applyPatternsAndFoldGreedily(fn, canonicalPatterns);
+  }
 
   void runOnOperation() override {
     SmallVector<func::FuncOp> fns(getOperation().getOps<func::FuncOp>());
@@ -865,6 +877,8 @@ struct VectorizeKernelsPass
     });
     return success();
   }
+
+  FrozenRewritePatternSet canonicalPatterns;
 };
 
 } // namespace
