@@ -181,6 +181,67 @@ TEST(ConvolutionOpsTest, LhsDilationIsTransposedConvolution) {
   checkConv(DType::F64, {2, 4, 3, 3}, {3, 3, 3, 2}, o, 1e-12, 40);
 }
 
+// A dilated input is computed as one undilated convolution whose output
+// features are the output phases (torus-split-dilated-convolutions): every
+// way a phase's taps, padding and size can come out, against the naive
+// convolution of the dilated input.
+TEST(ConvolutionOpsTest, LhsDilationByPhase) {
+  struct Case {
+    const char *what;
+    Shape xs, ws;
+    std::vector<int64_t> lhsDilation;
+    std::vector<std::pair<int64_t, int64_t>> padding;
+    int64_t featureGroups = 1, batchGroups = 1;
+  };
+  const Case cases[] = {
+      // A stride-2 3 x 3 convolution's input gradient (a conv net's).
+      {"stride-2 gradient", {2, 4, 4, 6}, {3, 3, 6, 5}, {2, 2}, {{2, 1}, {2, 1}}},
+      // Kernel 2 with dilation 3: one phase of three reads no tap (zeros).
+      {"phase without taps", {1, 4, 5, 2}, {2, 2, 2, 3}, {3, 3}, {{1, 1}, {0, 2}}},
+      // 11 and 9 outputs: not multiples of the dilation (sliced off).
+      {"uneven outputs", {1, 5, 4, 3}, {3, 2, 3, 2}, {2, 3}, {{1, 2}, {2, 0}}},
+      // Negative padding crops the dilated input.
+      {"negative padding", {1, 6, 5, 2}, {3, 3, 2, 2}, {2, 2}, {{-1, 1}, {1, -2}}},
+      // Only one dimension dilated.
+      {"one dimension", {2, 5, 6, 2}, {3, 2, 2, 4}, {3, 1}, {{2, 2}, {1, 0}}},
+      // Grouped convolutions stay dilated (checked all the same).
+      {"feature groups", {1, 4, 4, 6}, {3, 3, 2, 6}, {2, 2}, {{1, 1}, {2, 2}}, 3},
+      {"batch groups", {4, 3, 4, 2}, {2, 3, 2, 6}, {2, 2}, {{1, 1}, {0, 1}}, 1, 2},
+  };
+  unsigned seed = 300;
+  for (const Case &c : cases) {
+    SCOPED_TRACE(c.what);
+    ConvolutionOptions o;
+    o.lhsDilation = c.lhsDilation;
+    o.padding = c.padding;
+    o.featureGroupCount = c.featureGroups;
+    o.batchGroupCount = c.batchGroups;
+    checkConv(DType::F64, c.xs, c.ws, o, 1e-12, seed);
+    checkConv(DType::F32, c.xs, c.ws, o, 1e-5, seed + 1);
+    seed += 2;
+  }
+  // NCHW, OIHW: the phases are features of dimension 1.
+  ConvolutionOptions nchw;
+  nchw.dims.inputBatch = 0;
+  nchw.dims.inputFeature = 1;
+  nchw.dims.inputSpatial = {2, 3};
+  nchw.dims.kernelOutputFeature = 0;
+  nchw.dims.kernelInputFeature = 1;
+  nchw.dims.kernelSpatial = {2, 3};
+  nchw.dims.outputBatch = 0;
+  nchw.dims.outputFeature = 1;
+  nchw.dims.outputSpatial = {2, 3};
+  nchw.lhsDilation = {2, 3};
+  nchw.padding = {{1, 1}, {2, 0}};
+  checkConv(DType::F64, {2, 3, 4, 5}, {4, 3, 3, 2}, nchw, 1e-12, 390);
+  // 1-D, dilation 4, high padding past the input.
+  ConvolutionOptions one;
+  one.dims = {0, 2, {1}, 1, 2, {0}, 0, 2, {1}};
+  one.lhsDilation = {4};
+  one.padding = {{3, 6}};
+  checkConv(DType::F64, {2, 5, 3}, {5, 3, 2}, one, 1e-12, 400);
+}
+
 TEST(ConvolutionOpsTest, FeatureGroupsAndDepthwise) {
   ConvolutionOptions grouped;
   grouped.featureGroupCount = 3;

@@ -184,7 +184,8 @@ if mode == "export":
 def matmul_flops(jaxpr):
     """2 x the multiply-adds of the program's dots and convolutions, loops
     counted as many times as they run (XLA's cost analysis counts a loop's
-    body once). Elementwise work is left out: the floor it gives is low."""
+    body once), taps on a dilated input's zeros not counted. Elementwise work
+    is left out: the floor it gives is low."""
     total = 0.0
     for e in jaxpr.eqns:
         p = e.primitive.name
@@ -196,7 +197,10 @@ def matmul_flops(jaxpr):
         elif p == "conv_general_dilated":
             rhs = e.invars[1].aval.shape
             o = e.params["dimension_numbers"].rhs_spec[0]
-            total += 2.0 * np.prod(out) * np.prod(rhs) / rhs[o]
+            # An input dilated by d (a strided convolution's gradient) puts
+            # d - 1 zeros between its elements: 1 / d of the taps are work.
+            dilated = np.prod(e.params.get("lhs_dilation") or (1,))
+            total += 2.0 * np.prod(out) * np.prod(rhs) / rhs[o] / dilated
         times = e.params.get("length", 1) if p == "scan" else 1
         for v in e.params.values():
             for sub in (v if isinstance(v, (tuple, list)) else (v,)):

@@ -383,6 +383,68 @@ def TorusComplexToStandard
   ];
 }
 
+def TorusSplitDilatedConvolutions
+    : Pass<"torus-split-dilated-convolutions", "func::FuncOp"> {
+  let summary = "A convolution of a dilated input as an undilated one with its phases as features";
+  let description = [{
+    Part of the linalg stage (buildLowerToLinalgPipeline), on torus ops,
+    before `torus-to-linalg`. A convolution whose input is dilated by D
+    (`lhs_dilation`: the gradient of a stride-D convolution with respect to
+    its input, a transposed convolution) is lowered as a convolution of
+    the dilated input, in which D - 1 of every D input positions are
+    inserted zeros: along two dimensions three quarters of its
+    multiply-adds add nothing. In a conv net's training step that one
+    convolution took a quarter of the step.
+
+    Output `s = D q + r` (phase r) reads only the kernel taps `k0, k0 + D,
+    ...` with `k0 = (low - r) mod D`, at input offsets from `q - c_r` on
+    (`c_r = (low - r - k0) / D`). One window covers the offsets of every
+    phase; each phase's taps (a strided slice of the kernel) are padded
+    with zeros to their place in it, and the phases are concatenated along
+    the kernel's output features, phase-major (a phase that no tap reaches
+    is zeros). One undilated convolution with that kernel computes every
+    phase, `ceil(S / D)` outputs each; its result `[.., Q, .., P x O]` is
+    reshaped to `[.., Q, .., D, O]`, transposed to put each phase after its
+    spatial dimension, reshaped to `[.., Q x D, .., O]` and sliced to S.
+
+    Only convolutions with static shapes, unit window strides and kernel
+    dilation and no feature or batch groups are rewritten. The inserted
+    zeros are no longer multiplied: where the kernel holds an infinity or
+    a NaN, the dilated form gives NaN (0 x inf) at outputs whose window
+    covers a hole, the rewritten one does not (as XLA's GPU backend and
+    cuDNN's backward-data convolution do not).
+
+    Before (the input gradient of a stride-2 3 x 3 convolution):
+    ```mlir
+    %dx = torus.convolution %dy, %w, dim_numbers = [b, 0, 1, f]x[0, 1, o, i]->[b, 0, 1, f]
+          {lhs_dilation = array<i64: 2, 2>,
+           padding = dense<[[2, 1], [2, 1]]> : tensor<2x2xi64>}
+          : (tensor<64x8x8x64xf32>, tensor<3x3x32x64xf32>) -> tensor<64x16x16x32xf32>
+    ```
+    After (per dimension, phase 0 has taps 0 and 2, phase 1 tap 1 moved
+    to the second place of a 2-tap window):
+    ```mlir
+    %w00 = torus.slice %w, start_indices = [0, 0, 0, 0],
+           limit_indices = [3, 3, 32, 64], strides = [2, 2, 1, 1]
+           : (tensor<3x3x32x64xf32>) -> tensor<2x2x32x64xf32>
+    %t01 = torus.slice %w, start_indices = [0, 1, 0, 0], ...
+           : (tensor<3x3x32x64xf32>) -> tensor<2x1x32x64xf32>
+    %w01 = torus.pad %t01, %zero, low = [0, 1, 0, 0], high = [0, 0, 0, 0], ...
+           -> tensor<2x2x32x64xf32>
+    ... %w10, %w11
+    %w4 = torus.concatenate(%w00, %w01, %w10, %w11), dimension = 2
+          : ... -> tensor<2x2x128x64xf32>
+    %all = torus.convolution %dy, %w4, dim_numbers = [b, 0, 1, f]x[0, 1, o, i]->[b, 0, 1, f]
+           {padding = dense<[[1, 0], [1, 0]]> : tensor<2x2xi64>}
+           : (tensor<64x8x8x64xf32>, tensor<2x2x128x64xf32>) -> tensor<64x8x8x128xf32>
+    %e = torus.reshape %all : (tensor<64x8x8x128xf32>) -> tensor<64x8x8x2x2x32xf32>
+    %t = torus.transpose %e, permutation = [0, 1, 3, 2, 4, 5]
+         : (tensor<64x8x8x2x2x32xf32>) -> tensor<64x8x2x8x2x32xf32>
+    %dx = torus.reshape %t : (tensor<64x8x2x8x2x32xf32>) -> tensor<64x16x16x32xf32>
+    ```
+  }];
+}
+
 def TorusFusion : Pass<"torus-fusion", "func::FuncOp"> {
   let summary = "Fuse elementwise ops into kernels and name every kernel";
   let description = [{
@@ -736,6 +798,53 @@ def TorusVectorizeKernels : Pass<"torus-vectorize-kernels", "ModuleOp"> {
     "::mlir::LLVM::LLVMDialect", "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect"
   ];
+}
+
+def TorusInnermostParallelLoop
+    : Pass<"torus-innermost-parallel-loop", "func::FuncOp"> {
+  let summary = "Run a reduction over windows with its unit-stride parallel loop innermost";
+  let description = [{
+    Part of the kernel stage (docs/codegen.md), on buffers, after
+    `torus-fuse-rows` and before `torus-parallel-loops`. A reduction whose
+    reduced loops come last but whose output's innermost dimension is a
+    parallel loop (reduce_window's pooling and its gradient, a reduction
+    over a leading axis) becomes loops that add one to four elements
+    per output, one output at a time: LLVM cannot vectorize the size-2 and
+    size-1 window loops innermost. The average pool gradient of a conv net
+    (a 2 x 2 window over f32[64, 33, 33, 32]) took a fifth of its step.
+
+    This pass moves that parallel loop innermost, keeping the other loops
+    in their order, when it indexes the output's innermost dimension with
+    unit stride, and every input either in its own innermost dimension
+    (with unit stride; `d + k` for a window) or not at all. Each output
+    element still sums its window in the same order: the results are the
+    same bit for bit. Only static buffers and at least 2 iterations of that
+    loop; a reduction along the innermost dimension is left to
+    `torus-vectorize-reductions`.
+
+    Before:
+    ```mlir
+    linalg.generic {indexing_maps = [
+        (b, i, j, c, wb, wi, wj, wc) -> (b + wb, i + wi, j + wj, c + wc),
+        (b, i, j, c, wb, wi, wj, wc) -> (wb, wi, wj, wc),
+        (b, i, j, c, wb, wi, wj, wc) -> (b, i, j, c)],
+        iterator_types = ["parallel", "parallel", "parallel", "parallel",
+                          "reduction", "reduction", "reduction", "reduction"]}
+        ins(%padded, %window : memref<64x33x33x32xf32>, memref<1x2x2x1xf32>)
+        outs(%out : memref<64x32x32x32xf32>) {...}
+    ```
+    After (loop order b, i, j, wb, wi, wj, wc, c):
+    ```mlir
+    linalg.generic {indexing_maps = [
+        (b, i, j, wb, wi, wj, wc, c) -> (b + wb, i + wi, j + wj, c + wc),
+        (b, i, j, wb, wi, wj, wc, c) -> (wb, wi, wj, wc),
+        (b, i, j, wb, wi, wj, wc, c) -> (b, i, j, c)],
+        iterator_types = ["parallel", "parallel", "parallel", "reduction",
+                          "reduction", "reduction", "reduction", "parallel"]}
+        ...
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
 def TorusFuseRows : Pass<"torus-fuse-rows", "func::FuncOp"> {

@@ -60,6 +60,9 @@ void buildLowerToLinalgPipeline(OpPassManager &pm,
   // transpose(dot_general) -> dot_general) before they become loops.
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createTorusLowerCollectives());
+  // Transposed convolutions without the multiply-adds of their inserted
+  // zeros (SplitDilatedConvolutions.cpp).
+  pm.addNestedPass<func::FuncOp>(createTorusSplitDilatedConvolutions());
   pm.addNestedPass<func::FuncOp>(createTorusToLinalg());
   pm.addPass(createCanonicalizerPass());
   TorusFusionOptions fusion;
@@ -152,6 +155,9 @@ void buildBuffersToLLVMPipeline(OpPassManager &pm,
   // Consecutive kernels over the same rows, each row read once for all of
   // them (FuseRows.cpp).
   pm.addNestedPass<func::FuncOp>(createTorusFuseRows());
+  // Window reductions (pooling and its gradient) with their output rows
+  // innermost, where LLVM vectorizes them (InnermostParallelLoop.cpp).
+  pm.addNestedPass<func::FuncOp>(createTorusInnermostParallelLoop());
   // The other large kernels' outer loops, and the reductions' rows, over
   // host threads (ParallelLoops.cpp).
   pm.addPass(createTorusParallelLoops());

@@ -10,11 +10,22 @@
 #define TORUS_CODEGEN_ROWTILING_H
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir::torus {
+
+/// Whether `type` (of rank 1 or more) has static strides with a unit
+/// innermost one: its rows are contiguous.
+inline bool innermostStrideIsOne(MemRefType type) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  return type.getRank() > 0 &&
+         succeeded(getStridesAndOffset(type, strides, offset)) &&
+         strides.back() == 1;
+}
 
 /// The generic on one row of `op` (`op` itself when it has one loop; else
 /// `op` is replaced by loops around the row's generic, the outermost in

@@ -38,6 +38,7 @@
 #include "codegen/Markers.h"
 #include "codegen/ParallelLoop.h"
 #include "codegen/Pipelines.h"
+#include "codegen/RowTiling.h"
 
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -144,16 +145,6 @@ bool isMultiplyAccumulate(linalg::GenericOp op) {
   bool addOk = (add.getLhs() == c && add.getRhs() == mul.getResult()) ||
                (add.getRhs() == c && add.getLhs() == mul.getResult());
   return mulOk && addOk;
-}
-
-bool innermostStrideIsOne(MemRefType type) {
-  if (type.getRank() == 0)
-    return false;
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (failed(getStridesAndOffset(type, strides, offset)))
-    return false;
-  return strides.back() == 1;
 }
 
 /// A contraction generic in the form the kernels take: its operands

@@ -112,14 +112,6 @@ TypedAttr identity(CombiningKind kind, Type type) {
   }
 }
 
-bool innermostStrideIsOne(MemRefType type) {
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  return type.getRank() > 0 &&
-         succeeded(getStridesAndOffset(type, strides, offset)) &&
-         strides.back() == 1;
-}
-
 /// What vectorizing one reduction needs to know about it.
 struct RowReduction {
   linalg::GenericOp op;

@@ -31,17 +31,18 @@
 // FILES-NEXT: module_0000.mlp.0006.after_torus-all-reduce-combiner.mlir
 // FILES-NEXT: module_0000.mlp.0007.after_canonicalize.mlir
 // FILES-NEXT: module_0000.mlp.0008.after_torus-lower-collectives.mlir
-// FILES-NEXT: module_0000.mlp.0009.after_torus-to-linalg.mlir
-// FILES-NEXT: module_0000.mlp.0010.after_canonicalize.mlir
-// FILES-NEXT: module_0000.mlp.0011.after_torus-fusion.mlir
-// FILES-NEXT: module_0000.mlp.0012.after_canonicalize.mlir
-// FILES-NEXT: module_0000.mlp.0013.after_cse.mlir
-// FILES-NEXT: module_0000.mlp.0014.after_torus-splats-to-fills.mlir
-// FILES-NEXT: module_0000.mlp.0015.after_empty-tensor-to-alloc-tensor.mlir
-// FILES-NEXT: module_0000.mlp.0016.after_one-shot-bufferize.mlir
-// FILES-NEXT: module_0000.mlp.0017.after_torus-unique-result-buffers.mlir
-// FILES-NEXT: module_0000.mlp.0018.after_buffer-results-to-out-params.mlir
-// FILES-NEXT: module_0000.mlp.0019.after_torus-plan-buffers.mlir
+// FILES-NEXT: module_0000.mlp.0009.after_torus-split-dilated-convolutions.mlir
+// FILES-NEXT: module_0000.mlp.0010.after_torus-to-linalg.mlir
+// FILES-NEXT: module_0000.mlp.0011.after_canonicalize.mlir
+// FILES-NEXT: module_0000.mlp.0012.after_torus-fusion.mlir
+// FILES-NEXT: module_0000.mlp.0013.after_canonicalize.mlir
+// FILES-NEXT: module_0000.mlp.0014.after_cse.mlir
+// FILES-NEXT: module_0000.mlp.0015.after_torus-splats-to-fills.mlir
+// FILES-NEXT: module_0000.mlp.0016.after_empty-tensor-to-alloc-tensor.mlir
+// FILES-NEXT: module_0000.mlp.0017.after_one-shot-bufferize.mlir
+// FILES-NEXT: module_0000.mlp.0018.after_torus-unique-result-buffers.mlir
+// FILES-NEXT: module_0000.mlp.0019.after_buffer-results-to-out-params.mlir
+// FILES-NEXT: module_0000.mlp.0020.after_torus-plan-buffers.mlir
 // FILES:      module_0000.mlp.{{[0-9]+}}.after_torus-strided-copies-to-linalg.mlir
 // FILES-NEXT: module_0000.mlp.{{[0-9]+}}.after_convert-linalg-to-loops.mlir
 // FILES:      module_0000.mlp.{{[0-9]+}}.after_reconcile-unrealized-casts.mlir
@@ -106,7 +107,9 @@
 // BEFORE-NEXT: module_0000.step.0003.before_torus-spmd-partition.mlir
 // BEFORE:      module_0000.step.0015.before_torus-lower-collectives.mlir
 // BEFORE-NEXT: module_0000.step.0016.after_torus-lower-collectives.mlir
-// BEFORE-NEXT: module_0000.step.0017.before_torus-to-linalg.mlir
+// BEFORE-NEXT: module_0000.step.0017.before_torus-split-dilated-convolutions.mlir
+// BEFORE-NEXT: module_0000.step.0018.after_torus-split-dilated-convolutions.mlir
+// BEFORE-NEXT: module_0000.step.0019.before_torus-to-linalg.mlir
 
 // PRICED: Collectives of @chain on 16 replicas: 1 call site
 // PRICED: # kind {{.*}} ring sent simulated location

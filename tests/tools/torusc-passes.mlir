@@ -19,7 +19,7 @@
 // RUN: torusc %S/Inputs/dot_all_reduce.mlir --emit=linalg --mlir-timing -o /dev/null 2>&1 | FileCheck %s --check-prefix=TIMING
 
 // PIPELINE: // linalg
-// PIPELINE-NEXT: builtin.module(canonicalize{{.*}},torus-lower-collectives,func.func(torus-to-linalg),
+// PIPELINE-NEXT: builtin.module(canonicalize{{.*}},torus-lower-collectives,func.func(torus-split-dilated-convolutions),func.func(torus-to-linalg),
 // PIPELINE: // bufferized
 // PIPELINE-NEXT: builtin.module(func.func(torus-splats-to-fills{max-elements=1024}),empty-tensor-to-alloc-tensor,one-shot-bufferize{{.*}}bufferize-function-boundaries=true{{.*}}function-boundary-type-conversion=identity-layout-map{{.*}}buffer-results-to-out-params{add-result-attr=false hoist-static-allocs=true}
 // PIPELINE-NOT: llvm-dialect
