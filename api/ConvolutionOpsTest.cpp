@@ -141,6 +141,12 @@ std::vector<double> naiveConv(const std::vector<double> &x, const Shape &xs,
   return out;
 }
 
+/// NCHW input and output, OIHW kernel (PyTorch's and cuDNN's layout).
+ConvDimensionNumbers nchwOihw() {
+  return {/*input*/ 0, 1, {2, 3}, /*kernel in, out*/ 1, 0, {2, 3},
+          /*output*/ 0, 1, {2, 3}};
+}
+
 void checkConv(DType dtype, const Shape &xs, const Shape &ws,
                const ConvolutionOptions &o, double rtol, unsigned seed) {
   auto x = roundTo(dtype, randomDoubles(numElements(xs), seed));
@@ -222,15 +228,7 @@ TEST(ConvolutionOpsTest, LhsDilationByPhase) {
   }
   // NCHW, OIHW: the phases are features of dimension 1.
   ConvolutionOptions nchw;
-  nchw.dims.inputBatch = 0;
-  nchw.dims.inputFeature = 1;
-  nchw.dims.inputSpatial = {2, 3};
-  nchw.dims.kernelOutputFeature = 0;
-  nchw.dims.kernelInputFeature = 1;
-  nchw.dims.kernelSpatial = {2, 3};
-  nchw.dims.outputBatch = 0;
-  nchw.dims.outputFeature = 1;
-  nchw.dims.outputSpatial = {2, 3};
+  nchw.dims = nchwOihw();
   nchw.lhsDilation = {2, 3};
   nchw.padding = {{1, 1}, {2, 0}};
   checkConv(DType::F64, {2, 3, 4, 5}, {4, 3, 3, 2}, nchw, 1e-12, 390);
@@ -261,15 +259,7 @@ TEST(ConvolutionOpsTest, BatchGroups) {
 
 TEST(ConvolutionOpsTest, NCHWLayoutWithEverything) {
   ConvolutionOptions o;
-  o.dims.inputBatch = 0;
-  o.dims.inputFeature = 1;
-  o.dims.inputSpatial = {2, 3};
-  o.dims.kernelOutputFeature = 0;
-  o.dims.kernelInputFeature = 1;
-  o.dims.kernelSpatial = {2, 3};
-  o.dims.outputBatch = 0;
-  o.dims.outputFeature = 1;
-  o.dims.outputSpatial = {2, 3};
+  o.dims = nchwOihw();
   o.strides = {2, 1};
   o.padding = {{1, 0}, {2, 1}};
   o.rhsDilation = {1, 2};
