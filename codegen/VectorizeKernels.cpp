@@ -10,7 +10,10 @@
 //    innermost dimension (N), the result's innermost other dimension (M)
 //    and a contracted dimension (K); every other loop (batch, extra free or
 //    contracted dims, a convolution's kernel window and output rows) is an
-//    outer loop. A convolution's strided input becomes a strided view. When
+//    outer loop, but for contracted loops that step through A and B as
+//    the next K would (a window column over NHWC input features: K becomes
+//    kw x C, A a view whose rows overlap). A convolution's strided input
+//    becomes a strided view. When
 //    N is not the right-hand operand's innermost dimension but K is, B is
 //    read through a transposed view whose tiles packing copies (without
 //    `pack`, B is first transposed into a fresh buffer), so the register
@@ -157,8 +160,21 @@ struct Contraction {
   SmallVector<AffineMap> maps;
   SmallVector<SmallVector<Linear>> forms;
   unsigned mLoop = 0, nLoop = 0, kLoop = 0;
+  /// Contracted loops read as part of K (mergeIntoK), outermost first:
+  /// K runs over them and kLoop, kLoop fastest. Empty: K is kLoop alone.
+  SmallVector<unsigned> kMerged;
 
   unsigned numLoops() const { return ranges.size(); }
+  bool isCore(unsigned l) const {
+    return l == mLoop || l == nLoop || l == kLoop || llvm::is_contained(kMerged, l);
+  }
+  /// K's iterations: kLoop's and those of the loops merged into it.
+  int64_t kRange() const {
+    int64_t r = ranges[kLoop];
+    for (unsigned l : kMerged)
+      r *= ranges[l];
+    return r;
+  }
 
   /// The dim of operand x that loop l is in (it is in exactly one), or -1.
   int64_t dimOf(int x, unsigned l) const {
@@ -375,6 +391,97 @@ Value coreView(OpBuilder &b, Location l, const Contraction &c, int x,
                                      strides);
 }
 
+/// The distance in elements of operand x between iterations of loop `l`
+/// (its coefficient times the stride of the one dim it indexes), or
+/// nullopt when that stride is dynamic or `l` indexes no dim or several.
+std::optional<int64_t> elementStride(const Contraction &c, int x,
+                                     unsigned l) {
+  auto type = cast<MemRefType>(c.mems[x].getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(getStridesAndOffset(type, strides, offset)))
+    return std::nullopt;
+  std::optional<int64_t> stride;
+  for (auto [j, f] : llvm::enumerate(c.forms[x])) {
+    if (f.coeffs[l] == 0)
+      continue;
+    if (stride || ShapedType::isDynamic(strides[j]))
+      return std::nullopt;
+    stride = strides[j] * f.coeffs[l];
+  }
+  return stride;
+}
+
+/// Merges contracted outer loops into K while each steps through A and B
+/// exactly as the next K iteration would (its element stride is K's
+/// range times K's stride in both, and not in C): with NHWC input and HWIO
+/// kernel, a convolution's window column kw over C input features is
+/// contiguous in both, so K becomes kw x C. A first convolution over an
+/// RGB image (C = 3) otherwise ran 9 matmuls with K = 3, each loading and
+/// storing its accumulators for 3 multiply-adds, at a fifth of the FMA
+/// peak. Only when A's rows are M (M's stride above K's) and B's are K
+/// (N's stride 1), so that the merged views are plain [M, K] and [K, N].
+void mergeIntoK(Contraction &c) {
+  std::optional<int64_t> sA = elementStride(c, 0, c.kLoop),
+                         sB = elementStride(c, 1, c.kLoop),
+                         sM = elementStride(c, 0, c.mLoop),
+                         sN = elementStride(c, 1, c.nLoop);
+  if (!sA || !sB || !sM || !sN || *sN != 1 || *sM <= *sA || *sB <= *sN)
+    return;
+  bool merged = true;
+  while (merged) {
+    merged = false;
+    const int64_t range = c.kRange();
+    for (unsigned l = 0; l < c.numLoops() && !merged; ++l) {
+      if (c.isCore(l) || c.dimOf(2, l) >= 0)
+        continue;
+      std::optional<int64_t> a = elementStride(c, 0, l),
+                             b = elementStride(c, 1, l);
+      if (!a || !b || *a != range * *sA || *b != range * *sB)
+        continue;
+      c.kMerged.insert(c.kMerged.begin(), l);
+      merged = true;
+    }
+  }
+}
+
+/// The [first, second] view of operand x (A or B) of `c` when K has merged
+/// loops: a strided view of its buffer at the element the loop indices
+/// `at` address, K's extent being kRange() with kLoop's stride. (A
+/// rank-reducing subview cannot join dims; the rows of A may overlap.)
+Value mergedView(OpBuilder &b, Location l, const Contraction &c, int x,
+                 ArrayRef<OpFoldResult> at, unsigned first, unsigned second) {
+  auto type = cast<MemRefType>(c.mems[x].getType());
+  SmallVector<int64_t> strides;
+  int64_t staticOffset;
+  (void)getStridesAndOffset(type, strides, staticOffset);
+  auto meta = b.create<memref::ExtractStridedMetadataOp>(l, c.mems[x]);
+  // offset + sum_j strides[j] * (dim j's index at `at`).
+  MLIRContext *ctx = b.getContext();
+  AffineExpr sum = getAffineSymbolExpr(0, ctx);
+  for (auto [j, e] : llvm::enumerate(c.maps[x].getResults()))
+    sum = sum + e * strides[j];
+  SmallVector<OpFoldResult> operands(at);
+  operands.push_back(meta.getOffset());
+  OpFoldResult offset = affine::makeComposedFoldedAffineApply(
+      b, l, AffineMap::get(c.numLoops(), 1, sum), operands);
+  auto extent = [&](unsigned loop) {
+    return loop == c.kLoop ? c.kRange() : c.ranges[loop];
+  };
+  SmallVector<int64_t> sizes = {extent(first), extent(second)};
+  SmallVector<int64_t> viewStrides = {*elementStride(c, x, first),
+                                      *elementStride(c, x, second)};
+  auto viewType = MemRefType::get(
+      sizes, c.elementType,
+      StridedLayoutAttr::get(ctx, ShapedType::kDynamic, viewStrides));
+  return b.create<memref::ReinterpretCastOp>(
+      l, viewType, meta.getBaseBuffer(), offset,
+      ArrayRef<OpFoldResult>{b.getIndexAttr(sizes[0]),
+                             b.getIndexAttr(sizes[1])},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(viewStrides[0]),
+                             b.getIndexAttr(viewStrides[1])});
+}
+
 /// One iteration of the outer loops `outer` (induction variables `ivs`):
 /// a matmul (or matmul_transpose_a) on the core views of A, B and C, named
 /// as the contraction's kernel `kernel` (torus-fusion's name, if any).
@@ -384,9 +491,15 @@ void emitMatmul(OpBuilder &b, Location l, const Contraction &c,
   SmallVector<OpFoldResult> at(c.numLoops(), b.getIndexAttr(0));
   for (auto [i, loop] : llvm::enumerate(outer))
     at[loop] = ivs[i];
-  bool swapA, swapB, swapC;
-  Value a = coreView(b, l, c, 0, at, c.mLoop, c.kLoop, swapA);
-  Value bv = coreView(b, l, c, 1, at, c.kLoop, c.nLoop, swapB);
+  bool swapA = false, swapB = false, swapC;
+  Value a, bv;
+  if (c.kMerged.empty()) {
+    a = coreView(b, l, c, 0, at, c.mLoop, c.kLoop, swapA);
+    bv = coreView(b, l, c, 1, at, c.kLoop, c.nLoop, swapB);
+  } else {
+    a = mergedView(b, l, c, 0, at, c.mLoop, c.kLoop);
+    bv = mergedView(b, l, c, 1, at, c.kLoop, c.nLoop);
+  }
   Value cv = coreView(b, l, c, 2, at, c.mLoop, c.nLoop, swapC);
   assert(!swapC && "N is innermost in C");
   assert(swapB == transposedB && "B is [K, N] or a transposed [N, K]");
@@ -425,8 +538,7 @@ bool outerLoopInParallel(const Contraction &c, ArrayRef<unsigned> outer) {
   int64_t work = 1;
   for (int64_t r : c.ranges)
     work *= r;
-  int64_t matmul =
-      c.ranges[c.mLoop] * c.ranges[c.nLoop] * c.ranges[c.kLoop];
+  int64_t matmul = c.ranges[c.mLoop] * c.ranges[c.nLoop] * c.kRange();
   return work >= kMinParallelWork && matmul < kMinParallelWork;
 }
 
@@ -445,9 +557,11 @@ bool rewriteContraction(RewriterBase &rw, linalg::GenericOp op,
   std::optional<RhsAccess> rhs = prepareRhs(rw, loc, *c, transposedViews);
   if (!rhs)
     return false;
+  if (!rhs->transposed)
+    mergeIntoK(*c);
   SmallVector<unsigned> outer;
   for (unsigned l = 0; l < c->numLoops(); ++l)
-    if (l != c->mLoop && l != c->nLoop && l != c->kLoop)
+    if (!c->isCore(l))
       outer.push_back(l);
   StringAttr kernel = TorusDialect::KernelAttrHelper(rw.getContext()).getAttr(op);
   auto body = [&](OpBuilder &b, Location l, ValueRange ivs) {

@@ -125,14 +125,19 @@ func.func @transpose(%a: memref<20x35xf32>, %b: memref<35x20xf32>) {
 }
 
 // NHWC x HWIO convolution with stride 2 on H: loops over output rows and
-// the window, a matmul [OW, C] x [C, O] inside.
+// the window rows, a matmul [OW, KW x C] x [KW x C, O] inside. The window
+// column and the 3 input features are contiguous in the input row and in
+// the kernel, so K runs over both (9): the rows of A overlap (stride 3).
 // CHECK-LABEL: func.func @conv_nhwc_hwio
+// CHECK: %[[X:.*]], %{{.*}}, %{{.*}}:4, %{{.*}}:4 = memref.extract_strided_metadata %arg0
+// CHECK: %[[W:.*]], %{{.*}}, %{{.*}}:4, %{{.*}}:4 = memref.extract_strided_metadata %arg1
 // CHECK: scf.for %[[OH:.*]] = %c0 to %c4 step %c1 {
 // CHECK: scf.for %[[KH:.*]] = %c0 to %c3 step %c1 {
-// CHECK: affine.apply #{{.*}}(%[[OH]], %[[KH]])
-// CHECK: scf.for %[[KW:.*]] = %c0 to %c3 step %c1 {
-// CHECK: -> (vector<4x16xf32>)
-// CHECK: vector.load %arg1[%[[KH]], %[[KW]], %{{.*}}, %c0] : memref<3x3x3x16xf32>, vector<16xf32>
+// CHECK: %[[AT:.*]] = affine.apply #{{.*}}(%[[OH]], %[[KH]])
+// CHECK: %[[A:.*]] = memref.reinterpret_cast %[[X]] to offset: [%[[AT]]], sizes: [8, 9], strides: [3, 1]
+// CHECK: %[[B:.*]] = memref.reinterpret_cast %[[W]] to offset: [%{{.*}}], sizes: [9, 16], strides: [16, 1]
+// CHECK: scf.for %{{.*}} = %c0 to %c9 step %c1 iter_args(%{{.*}} = %{{.*}}) -> (vector<4x16xf32>) {
+// CHECK: vector.load %[[B]][%{{.*}}, %c0] : memref<9x16xf32, strided<[16, 1], offset: ?>>, vector<16xf32>
 // CHECK-COUNT-4: vector.fma {{.*}} : vector<16xf32>
 func.func @conv_nhwc_hwio(%x: memref<1x10x10x3xf32>, %w: memref<3x3x3x16xf32>, %y: memref<1x4x8x16xf32>) {
   linalg.generic {indexing_maps = [affine_map<(n, oh, ow, o, kh, kw, c) -> (n, oh * 2 + kh, ow + kw, c)>, affine_map<(n, oh, ow, o, kh, kw, c) -> (kh, kw, c, o)>, affine_map<(n, oh, ow, o, kh, kw, c) -> (n, oh, ow, o)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
