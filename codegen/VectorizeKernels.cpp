@@ -422,6 +422,15 @@ std::optional<int64_t> elementStride(const Contraction &c, int x,
 /// peak. Only when A's rows are M (M's stride above K's) and B's are K
 /// (N's stride 1), so that the merged views are plain [M, K] and [K, N].
 void mergeIntoK(Contraction &c) {
+  // The merged views address A and B from their strides: all static.
+  for (int x : {0, 1}) {
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (failed(getStridesAndOffset(cast<MemRefType>(c.mems[x].getType()),
+                                   strides, offset)) ||
+        llvm::any_of(strides, ShapedType::isDynamic))
+      return;
+  }
   std::optional<int64_t> sA = elementStride(c, 0, c.kLoop),
                          sB = elementStride(c, 1, c.kLoop),
                          sM = elementStride(c, 0, c.mLoop),

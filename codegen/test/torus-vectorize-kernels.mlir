@@ -150,6 +150,24 @@ func.func @conv_nhwc_hwio(%x: memref<1x10x10x3xf32>, %w: memref<3x3x3x16xf32>, %
   return
 }
 
+// The same convolution on an input whose batch stride is only known at run
+// time: K stays C (subviews), since the joined view is built from strides.
+// CHECK-LABEL: func.func @conv_dynamic_stride
+// CHECK-NOT: memref.reinterpret_cast
+// CHECK: vector.load %arg1[%{{.*}}, %{{.*}}, %{{.*}}, %c0] : memref<3x3x3x16xf32>, vector<16xf32>
+// CHECK-NOT: memref.reinterpret_cast
+// CHECK: return
+func.func @conv_dynamic_stride(%x: memref<1x10x10x3xf32, strided<[?, 30, 3, 1]>>, %w: memref<3x3x3x16xf32>, %y: memref<1x4x8x16xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(n, oh, ow, o, kh, kw, c) -> (n, oh * 2 + kh, ow + kw, c)>, affine_map<(n, oh, ow, o, kh, kw, c) -> (kh, kw, c, o)>, affine_map<(n, oh, ow, o, kh, kw, c) -> (n, oh, ow, o)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%x, %w : memref<1x10x10x3xf32, strided<[?, 30, 3, 1]>>, memref<3x3x3x16xf32>) outs(%y : memref<1x4x8x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
 // Not a kernel: bf16 operands widened in the body, and a matrix-vector
 // product (no N dim) stay linalg for the naive loops.
 // CHECK-LABEL: func.func @naive
