@@ -25,11 +25,11 @@
 
 #include "codegen/Passes.h"
 
+#include "ir/GradBuilder.h"
 #include "ir/TorusDialect.h"
 #include "ir/TorusOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir::torus {
@@ -119,8 +119,8 @@ std::optional<SmallVector<SpatialDim>> spatialDims(ConvolutionOp op) {
 
 /// The kernel of phase `phase` placed in the combined window: its taps,
 /// padded with zeros to windowTaps() at their offsets.
-Value phaseKernel(OpBuilder &b, Location loc, Value kernel,
-                  ArrayRef<SpatialDim> dims, ArrayRef<int64_t> phase) {
+Value phaseKernel(GradBuilder &gb, Value kernel, ArrayRef<SpatialDim> dims,
+                  ArrayRef<int64_t> phase) {
   auto type = cast<RankedTensorType>(kernel.getType());
   const int64_t rank = type.getRank();
   SmallVector<int64_t> start(rank, 0), limit(type.getShape()),
@@ -135,37 +135,26 @@ Value phaseKernel(OpBuilder &b, Location loc, Value kernel,
     low[d.kernelDim] = d.firstOffset(phase[i]) - d.minOffset;
     high[d.kernelDim] = d.windowTaps() - taps - low[d.kernelDim];
   }
-  Type et = type.getElementType();
-  auto zero = [&](ArrayRef<int64_t> shape) -> Value {
-    auto t = RankedTensorType::get(shape, et);
-    return b.create<ConstantOp>(
-        loc, t,
-        cast<ElementsAttr>(DenseElementsAttr::get(t, b.getZeroAttr(et))));
-  };
   if (empty) // no tap of this phase reads an input element
-    return zero(window);
-  Value taps = b.create<SliceOp>(loc, kernel, start, limit, strides);
-  if (llvm::all_of(low, [](int64_t v) { return v == 0; }) &&
-      llvm::all_of(high, [](int64_t v) { return v == 0; }))
-    return taps;
-  return b.create<PadOp>(loc, taps, zero({}), low, high,
-                         SmallVector<int64_t>(rank, 0));
+    return gb.splat(RankedTensorType::get(window, type.getElementType()), 0.0);
+  return gb.padZeros(gb.slice(kernel, start, limit, strides), low, high,
+                     SmallVector<int64_t>(rank, 0));
 }
 
 void split(RewriterBase &rw, ConvolutionOp op, ArrayRef<SpatialDim> dims) {
   Location loc = op.getLoc();
   ConvDimensionNumbersAttr dn = op.getDimensionNumbers();
   auto outType = cast<RankedTensorType>(op.getType());
-  Type et = outType.getElementType();
   const int64_t n = dims.size();
   rw.setInsertionPoint(op);
+  GradBuilder gb(rw, loc);
 
   // The kernels of every phase (last dimension's phase fastest), stacked
   // along the output features.
   SmallVector<Value> kernels;
   SmallVector<int64_t> phase(n, 0);
   while (true) {
-    kernels.push_back(phaseKernel(rw, loc, op.getRhs(), dims, phase));
+    kernels.push_back(phaseKernel(gb, op.getRhs(), dims, phase));
     int64_t i = n - 1;
     while (i >= 0 && ++phase[i] == dims[i].dilation)
       phase[i--] = 0;
@@ -204,8 +193,7 @@ void split(RewriterBase &rw, ConvolutionOp op, ArrayRef<SpatialDim> dims) {
     axisOf[j] = split.size();
     split.push_back(features);
   }
-  Value expanded =
-      rw.create<ReshapeOp>(loc, RankedTensorType::get(split, et), all);
+  Value expanded = gb.reshape(all, split);
   // Each phase axis after its spatial one, then merged with it.
   SmallVector<int64_t> permutation, merged;
   for (int64_t j = 0; j < outType.getRank(); ++j) {
@@ -222,14 +210,12 @@ void split(RewriterBase &rw, ConvolutionOp op, ArrayRef<SpatialDim> dims) {
   Value interleaved =
       llvm::equal(permutation, llvm::seq<int64_t>(0, permutation.size()))
           ? expanded
-          : rw.create<TransposeOp>(loc, expanded, permutation);
-  Value result =
-      rw.create<ReshapeOp>(loc, RankedTensorType::get(merged, et), interleaved);
-  if (merged != SmallVector<int64_t>(outType.getShape())) {
-    SmallVector<int64_t> start(merged.size(), 0), strides(merged.size(), 1);
-    result = rw.create<SliceOp>(loc, result, start, outType.getShape(),
-                                strides);
-  }
+          : gb.transpose(expanded, permutation);
+  Value result = gb.reshape(interleaved, merged);
+  if (merged != SmallVector<int64_t>(outType.getShape()))
+    result = gb.slice(result, SmallVector<int64_t>(merged.size(), 0),
+                      outType.getShape(),
+                      SmallVector<int64_t>(merged.size(), 1));
   rw.replaceOp(op, result);
 }
 
