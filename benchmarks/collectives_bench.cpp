@@ -21,6 +21,10 @@
 //   BM_LoadedEmptyStep/N/K  the same program resident on its cores
 //                         (LoadedProgram::step(K)): the dispatch of a step
 //                         with nothing validated, transferred or allocated
+//   BM_ParallelFor/T      one kernel's parallel loop of 2T blocks of 10 us
+//                         on T host threads (__torus_parallel_for), one
+//                         loop after another: 20 us when starting and
+//                         joining the threads costs nothing
 //
 // Buffers hold non-zero data (all-zero pages stream faster on these VMs).
 // Sizes are MiB per core. Run:
@@ -29,6 +33,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "runtime/ParallelFor.h"
 #include "runtime/collectives/InProcessCommunicator.h"
 #include "runtime/executor/Executor.h"
 #include "runtime/executor/LoadedProgram.h"
@@ -239,6 +244,25 @@ void BM_PoolWake(benchmark::State &state) {
 
 void emptyEntry(void **) {}
 
+/// A block of a parallel loop that takes 10 us.
+void busyBlock(void *, int64_t) {
+  const auto end =
+      std::chrono::steady_clock::now() + std::chrono::microseconds(10);
+  while (std::chrono::steady_clock::now() < end) {
+  }
+}
+
+/// Back-to-back parallel loops of 2T blocks of 10 us on T host threads:
+/// the time over 20 us is what starting and joining the threads costs.
+void BM_ParallelFor(benchmark::State &state) {
+  const int64_t threads = state.range(0);
+  setParallelForThreads(threads);
+  __torus_parallel_for(&busyBlock, nullptr, 2 * threads); // starts helpers
+  for (auto _ : state)
+    __torus_parallel_for(&busyBlock, nullptr, 2 * threads);
+  setParallelForThreads(1);
+}
+
 /// A program that does nothing, on `n` replicas.
 Program emptyProgram(int64_t n) {
   Program program;
@@ -316,6 +340,11 @@ BENCHMARK(BM_AllReduceLatency)
 BENCHMARK(BM_PoolWake)
     ->ArgName("N")
     ->Arg(8)
+    ->UseRealTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_ParallelFor)
+    ->ArgName("T")
+    ->Arg(2)
     ->UseRealTime()
     ->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_EmptyStep)

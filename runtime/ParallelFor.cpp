@@ -8,7 +8,7 @@
 
 #include <algorithm>
 #include <atomic>
-#include <condition_variable>
+#include <chrono>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -19,75 +19,120 @@ namespace {
 std::atomic<int64_t> outsideRunThreads{1};
 std::atomic<int64_t> threadLimit{0}; // 0: none
 
-/// Persistent workers; the caller of a loop works too.
+/// Waits until `word` differs from `old` and returns its value: polls,
+/// yielding the CPU, for up to `spin` first, then blocks (futex).
+template <typename T>
+T waitWhileEqual(const std::atomic<T> &word, T old,
+                 std::chrono::microseconds spin) {
+  const auto deadline = std::chrono::steady_clock::now() + spin;
+  T now;
+  do {
+    if ((now = word.load(std::memory_order_acquire)) != old)
+      return now;
+    std::this_thread::yield();
+  } while (std::chrono::steady_clock::now() < deadline);
+  while ((now = word.load(std::memory_order_acquire)) == old)
+    word.wait(old, std::memory_order_acquire);
+  return now;
+}
+
+/// How long an idle helper keeps polling for the next loop before it
+/// blocks. A step's parallel kernels come tens of microseconds apart, and
+/// waking a blocked thread costs about as much (more on a VM, whose idle
+/// vCPU must be woken too); an idle host core is what it spends.
+constexpr std::chrono::microseconds kHelperSpin{200};
+/// The caller's waits are for helpers that are running: short.
+constexpr std::chrono::microseconds kCallerSpin{50};
+
+/// Persistent helpers; the caller of a loop works too and never waits for
+/// a helper to wake. A loop is open while `state_` holds an odd number:
+/// the caller publishes the loop, opens it, runs blocks itself until none
+/// are left, waits for the blocks helpers took, closes the loop and waits
+/// for helpers still inside it (which only find nothing left to take). A
+/// helper that wakes after the loop closed sees so and goes back to wait;
+/// one that wakes while it is open takes blocks with the caller.
 class Pool {
 public:
   using Fn = void (*)(void *, int64_t);
 
-  /// Runs the loop on `threads` threads (the caller included); false when
-  /// another loop holds the pool (the caller then runs it alone).
+  /// Runs the loop on up to `threads` threads (the caller included); false
+  /// when another loop holds the pool (the caller then runs it alone).
   bool run(Fn fn, void *ctx, int64_t n, int64_t threads) {
     std::unique_lock<std::mutex> call(callMutex_, std::try_to_lock);
     if (!call.owns_lock())
       return false;
     int64_t helpers = std::min<int64_t>(threads - 1, n - 1);
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      while (static_cast<int64_t>(workers_.size()) < helpers)
-        workers_.emplace_back(
-            [this, index = workers_.size()] { work(index); });
-      fn_ = fn;
-      ctx_ = ctx;
-      n_ = n;
-      mode_ = floatMode(); // helpers compute as the caller does
-      next_.store(0);
-      helpers_ = helpers;
-      pending_ = helpers;
-      ++generation_;
-    }
-    wake_.notify_all();
+    // Only the holder of callMutex_ starts helpers; they read nothing of
+    // workers_.
+    while (static_cast<int64_t>(workers_.size()) < helpers)
+      workers_.emplace_back([this, index = workers_.size()] {
+        work(static_cast<int64_t>(index));
+      });
+    fn_ = fn;
+    ctx_ = ctx;
+    n_ = n;
+    mode_ = floatMode(); // helpers compute as the caller does
+    helpers_ = helpers;
+    next_.store(0, std::memory_order_relaxed);
+    finished_.store(0, std::memory_order_relaxed);
+    const uint32_t open = state_.load(std::memory_order_relaxed) + 1;
+    state_.store(open, std::memory_order_seq_cst); // publishes the loop
+    state_.notify_all();
     drain();
-    std::unique_lock<std::mutex> lock(mutex_);
-    done_.wait(lock, [&] { return pending_ == 0; });
+    for (int64_t done;
+         (done = finished_.load(std::memory_order_acquire)) != n;)
+      waitWhileEqual(finished_, done, kCallerSpin);
+    state_.store(open + 1, std::memory_order_seq_cst); // closed
+    for (int32_t inside;
+         (inside = active_.load(std::memory_order_seq_cst)) != 0;)
+      waitWhileEqual(active_, inside, kCallerSpin);
     return true;
   }
 
 private:
+  /// Takes and runs blocks of the open loop until none are left.
   void drain() {
-    for (int64_t i; (i = next_.fetch_add(1)) < n_;)
+    for (int64_t i; (i = next_.fetch_add(1, std::memory_order_relaxed)) < n_;) {
       fn_(ctx_, i);
+      if (finished_.fetch_add(1, std::memory_order_acq_rel) + 1 == n_)
+        finished_.notify_one();
+    }
   }
 
-  void work(size_t index) {
-    uint64_t seen = 0;
-    std::unique_lock<std::mutex> lock(mutex_);
+  void work(int64_t index) {
+    uint32_t seen = 0;
     while (true) {
-      wake_.wait(lock, [&] { return generation_ != seen; });
-      seen = generation_;
-      if (static_cast<int64_t>(index) >= helpers_)
-        continue;
-      lock.unlock();
-      {
+      seen = waitWhileEqual(state_, seen, kHelperSpin);
+      if (!(seen & 1))
+        continue; // woke after the loop closed
+      // Announces itself before looking: either the caller, closing the
+      // loop, sees active_ and waits, or this thread sees the loop closed
+      // (both accesses are sequentially consistent). While it is inside an
+      // open loop, the loop's fields stay as published.
+      active_.fetch_add(1, std::memory_order_seq_cst);
+      if (state_.load(std::memory_order_seq_cst) == seen && index < helpers_) {
         ScopedFloatMode mode(mode_);
         drain();
       }
-      lock.lock();
-      if (--pending_ == 0)
-        done_.notify_one();
+      if (active_.fetch_sub(1, std::memory_order_seq_cst) == 1)
+        active_.notify_one();
     }
   }
 
   std::mutex callMutex_;
-  std::mutex mutex_;
-  std::condition_variable wake_, done_;
   std::vector<std::thread> workers_;
-  uint64_t generation_ = 0;
+  /// Odd: a loop is open; bumped to open and to close one.
+  std::atomic<uint32_t> state_{0};
+  /// Helpers between announcing themselves and leaving a loop.
+  std::atomic<int32_t> active_{0};
+  // The open loop, written by its caller before opening it.
   Fn fn_ = nullptr;
-  uint32_t mode_ = 0;
   void *ctx_ = nullptr;
   int64_t n_ = 0;
-  std::atomic<int64_t> next_{0};
-  int64_t helpers_ = 0, pending_ = 0;
+  uint32_t mode_ = 0;
+  int64_t helpers_ = 0;
+  /// The next block to take, and how many have finished.
+  std::atomic<int64_t> next_{0}, finished_{0};
 };
 
 Pool &pool() {
