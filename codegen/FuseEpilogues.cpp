@@ -18,6 +18,7 @@
 
 #include "codegen/BufferOverlap.h"
 #include "codegen/Markers.h"
+#include "codegen/ParallelLoop.h"
 #include "codegen/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -40,9 +41,6 @@ namespace {
 /// Columns per panel: the kernel stage's N cache tile, so each panel is one
 /// of its N tiles.
 constexpr int64_t kPanel = 128;
-/// The kernel stage's threshold (multiply-adds) for sharing a loop between
-/// host threads (marking it TorusDialect::ParallelTileAttrHelper).
-constexpr int64_t kMinParallelWork = int64_t(1) << 24;
 
 bool isStaticBuffer(Value v) {
   auto type = dyn_cast<MemRefType>(v.getType());

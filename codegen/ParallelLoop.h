@@ -32,11 +32,16 @@ class LinalgOp;
 
 namespace mlir::torus {
 
-/// Kernels with fewer multiply-adds (contractions) stay on one thread.
-constexpr int64_t kMinParallelWork = int64_t(1) << 24;
+/// Kernels with fewer multiply-adds (contractions) stay on one thread: 2M
+/// take about 20 us on one thread, where a parallel loop costs 2 us to
+/// start and join (BM_ParallelFor).
+constexpr int64_t kMinParallelWork = int64_t(1) << 21;
+/// A batch of matmuls each smaller than this shares its batch loop between
+/// the threads; a larger one splits its own tile loops.
+constexpr int64_t kMinSelfParallelMatmul = int64_t(1) << 24;
 /// Loop kernels (elementwise ops, row reductions) over fewer elements stay
-/// on one thread: a parallel loop costs a few microseconds to start.
-constexpr int64_t kMinParallelElements = int64_t(1) << 18;
+/// on one thread.
+constexpr int64_t kMinParallelElements = int64_t(1) << 16;
 
 /// The most calls of an outlined body a parallel loop makes: enough blocks
 /// for dynamic scheduling to even out the threads, few enough that claiming

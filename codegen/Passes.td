@@ -581,7 +581,7 @@ def TorusFuseEpilogues
     innermost dimension in panels of 128 (the kernel stage's N tile) and
     fuses the two loops: each iteration runs the contraction on one panel,
     then the epilogue on that panel while it is in cache. The loop is
-    peeled (static panels once canonicalized), and when the contraction has at least 2^24
+    peeled (static panels once canonicalized), and when the contraction has at least 2^21
     multiply-adds it is marked `torus.parallel_tile` for host threads
     (torus-vectorize-kernels outlines it). Only static contractions whose
     result is 2 or more panels wide, with an all-parallel epilogue that
@@ -733,15 +733,16 @@ def TorusVectorizeKernels : Pass<"torus-vectorize-kernels", "ModuleOp"> {
     are smaller static tiles.
 
     With `threads` (the default), the main cache-tile loop over M of a
-    kernel of at least 2^24 multiply-adds (two or more M blocks; with one, the
+    kernel of at least 2^21 multiply-adds (two or more M blocks; with one, the
     loop over N when N >= 256) is outlined into
     `@<fn>__parallel_tile_<i>(!llvm.ptr ctx, i64 i)` and replaced by a call
     `__torus_parallel_for(body, ctx, trips)` (runtime/ParallelFor.h), which
     runs the tiles on host threads when the run has fewer emulated cores
     than the host has threads; `ctx` holds the aligned pointers and indices
     the body needs; the packing buffers are re-created in the body, so each
-    thread has its own. A contraction of at least 2^24 multiply-adds made
-    of smaller matmuls (attention's batch of 128 x 128 x 64 ones) has its
+    thread has its own. A contraction of at least 2^21 multiply-adds made
+    of matmuls of fewer than 2^24 (attention's batch of 128 x 128 x 64
+    ones) has its
     outermost loop outlined instead when that loop alone indexes a dim of
     the result (a batch, a convolution's output rows).
 
@@ -876,7 +877,7 @@ def TorusFuseRows : Pass<"torus-fuse-rows", "func::FuncOp"> {
     Each row then runs every kernel's row in order: a row loop's body, a
     linalg op on rank-preserving slices at the row. The loop is marked
     `torus.parallel_tile` (rows on host threads) when a row loop was or a
-    kernel has at least 2^18 elements.
+    kernel has at least 2^16 elements.
 
     Before:
     ```mlir
@@ -919,7 +920,7 @@ def TorusParallelLoops : Pass<"torus-parallel-loops", "ModuleOp"> {
     (`torus-vectorize-kernels`); this pass does the same for the other
     large kernels, which are memory-bound loops:
 
-    - every `linalg.generic` of static shapes over at least 2^18 elements
+    - every `linalg.generic` of static shapes over at least 2^16 elements
       whose outermost loop is parallel (each output indexed by it, no
       output a view of an input's buffer read elsewhere) is tiled along
       that loop into blocks of at least 2^16 elements (2 to 64 of them);

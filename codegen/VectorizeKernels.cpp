@@ -532,8 +532,8 @@ void emitMatmul(OpBuilder &b, Location l, const Contraction &c,
 /// threads: it indexes a dim of C by itself (a batch, or a convolution's
 /// output rows), so its iterations write disjoint parts of C; it has 2 or
 /// more iterations; the contraction has at least kMinParallelWork
-/// multiply-adds but each matmul fewer (a larger one splits its own tile
-/// loops, tileForPanels). Attention's 32 matmuls of 128 x 128 x 64 are one
+/// multiply-adds but each matmul fewer than kMinSelfParallelMatmul (a
+/// larger one splits its own tile loops, tileForPanels). Attention's 32 matmuls of 128 x 128 x 64 are one
 /// such batch.
 bool outerLoopInParallel(const Contraction &c, ArrayRef<unsigned> outer) {
   if (outer.empty() || c.ranges[outer[0]] < 2)
@@ -548,7 +548,7 @@ bool outerLoopInParallel(const Contraction &c, ArrayRef<unsigned> outer) {
   for (int64_t r : c.ranges)
     work *= r;
   int64_t matmul = c.ranges[c.mLoop] * c.ranges[c.nLoop] * c.kRange();
-  return work >= kMinParallelWork && matmul < kMinParallelWork;
+  return work >= kMinParallelWork && matmul < kMinSelfParallelMatmul;
 }
 
 /// Rewrites one contraction generic (see the file comment); false when it
@@ -683,6 +683,11 @@ LogicalResult tileForPanels(RewriterBase &rw, linalg::LinalgOp op,
   int64_t work = ranges[0] * ranges[1] * ranges[2];
   if (panels->loops.size() != 3 || work < kMinParallelWork)
     return success();
+  // Already on the threads: one of a batch of matmuls.
+  for (auto loop = panels->loops[0]->getParentOfType<scf::ForOp>(); loop;
+       loop = loop->getParentOfType<scf::ForOp>())
+    if (hasMarker<ParallelTile>(loop))
+      return success();
   if (ranges[0] >= 2 * shape.cache[0])
     setMarker<ParallelTile>(panels->loops[0]);
   else if (ranges[1] >= 2 * shape.cache[1])

@@ -50,16 +50,16 @@ func.func @uneven(%x: memref<1001x300xf32>, %y: memref<1001x300xf32>) {
   return
 }
 
-// Fewer than 2^18 elements; a reduction over the outer loop (a column
+// Fewer than 2^16 elements; a reduction over the outer loop (a column
 // sum: every row adds into the same outputs); an output the outer loop
 // does not index: all stay whole.
 // CHECK-LABEL: func.func @whole
 // CHECK-NOT: __torus_parallel_for
 // CHECK-NOT: scf.for
 // CHECK: return
-func.func @whole(%x: memref<256x512xf32>, %big: memref<1024x512xf32>, %col: memref<512xf32>) {
+func.func @whole(%x: memref<64x1023xf32>, %big: memref<1024x512xf32>, %col: memref<512xf32>) {
   linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
-      ins(%x : memref<256x512xf32>) outs(%x : memref<256x512xf32>) {
+      ins(%x : memref<64x1023xf32>) outs(%x : memref<64x1023xf32>) {
   ^bb0(%a: f32, %b: f32):
     %s = arith.addf %a, %a : f32
     linalg.yield %s : f32

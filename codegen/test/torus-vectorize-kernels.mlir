@@ -255,7 +255,38 @@ func.func @wide(%a: memref<256x512xf32>, %b: memref<512x1024xf32>, %c: memref<25
   return
 }
 
-// 16 matmuls of 128 x 128 x 64 (2^24 multiply-adds in all, 2^20 each): the
+// 2^21 multiply-adds, the least that goes to the threads (a recurrent
+// step's 32 x 256 x 256): one M block, so its two N panels are shared.
+// Half as many (32 x 256 x 128) stay on the calling thread.
+// THREADS-LABEL: func.func @rnn_step
+// THREADS: %[[TRIPS:.*]] = llvm.mlir.constant(2 : i64) : i64
+// THREADS: call @__torus_parallel_for(%{{.*}}, %{{.*}}, %[[TRIPS]])
+// THREADS-LABEL: func.func @rnn_input
+// THREADS-NOT: __torus_parallel_for
+// THREADS: return
+func.func @rnn_step(%a: memref<32x256xf32>, %b: memref<256x256xf32>, %c: memref<32x256xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<32x256xf32>, memref<256x256xf32>) outs(%c : memref<32x256xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+func.func @rnn_input(%a: memref<32x128xf32>, %b: memref<128x256xf32>, %c: memref<32x256xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<32x128xf32>, memref<128x256xf32>) outs(%c : memref<32x256xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// 16 matmuls of 128 x 128 x 64 (2^24 multiply-adds in all, 2^20 each,
+// fewer than the 2^24 a matmul needs to split its own loops): the
 // batch loop is outlined, each thread taking whole matmuls (16 trips) and
 // packing B's tile (its batch's 64 x 128) into its own stack buffer.
 // THREADS-LABEL: func.func private @batched__parallel_tile_0(%{{.*}}: !llvm.ptr, %{{.*}}: i64)
