@@ -17,6 +17,11 @@ size_t roundUp(size_t bytes) {
   return (bytes + kDeviceBufferAlignment - 1) / kDeviceBufferAlignment *
          kDeviceBufferAlignment;
 }
+
+void freeAll(const std::vector<void *> &blocks) {
+  for (void *block : blocks)
+    std::free(block);
+}
 } // namespace
 
 std::string formatBytes(size_t bytes) {
@@ -90,6 +95,7 @@ absl::StatusOr<DeviceBuffer> CoreMemory::allocate(size_t bytes,
     return absl::ResourceExhaustedError(fmt::format(
         "core {}: cannot allocate {} bytes for '{}'", coreId_, bytes, label));
   uint64_t id;
+  void *data = nullptr;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (charged > capacity_ || inUse_ > capacity_ - charged)
@@ -103,11 +109,15 @@ absl::StatusOr<DeviceBuffer> CoreMemory::allocate(size_t bytes,
     inUse_ += charged;
     peak_ = std::max(peak_, inUse_);
     live_.emplace(id, LiveBuffer{charged, std::string(label)});
+    data = cache_.take(charged);
   }
   // Allocate outside the lock: large allocations page-fault on first touch on
   // the owning core's thread, not here, but malloc itself can take a while.
-  void *data = std::aligned_alloc(
-      kDeviceBufferAlignment, charged == 0 ? kDeviceBufferAlignment : charged);
+  const size_t hostBytes = charged == 0 ? kDeviceBufferAlignment : charged;
+  if (!data)
+    data = std::aligned_alloc(kDeviceBufferAlignment, hostBytes);
+  if (!data && releaseCachedBlocks() > 0) // kept blocks of other sizes
+    data = std::aligned_alloc(kDeviceBufferAlignment, hostBytes);
   if (!data) {
     std::lock_guard<std::mutex> lock(mutex_);
     inUse_ -= charged;
@@ -121,14 +131,46 @@ absl::StatusOr<DeviceBuffer> CoreMemory::allocate(size_t bytes,
 }
 
 void CoreMemory::release(uint64_t id, void *data) {
-  std::free(data);
+  std::vector<void *> toFree;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = live_.find(id);
+    assert(it != live_.end() && "releasing an unknown device buffer");
+    if (it == live_.end()) {
+      toFree.push_back(data);
+    } else {
+      inUse_ -= it->second.bytes;
+      toFree = cache_.put(data, it->second.bytes);
+      live_.erase(it);
+    }
+  }
+  freeAll(toFree); // munmap outside the lock
+}
+
+size_t CoreMemory::cachedBytes() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  auto it = live_.find(id);
-  assert(it != live_.end() && "releasing an unknown device buffer");
-  if (it == live_.end())
-    return;
-  inUse_ -= it->second.bytes;
-  live_.erase(it);
+  return cache_.bytes();
+}
+
+size_t CoreMemory::releaseCachedBlocks() {
+  std::vector<void *> toFree;
+  size_t bytes;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    bytes = cache_.bytes();
+    toFree = cache_.takeAll();
+  }
+  freeAll(toFree);
+  return bytes;
+}
+
+void CoreMemory::setBlockCacheLimit(size_t limitBytes) {
+  std::vector<void *> toFree;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    toFree = cache_.setLimit(limitBytes);
+  }
+  freeAll(toFree);
 }
 
 std::string CoreMemory::describeLargestLocked(size_t maxBuffers) const {

@@ -4,12 +4,15 @@
 // Device buffers are real 64-byte aligned host allocations; the capacity is
 // enforced by accounting, so a program that would not fit on the emulated
 // device fails with a clear ResourceExhausted status instead of quietly
-// running on a big host.
+// running on a big host. Freed buffers' host blocks are kept for the next
+// buffer of the same size (BlockCache.h), up to a limit per core; they
+// count as free, not in use.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TORUS_RUNTIME_CORE_COREMEMORY_H
 #define TORUS_RUNTIME_CORE_COREMEMORY_H
 
+#include "runtime/core/BlockCache.h"
 #include "torus/Status.h"
 
 #include <cstddef>
@@ -27,6 +30,11 @@ class CoreMemory;
 inline constexpr size_t kDeviceBufferAlignment = 64;
 /// Default capacity of one core's memory: 16 GiB (a TPU v3 core's HBM).
 inline constexpr size_t kDefaultCoreMemoryCapacity = size_t{16} << 30;
+/// Host bytes of freed buffers one core keeps for reuse, by default.
+inline constexpr size_t kDefaultBlockCacheLimit = size_t{1} << 30;
+/// Freed buffers smaller than this go straight back to the host allocator,
+/// which reuses small blocks well by itself.
+inline constexpr size_t kMinCachedBlock = size_t{64} << 10;
 
 /// An owned device buffer; frees itself (and its accounting) on destruction.
 /// Must not outlive the CoreMemory it came from.
@@ -86,6 +94,13 @@ public:
   void resetPeak();
   size_t numLiveBuffers() const;
 
+  /// Host bytes of freed buffers kept for reuse (not in use, not charged).
+  size_t cachedBytes() const;
+  /// Gives every kept block back to the host; returns the bytes given.
+  size_t releaseCachedBlocks();
+  /// At most `limitBytes` kept (0: none); the oldest go first.
+  void setBlockCacheLimit(size_t limitBytes);
+
 private:
   friend class DeviceBuffer;
   struct LiveBuffer {
@@ -102,6 +117,7 @@ private:
   size_t peak_ = 0;
   uint64_t nextId_ = 1;
   std::map<uint64_t, LiveBuffer> live_;
+  BlockCache cache_{kDefaultBlockCacheLimit, kMinCachedBlock};
 };
 
 /// `1.50 GiB`, `12.00 KiB`, `100 B`: human-readable byte counts for messages.

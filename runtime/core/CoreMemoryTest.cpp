@@ -152,6 +152,49 @@ TEST(CoreMemoryTest, ConcurrentAllocationsAccountExactly) {
   EXPECT_EQ(memory.numLiveBuffers(), 0u);
 }
 
+TEST(CoreMemoryTest, AFreedBufferIsReusedForTheSameSizeAndCountsAsFree) {
+  CoreMemory memory(0, 64 << 20);
+  void *first;
+  {
+    auto a = memory.allocate(8 << 20, "a");
+    ASSERT_TRUE(a.ok()) << a.status();
+    first = a->data();
+  }
+  EXPECT_EQ(memory.bytesInUse(), 0u);
+  EXPECT_EQ(memory.cachedBytes(), size_t{8} << 20);
+  auto b = memory.allocate(8 << 20, "b");
+  ASSERT_TRUE(b.ok()) << b.status();
+  EXPECT_EQ(b->data(), first);
+  EXPECT_EQ(memory.cachedBytes(), 0u);
+  EXPECT_EQ(memory.bytesInUse(), size_t{8} << 20);
+  // Another size does not take it; the capacity counts live buffers only.
+  b->reset();
+  auto c = memory.allocate(56 << 20, "c");
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_NE(c->data(), first);
+  EXPECT_EQ(memory.cachedBytes(), size_t{8} << 20);
+}
+
+TEST(CoreMemoryTest, KeptBlocksAreBoundedAndCanBeReleased) {
+  CoreMemory memory(0, 64 << 20);
+  memory.setBlockCacheLimit(1 << 20);
+  {
+    auto big = memory.allocate(2 << 20, "big"); // over the limit
+    auto small = memory.allocate(1024, "small"); // below kMinCachedBlock
+    auto kept = memory.allocate(512 << 10, "kept");
+    ASSERT_TRUE(big.ok() && small.ok() && kept.ok());
+  }
+  EXPECT_EQ(memory.cachedBytes(), size_t{512} << 10);
+  EXPECT_EQ(memory.releaseCachedBlocks(), size_t{512} << 10);
+  EXPECT_EQ(memory.cachedBytes(), 0u);
+  memory.setBlockCacheLimit(0);
+  {
+    auto none = memory.allocate(512 << 10, "none");
+    ASSERT_TRUE(none.ok());
+  }
+  EXPECT_EQ(memory.cachedBytes(), 0u);
+}
+
 TEST(FormatBytesTest, Units) {
   EXPECT_EQ(formatBytes(0), "0 B");
   EXPECT_EQ(formatBytes(1023), "1023 B");

@@ -532,6 +532,21 @@ HostMemory Executor::hostMemory() const {
   return availableHostMemory();
 }
 
+absl::Status Executor::checkHostMemoryFor(const ProgramSpec &spec,
+                                          const RunMemory &memory,
+                                          bool withHostInputs) const {
+  absl::Status fits =
+      checkHostMemory(spec, memory, withHostInputs, hostMemory());
+  if (fits.ok())
+    return fits;
+  size_t released = 0;
+  for (const auto &core : memories_)
+    released += core->releaseCachedBlocks();
+  if (released == 0)
+    return fits;
+  return checkHostMemory(spec, memory, withHostInputs, hostMemory());
+}
+
 namespace {
 
 /// Names the processes of a run's trace and the track of every core used.
@@ -617,7 +632,7 @@ absl::Status Executor::checkMemory(const ProgramSpec &spec,
                                    bool hostInputsExist) const {
   RunMemory memory = planFor(spec, runOptions);
   TORUS_RETURN_IF_ERROR(checkCoreCapacity(spec, memory, capacity_));
-  return checkHostMemory(spec, memory, !hostInputsExist, hostMemory());
+  return checkHostMemoryFor(spec, memory, !hostInputsExist);
 }
 
 absl::StatusOr<Communicator *>
@@ -667,8 +682,7 @@ Executor::run(const Program &program,
     RunMemory memory = planFor(program.spec, runOptions);
     absl::Status fitsCore = checkCoreCapacity(program.spec, memory, capacity_);
     if (fitsCore.ok())
-      TORUS_RETURN_IF_ERROR(
-          checkHostMemory(program.spec, memory, false, hostMemory()));
+      TORUS_RETURN_IF_ERROR(checkHostMemoryFor(program.spec, memory, false));
     else if (saturatingMul(memory.deviceBytesWithin(capacity_),
                            static_cast<size_t>(memory.numDevices)) >
              hostMemory().availableBytes)

@@ -61,6 +61,8 @@
 
 namespace torus::rt {
 
+struct RunMemory;
+
 class InProcessCommunicator;
 
 /// A compiled SPMD program: its contract and its entry point.
@@ -263,6 +265,13 @@ public:
                            bool hostInputsExist = true) const;
   /// ExecutorOptions::hostMemoryBytes, else availableHostMemory().
   HostMemory hostMemory() const;
+  /// checkHostMemory() against hostMemory(). When the run does not fit, the
+  /// blocks the cores keep from freed buffers (CoreMemory::cachedBytes())
+  /// go back to the host and the check is made again: kept blocks never
+  /// make a run fail that would fit without them.
+  absl::Status checkHostMemoryFor(const ProgramSpec &spec,
+                                  const RunMemory &memory,
+                                  bool withHostInputs) const;
 
 private:
   static absl::Status

@@ -52,8 +52,8 @@ LoadedProgram::load(Executor &executor, const Program &program,
   if (numDevices <= executor.numCores()) {
     RunMemory memory = planRunMemory(spec, numDevices, 1, {});
     if (checkCoreCapacity(spec, memory, executor.coreMemoryCapacity()).ok())
-      TORUS_RETURN_IF_ERROR(checkHostMemory(spec, memory, inputs.empty(),
-                                            executor.hostMemory()));
+      TORUS_RETURN_IF_ERROR(
+          executor.checkHostMemoryFor(spec, memory, inputs.empty()));
   }
   std::vector<std::vector<HostTensor>> zeros;
   if (inputs.empty() && numDevices <= executor.numCores()) {

@@ -115,6 +115,37 @@ TEST(RunMemoryTest, RunRefusesWhatAllCoresTogetherCannotHoldOnTheHost) {
   EXPECT_EQ(entryCalls, 3);
 }
 
+/// out = x (f32[65536]).
+void copyWideEntry(void **buffers) {
+  std::memcpy(buffers[1], buffers[0], 65536 * sizeof(float));
+}
+
+TEST(RunMemoryTest, KeptBlocksGoBackToTheHostWhenARunWouldNotFitBeside) {
+  // f32[65536] in and out, 256 KiB each: freed after a run, the core keeps
+  // both device blocks for the next run of the same sizes.
+  Program p;
+  p.spec.name = "wide";
+  p.spec.inputs = {TensorSpec{DType::F32, {65536}}};
+  p.spec.outputs = {TensorSpec{DType::F32, {65536}}};
+  p.entry = &copyWideEntry;
+  std::vector<std::vector<HostTensor>> inputs(1);
+  inputs[0].emplace_back(DType::F32, Shape{65536});
+  std::memset(inputs[0][0].rawData(), 0, inputs[0][0].sizeInBytes());
+  // 768 KiB per run: 512 KiB on the core, 256 KiB of host output.
+  auto executor = executorWithHost(1, 800 << 10);
+  ASSERT_TRUE(executor->run(p, inputs).ok());
+  EXPECT_EQ(executor->coreMemory(0).cachedBytes(), size_t{512} << 10);
+  ASSERT_TRUE(executor->run(p, inputs).ok());
+  EXPECT_EQ(executor->coreMemory(0).cachedBytes(), size_t{512} << 10);
+  // A run that does not fit is refused, and the kept blocks are given back
+  // before the refusal (they are not what made it fail).
+  Program twice = p;
+  twice.spec.outputs.push_back(TensorSpec{DType::F32, {65536}});
+  absl::Status s = executor->checkMemory(twice.spec);
+  EXPECT_EQ(s.code(), absl::StatusCode::kResourceExhausted) << s;
+  EXPECT_EQ(executor->coreMemory(0).cachedBytes(), 0u);
+}
+
 TEST(RunMemoryTest, CheckBeforeTheInputsExistCountsThem) {
   // With the host inputs yet to be made, 4 replicas need 16 KiB: 12 KiB
   // of host is enough for the run but not for making its inputs first.
