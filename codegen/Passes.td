@@ -704,7 +704,20 @@ def TorusVectorizeKernels : Pass<"torus-vectorize-kernels", "ModuleOp"> {
     innermost dim but K is (`a · bᵀ`), the matmul reads B through a
     transposed view (`memref.transpose`) and packing copies its tiles
     (with `pack=false`, or when neither is innermost, B is first transposed
-    into a fresh buffer).
+    into a fresh buffer). A fill of the result just before the contraction
+    moves into its leading outer loops that index the result, so each part
+    is filled right before it is accumulated:
+
+    ```mlir
+    linalg.fill ins(%zero : f32) outs(%y : memref<1x4x8x16xf32>)
+    linalg.generic {...} ins(%x, %w) outs(%y)   // a 3 x 3 convolution
+    // becomes
+    scf.for %oh = %c0 to %c4 step %c1 {
+      %row = memref.subview %y[0, %oh, 0, 0] [1, 1, 8, 16] [1, 1, 1, 1]
+      linalg.fill ins(%zero : f32) outs(%row : memref<1x1x8x16xf32, ...>)
+      scf.for %kh = %c0 to %c3 step %c1 { ... matmul into %row ... }
+    }
+    ```
 
     Every static f32/f64 matmul whose result has unit-stride rows is then
     tiled for the cache: loops over M tiles of 512, then N tiles of 128,

@@ -60,6 +60,7 @@
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorTransforms.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Rewrite/FrozenRewritePatternSet.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -551,6 +552,55 @@ bool outerLoopInParallel(const Contraction &c, ArrayRef<unsigned> outer) {
   return work >= kMinParallelWork && matmul < kMinSelfParallelMatmul;
 }
 
+/// The fill of `op`'s accumulator (its init buffer) right before it, with
+/// only memory-effect-free ops (views, constants) between, or null.
+linalg::FillOp accumulatorFill(linalg::GenericOp op, Value c) {
+  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
+    if (auto fill = dyn_cast<linalg::FillOp>(prev))
+      return fill.hasPureBufferSemantics() && fill.getOutputs()[0] == c
+                 ? fill
+                 : nullptr;
+    if (!isMemoryEffectFree(prev))
+      return nullptr;
+  }
+  return nullptr;
+}
+
+/// Moves `fill` (of the whole accumulator C) into `nest`: each iteration of
+/// its leading loops that index C by themselves fills the part of C it
+/// accumulates, right before the loops inside (a convolution's window)
+/// add into it, so the part is still in cache when they do. Filling an
+/// 8 MiB convolution output in one pass wrote it to memory and read it
+/// back nine times. Nothing moves when the first outer loop does not
+/// index C.
+void sinkAccumulatorFill(RewriterBase &rw, linalg::FillOp fill,
+                         const Contraction &c, ArrayRef<unsigned> outer,
+                         scf::LoopNest &nest) {
+  size_t lead = 0;
+  while (lead < outer.size() && c.dimOf(2, outer[lead]) >= 0)
+    ++lead;
+  if (lead == 0)
+    return;
+  auto type = cast<MemRefType>(c.mems[2].getType());
+  Location loc = fill.getLoc();
+  OpBuilder::InsertionGuard guard(rw);
+  rw.setInsertionPointToStart(nest.loops[lead - 1].getBody());
+  SmallVector<OpFoldResult> offsets(type.getRank(), rw.getIndexAttr(0));
+  SmallVector<OpFoldResult> sizes, strides(type.getRank(), rw.getIndexAttr(1));
+  for (int64_t size : type.getShape())
+    sizes.push_back(rw.getIndexAttr(size));
+  for (size_t i = 0; i < lead; ++i) {
+    int64_t dim = c.dimOf(2, outer[i]);
+    offsets[dim] = nest.loops[i].getInductionVar();
+    sizes[dim] = rw.getIndexAttr(1);
+  }
+  Value part = rw.create<memref::SubViewOp>(loc, c.mems[2], offsets, sizes,
+                                            strides);
+  Operation *inner = rw.clone(*fill);
+  inner->setOperand(fill.getDpsInitOperand(0)->getOperandNumber(), part);
+  rw.eraseOp(fill);
+}
+
 /// Rewrites one contraction generic (see the file comment); false when it
 /// does not have the form the kernels need (it then stays a naive loop).
 /// With `transposedViews` a B whose K dim is the unit-stride one is read
@@ -573,6 +623,7 @@ bool rewriteContraction(RewriterBase &rw, linalg::GenericOp op,
     if (!c->isCore(l))
       outer.push_back(l);
   StringAttr kernel = TorusDialect::KernelAttrHelper(rw.getContext()).getAttr(op);
+  linalg::FillOp fill = accumulatorFill(op, c->mems[2]);
   auto body = [&](OpBuilder &b, Location l, ValueRange ivs) {
     emitMatmul(b, l, *c, outer, ivs, rhs->transposed, kernel);
   };
@@ -593,6 +644,8 @@ bool rewriteContraction(RewriterBase &rw, linalg::GenericOp op,
     if (!nest.loops[0]->getParentOfType<scf::ForOp>() &&
         outerLoopInParallel(*c, outer))
       setMarker<ParallelTile>(nest.loops[0]);
+    if (fill)
+      sinkAccumulatorFill(rw, fill, *c, outer, nest);
   }
   if (rhs->copy)
     rw.create<memref::DeallocOp>(loc, rhs->copy);

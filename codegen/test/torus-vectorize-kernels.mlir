@@ -150,6 +150,46 @@ func.func @conv_nhwc_hwio(%x: memref<1x10x10x3xf32>, %w: memref<3x3x3x16xf32>, %
   return
 }
 
+// The accumulator's fill moves into the output-row loop: each row of the
+// output is filled right before the window loop adds into it (in cache),
+// not all of it in one pass before. A contraction whose outermost loop is
+// a contracted one keeps its fill where it was.
+// CHECK-LABEL: func.func @conv_fill
+// CHECK-NOT: linalg.fill
+// CHECK: scf.for %[[OH:.*]] = %c0 to %c4 step %c1 {
+// CHECK-NEXT: %[[ROW:.*]] = memref.subview %arg2[0, %[[OH]], 0, 0] [1, 1, 8, 16] [1, 1, 1, 1]
+// CHECK-NEXT: linalg.fill ins(%{{.*}} : f32) outs(%[[ROW]] : memref<1x1x8x16xf32, strided<[512, 128, 16, 1], offset: ?>>)
+// CHECK-NEXT: scf.for %{{.*}} = %c0 to %c3 step %c1 {
+// CHECK-LABEL: func.func @fill_stays
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%arg2 : memref<64x64xf32>)
+// CHECK: scf.for %{{.*}} = %c0 to %c4 step %c1
+// CHECK-NOT: linalg.fill
+// CHECK: return
+func.func @conv_fill(%x: memref<1x10x10x3xf32>, %w: memref<3x3x3x16xf32>, %y: memref<1x4x8x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%y : memref<1x4x8x16xf32>)
+  linalg.generic {indexing_maps = [affine_map<(n, oh, ow, o, kh, kw, c) -> (n, oh * 2 + kh, ow + kw, c)>, affine_map<(n, oh, ow, o, kh, kw, c) -> (kh, kw, c, o)>, affine_map<(n, oh, ow, o, kh, kw, c) -> (n, oh, ow, o)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%x, %w : memref<1x10x10x3xf32>, memref<3x3x3x16xf32>) outs(%y : memref<1x4x8x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+func.func @fill_stays(%a: memref<4x64x32xf32>, %b: memref<4x32x64xf32>, %c: memref<64x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  linalg.generic {indexing_maps = [affine_map<(g, m, n, k) -> (g, m, k)>, affine_map<(g, m, n, k) -> (g, k, n)>, affine_map<(g, m, n, k) -> (m, n)>], iterator_types = ["reduction", "parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<4x64x32xf32>, memref<4x32x64xf32>) outs(%c : memref<64x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
 // The same convolution on an input whose batch stride is only known at run
 // time: K stays C (subviews), since the joined view is built from strides.
 // CHECK-LABEL: func.func @conv_dynamic_stride
