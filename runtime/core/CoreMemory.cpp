@@ -108,6 +108,7 @@ absl::StatusOr<DeviceBuffer> CoreMemory::allocate(size_t bytes,
     id = nextId_++;
     inUse_ += charged;
     peak_ = std::max(peak_, inUse_);
+    highWater_ = std::max(highWater_, inUse_);
     live_.emplace(id, LiveBuffer{charged, std::string(label)});
     data = cache_.take(charged);
   }
@@ -140,11 +141,20 @@ void CoreMemory::release(uint64_t id, void *data) {
       toFree.push_back(data);
     } else {
       inUse_ -= it->second.bytes;
-      toFree = cache_.put(data, it->second.bytes);
+      toFree = cache_.setLimit(cacheLimitLocked());
+      for (void *block : cache_.put(data, it->second.bytes))
+        toFree.push_back(block);
       live_.erase(it);
     }
   }
   freeAll(toFree); // munmap outside the lock
+}
+
+size_t CoreMemory::cacheLimitLocked() const {
+  // Kept and live blocks together stay within the most this core ever had
+  // in use at once: a training loop keeps one step's buffers, and the
+  // process holds no more host memory than its largest run needed.
+  return std::min(cacheLimit_, highWater_ - inUse_);
 }
 
 size_t CoreMemory::cachedBytes() const {
@@ -168,7 +178,8 @@ void CoreMemory::setBlockCacheLimit(size_t limitBytes) {
   std::vector<void *> toFree;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    toFree = cache_.setLimit(limitBytes);
+    cacheLimit_ = limitBytes;
+    toFree = cache_.setLimit(cacheLimitLocked());
   }
   freeAll(toFree);
 }

@@ -5,8 +5,9 @@
 // enforced by accounting, so a program that would not fit on the emulated
 // device fails with a clear ResourceExhausted status instead of quietly
 // running on a big host. Freed buffers' host blocks are kept for the next
-// buffer of the same size (BlockCache.h), up to a limit per core; they
-// count as free, not in use.
+// buffer of the same size (BlockCache.h), up to a limit per core, and
+// with the live ones never more than the core once had in use at the same
+// time; they count as free, not in use.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TORUS_RUNTIME_CORE_COREMEMORY_H
@@ -98,7 +99,9 @@ public:
   size_t cachedBytes() const;
   /// Gives every kept block back to the host; returns the bytes given.
   size_t releaseCachedBlocks();
-  /// At most `limitBytes` kept (0: none); the oldest go first.
+  /// At most `limitBytes` kept (0: none), and kept and live blocks
+  /// together never more than this core ever had in use at once; the
+  /// oldest go first.
   void setBlockCacheLimit(size_t limitBytes);
 
 private:
@@ -108,6 +111,8 @@ private:
     std::string label;
   };
   void release(uint64_t id, void *data);
+  /// What the block cache may hold now (mutex_ held).
+  size_t cacheLimitLocked() const;
   std::string describeLargestLocked(size_t maxBuffers) const;
 
   const int64_t coreId_;
@@ -115,6 +120,9 @@ private:
   size_t capacity_;
   size_t inUse_ = 0;
   size_t peak_ = 0;
+  /// The most ever in use at once (resetPeak() leaves it).
+  size_t highWater_ = 0;
+  size_t cacheLimit_ = kDefaultBlockCacheLimit;
   uint64_t nextId_ = 1;
   std::map<uint64_t, LiveBuffer> live_;
   BlockCache cache_{kDefaultBlockCacheLimit, kMinCachedBlock};

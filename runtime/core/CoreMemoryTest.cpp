@@ -195,6 +195,20 @@ TEST(CoreMemoryTest, KeptBlocksAreBoundedAndCanBeReleased) {
   EXPECT_EQ(memory.cachedBytes(), 0u);
 }
 
+TEST(CoreMemoryTest, KeptAndLiveBlocksStayWithinTheHighWaterMark) {
+  CoreMemory memory(0, 64 << 20);
+  { auto a = memory.allocate(1 << 20, "a"); ASSERT_TRUE(a.ok()); }
+  EXPECT_EQ(memory.cachedBytes(), size_t{1} << 20);
+  // b misses (another size). Once it is freed, b and a together would be
+  // 3 MiB where the core never had more than 2 MiB in use: a, the older,
+  // goes back to the host.
+  { auto b = memory.allocate(2 << 20, "b"); ASSERT_TRUE(b.ok()); }
+  EXPECT_EQ(memory.cachedBytes(), size_t{2} << 20);
+  auto again = memory.allocate(1 << 20, "again");
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(memory.cachedBytes(), size_t{2} << 20);
+}
+
 TEST(FormatBytesTest, Units) {
   EXPECT_EQ(formatBytes(0), "0 B");
   EXPECT_EQ(formatBytes(1023), "1023 B");
