@@ -1,6 +1,7 @@
 //===- JitModule.cpp - Generated code loaded into this process ------------===//
 
 #include "runtime/jit/JitModule.h"
+#include "runtime/jit/BoolMemoryAsBytes.h"
 #include "runtime/jit/LlvmDiagnostics.h"
 #include "runtime/jit/PerfMap.h"
 #include "runtime/SupportRoutines.h"
@@ -101,6 +102,12 @@ absl::Status optimize(llvm::Module &module, llvm::TargetMachine &tm,
   pb.registerFunctionAnalyses(fam);
   pb.registerLoopAnalyses(lam);
   pb.crossRegisterProxies(lam, fam, cgam, mam);
+  // Pred buffers read as bytes, so that the vectorizer can load them.
+  pb.registerPipelineStartEPCallback(
+      [](llvm::ModulePassManager &mpm, llvm::OptimizationLevel) {
+        mpm.addPass(
+            llvm::createModuleToFunctionPassAdaptor(BoolMemoryAsBytesPass()));
+      });
   pb.buildPerModuleDefaultPipeline(toLevel(optLevel)).run(module, mam);
   return absl::OkStatus();
 }
