@@ -133,6 +133,26 @@ def TorusUniqueResultBuffers : Pass<"torus-unique-result-buffers", "func::FuncOp
       return %0, %1 : memref<4xf32>, memref<4xf32>
     }
     ```
+
+    A result that is a reshape (`expand_shape`, `collapse_shape`) of an
+    allocation the function returns in no other way needs no copy: the
+    allocation takes the result's shape, and what wrote it writes the
+    inverse reshape of it (a replica's updated weights f32[784, 512],
+    returned as its shard f32[1, 784, 512]):
+
+    ```mlir
+    %a = memref.alloc() {alignment = 64 : i64} : memref<4x2xf32>
+    memref.copy %x, %a : memref<4x2xf32> to memref<4x2xf32>
+    %e = memref.expand_shape %a [[0, 1], [2]] output_shape [1, 4, 2]
+        : memref<4x2xf32> into memref<1x4x2xf32>
+    return %e : memref<1x4x2xf32>
+    // becomes
+    %w = memref.alloc() {alignment = 64 : i64} : memref<1x4x2xf32>
+    %a = memref.collapse_shape %w [[0, 1], [2]]
+        : memref<1x4x2xf32> into memref<4x2xf32>
+    memref.copy %x, %a : memref<4x2xf32> to memref<4x2xf32>
+    return %w : memref<1x4x2xf32>
+    ```
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
