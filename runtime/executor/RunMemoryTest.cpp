@@ -14,6 +14,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstring>
 #include <limits>
 
@@ -24,7 +25,8 @@ using ::testing::HasSubstr;
 
 std::string msg(const absl::Status &s) { return std::string(s.message()); }
 
-int entryCalls = 0;
+/// Every core's thread calls the entry: counted atomically.
+std::atomic<int> entryCalls{0};
 /// out = x (f32[256]).
 void copyEntry(void **buffers) {
   ++entryCalls;
