@@ -35,6 +35,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "codegen/BufferOverlap.h"
 #include "codegen/KernelParts.h"
 #include "codegen/Passes.h"
 #include "codegen/HoistAccumulators.h"
@@ -553,8 +554,13 @@ bool outerLoopInParallel(const Contraction &c, ArrayRef<unsigned> outer) {
 }
 
 /// The fill of `op`'s accumulator (its init buffer) right before it, with
-/// only memory-effect-free ops (views, constants) between, or null.
+/// only memory-effect-free ops (views, constants) between, or null. Null
+/// too when an operand may share bytes with the accumulator: the fill
+/// would then no longer come before every read of them.
 linalg::FillOp accumulatorFill(linalg::GenericOp op, Value c) {
+  for (OpOperand *in : op.getDpsInputOperands())
+    if (mayOverlap(in->get(), c))
+      return nullptr;
   for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
     if (auto fill = dyn_cast<linalg::FillOp>(prev))
       return fill.hasPureBufferSemantics() && fill.getOutputs()[0] == c

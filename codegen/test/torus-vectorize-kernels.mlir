@@ -160,6 +160,12 @@ func.func @conv_nhwc_hwio(%x: memref<1x10x10x3xf32>, %w: memref<3x3x3x16xf32>, %
 // CHECK-NEXT: %[[ROW:.*]] = memref.subview %arg2[0, %[[OH]], 0, 0] [1, 1, 8, 16] [1, 1, 1, 1]
 // CHECK-NEXT: linalg.fill ins(%{{.*}} : f32) outs(%[[ROW]] : memref<1x1x8x16xf32, strided<[512, 128, 16, 1], offset: ?>>)
 // CHECK-NEXT: scf.for %{{.*}} = %c0 to %c3 step %c1 {
+// A batch that reads its own accumulator: the fill stays before it all.
+// CHECK-LABEL: func.func @fill_read_by_the_contraction
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%arg1 : memref<4x64x64xf32>)
+// CHECK: scf.for %{{.*}} = %c0 to %c4 step %c1
+// CHECK-NOT: linalg.fill
+// CHECK: return
 // CHECK-LABEL: func.func @fill_stays
 // CHECK: linalg.fill ins(%{{.*}} : f32) outs(%arg2 : memref<64x64xf32>)
 // CHECK: scf.for %{{.*}} = %c0 to %c4 step %c1
@@ -172,6 +178,18 @@ func.func @conv_fill(%x: memref<1x10x10x3xf32>, %w: memref<3x3x3x16xf32>, %y: me
       ins(%x, %w : memref<1x10x10x3xf32>, memref<3x3x3x16xf32>) outs(%y : memref<1x4x8x16xf32>) {
   ^bb0(%a: f32, %b: f32, %acc: f32):
     %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+func.func @fill_read_by_the_contraction(%b: memref<4x64x64xf32>, %c: memref<4x64x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<4x64x64xf32>)
+  linalg.generic {indexing_maps = [affine_map<(g, m, n, k) -> (g, m, k)>, affine_map<(g, m, n, k) -> (g, k, n)>, affine_map<(g, m, n, k) -> (g, m, n)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%c, %b : memref<4x64x64xf32>, memref<4x64x64xf32>) outs(%c : memref<4x64x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
     %s = arith.addf %acc, %p : f32
     linalg.yield %s : f32
   }
