@@ -26,7 +26,10 @@ Value allocateInResultShape(func::ReturnOp ret, Value v) {
     return nullptr;
   auto alloc = reshape->getOperand(0).getDefiningOp<memref::AllocOp>();
   if (!alloc || !alloc.getDynamicSizes().empty() ||
-      !alloc.getType().getLayout().isIdentity())
+      !alloc.getType().getLayout().isIdentity() ||
+      llvm::any_of(alloc->getUsers(), [](Operation *user) {
+        return isa<memref::DeallocOp>(user); // a view cannot be freed
+      }))
     return nullptr;
   // Returned once, through this reshape only.
   int returned = 0;
