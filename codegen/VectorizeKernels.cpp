@@ -535,8 +535,8 @@ void emitMatmul(OpBuilder &b, Location l, const Contraction &c,
 /// output rows), so its iterations write disjoint parts of C; it has 2 or
 /// more iterations; the contraction has at least kMinParallelWork
 /// multiply-adds but each matmul fewer than kMinSelfParallelMatmul (a
-/// larger one splits its own tile loops, tileForPanels). Attention's 32 matmuls of 128 x 128 x 64 are one
-/// such batch.
+/// larger one splits its own tile loops, tileForPanels). Attention's 32
+/// matmuls of 128 x 128 x 64 are one such batch.
 bool outerLoopInParallel(const Contraction &c, ArrayRef<unsigned> outer) {
   if (outer.empty() || c.ranges[outer[0]] < 2)
     return false;
@@ -575,10 +575,10 @@ linalg::FillOp accumulatorFill(linalg::GenericOp op, Value c) {
 /// Moves `fill` (of the whole accumulator C) into `nest`: each iteration of
 /// its leading loops that index C by themselves fills the part of C it
 /// accumulates, right before the loops inside (a convolution's window)
-/// add into it, so the part is still in cache when they do. Filling an
-/// 8 MiB convolution output in one pass wrote it to memory and read it
-/// back nine times. Nothing moves when the first outer loop does not
-/// index C.
+/// add into it, so the part is still in cache when they do. Filled in
+/// one pass, an 8 MiB convolution output went to memory before its first
+/// row was accumulated, and came back from memory for it. Nothing moves
+/// when the first outer loop does not index C.
 void sinkAccumulatorFill(RewriterBase &rw, linalg::FillOp fill,
                          const Contraction &c, ArrayRef<unsigned> outer,
                          scf::LoopNest &nest) {
