@@ -2,6 +2,7 @@
 
 #include "runtime/ParallelFor.h"
 #include "runtime/FloatMode.h"
+#include "runtime/SpinWait.h"
 
 #include "runtime/executor/CoreContext.h"
 #include "runtime/executor/RunState.h"
@@ -18,23 +19,6 @@ namespace {
 
 std::atomic<int64_t> outsideRunThreads{1};
 std::atomic<int64_t> threadLimit{0}; // 0: none
-
-/// Waits until `word` differs from `old` and returns its value: polls,
-/// yielding the CPU, for up to `spin` first, then blocks (futex).
-template <typename T>
-T waitWhileEqual(const std::atomic<T> &word, T old,
-                 std::chrono::microseconds spin) {
-  const auto deadline = std::chrono::steady_clock::now() + spin;
-  T now;
-  do {
-    if ((now = word.load(std::memory_order_acquire)) != old)
-      return now;
-    std::this_thread::yield();
-  } while (std::chrono::steady_clock::now() < deadline);
-  while ((now = word.load(std::memory_order_acquire)) == old)
-    word.wait(old, std::memory_order_acquire);
-  return now;
-}
 
 /// How long an idle helper keeps polling for the next loop before it
 /// blocks. A step's parallel kernels come tens of microseconds apart, and
@@ -81,11 +65,11 @@ public:
     drain();
     for (int64_t done;
          (done = finished_.load(std::memory_order_acquire)) != n;)
-      waitWhileEqual(finished_, done, kCallerSpin);
+      waitWhileEqual(finished_, done, PollFor(kCallerSpin));
     state_.store(open + 1, std::memory_order_seq_cst); // closed
     for (int32_t inside;
          (inside = active_.load(std::memory_order_seq_cst)) != 0;)
-      waitWhileEqual(active_, inside, kCallerSpin);
+      waitWhileEqual(active_, inside, PollFor(kCallerSpin));
     return true;
   }
 
@@ -102,7 +86,7 @@ private:
   void work(int64_t index) {
     uint32_t seen = 0;
     while (true) {
-      seen = waitWhileEqual(state_, seen, kHelperSpin);
+      seen = waitWhileEqual(state_, seen, PollFor(kHelperSpin));
       if (!(seen & 1))
         continue; // woke after the loop closed
       // Announces itself before looking: either the caller, closing the

@@ -1,6 +1,7 @@
 //===- WorkerPool.cpp - One persistent thread per emulated core -----------===//
 
 #include "runtime/executor/WorkerPool.h"
+#include "runtime/SpinWait.h"
 
 #include <cassert>
 #include <string>
@@ -14,19 +15,6 @@ namespace {
 /// Polls before blocking: a run that follows within a few microseconds (a
 /// training loop) finds its workers awake.
 constexpr int kSpinPolls = 50;
-
-template <typename T> T waitWhileEqual(const std::atomic<T> &word, T old) {
-  for (int i = 0; i < kSpinPolls; ++i) {
-    T now = word.load(std::memory_order_acquire);
-    if (now != old)
-      return now;
-    std::this_thread::yield();
-  }
-  T now;
-  while ((now = word.load(std::memory_order_acquire)) == old)
-    word.wait(old, std::memory_order_acquire);
-  return now;
-}
 
 } // namespace
 
@@ -58,7 +46,7 @@ std::thread::id WorkerPool::threadId(int64_t i) const {
 void WorkerPool::workerLoop(int64_t index) {
   uint32_t seen = 0;
   for (;;) {
-    seen = waitWhileEqual(generation_, seen);
+    seen = waitWhileEqual(generation_, seen, PollTimes(kSpinPolls));
     if (stopping_.load(std::memory_order_acquire))
       return;
     if (assigned_[index].load(std::memory_order_acquire) != seen)
@@ -87,14 +75,8 @@ void WorkerPool::run(std::span<const int64_t> workers,
   generation_.store(next, std::memory_order_release);
   generation_.notify_all();
   // The workers' tasks are often short: poll before blocking.
-  for (int i = 0; i < kSpinPolls; ++i) {
-    if (pending_.load(std::memory_order_acquire) == 0)
-      return;
-    std::this_thread::yield();
-  }
-  int32_t left;
-  while ((left = pending_.load(std::memory_order_acquire)) != 0)
-    pending_.wait(left, std::memory_order_acquire);
+  for (int32_t left; (left = pending_.load(std::memory_order_acquire)) != 0;)
+    waitWhileEqual(pending_, left, PollTimes(kSpinPolls));
 }
 
 } // namespace torus::rt
